@@ -1,0 +1,30 @@
+"""kappaframe: agreement between raters, straight from pandas and polars frames.
+
+``import kappaframe`` registers the ``.kappa`` accessor on pandas DataFrames, and on
+polars DataFrames and LazyFrames when polars is (or later gets) imported.
+"""
+
+from __future__ import annotations
+
+from ._api import cohen_kappa, confusion, matrix, pairwise, score
+from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
+from ._register import register_pandas, register_polars_when_imported
+from ._scales import SCALES
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "SCALES",
+    "KappaFrameError",
+    "KappaFrameTypeError",
+    "UndefinedKappaWarning",
+    "__version__",
+    "cohen_kappa",
+    "confusion",
+    "matrix",
+    "pairwise",
+    "score",
+]
+
+register_pandas()
+register_polars_when_imported()

@@ -1,0 +1,84 @@
+"""The ``.kappa`` accessor: stateless one-line calls of the public functions.
+
+pandas builds a new accessor object on every attribute access and polars caches one per
+frame, so the classes only keep a reference to the frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from . import _api
+from ._types import Duplicates, Scale, Stat
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = ["KappaAccessor"]
+
+FrameT = TypeVar("FrameT")
+
+
+class KappaAccessor(Generic[FrameT]):
+    """Agreement between raters: ``df.kappa.pairwise()``, ``.matrix()``, ``.score()``,
+    ``.confusion()``. See the functions of the same names in :mod:`kappaframe`."""
+
+    def __init__(self, frame: FrameT) -> None:
+        self._frame = frame
+
+    def pairwise(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        weights: str | ArrayLike | None = None,
+        categories: Sequence[Any] | None = None,
+        scale: Scale = "landis_koch",
+        ci: float | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        """Cohen's kappa of every pair of raters (per group); see :func:`kappaframe.pairwise`."""
+        return _api.pairwise(
+            self._frame, raters, item=item, rater=rater, label=label, by=by, weights=weights,
+            categories=categories, scale=scale, ci=ci, duplicates=duplicates,
+        )
+
+    def matrix(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        stat: Stat = "kappa",
+        weights: str | ArrayLike | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        """A rater x rater frame of one statistic; see :func:`kappaframe.matrix`."""
+        return _api.matrix(
+            self._frame, raters, item=item, rater=rater, label=label, by=by, stat=stat,
+            weights=weights, categories=categories, duplicates=duplicates,
+        )
+
+    def score(
+        self,
+        a: Hashable,
+        b: Hashable,
+        *,
+        weights: str | ArrayLike | None = None,
+        categories: Sequence[Any] | None = None,
+    ) -> float:
+        """Cohen's kappa of two columns; see :func:`kappaframe.score`."""
+        return _api.score(self._frame, a, b, weights=weights, categories=categories)
+
+    def confusion(
+        self, a: Hashable, b: Hashable, *, categories: Sequence[Any] | None = None
+    ) -> FrameT:
+        """The K x K count table of two columns; see :func:`kappaframe.confusion`."""
+        return _api.confusion(self._frame, a, b, categories=categories)

@@ -1,0 +1,357 @@
+"""The public functions. Each accessor method is a one-line call of one of these."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Hashable, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from ._core import adapt, check_symmetric, key_columns, prepare, tidy, warn_undefined
+from ._encode import Factorized, encode_labels, factorize_numpy, shared_categories
+from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
+from ._kernel import pair_counts
+from ._result import Column, Table
+from ._stats import agreement, weight_matrix
+from ._types import Duplicates, Scale, Stat
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = ["cohen_kappa", "confusion", "matrix", "pairwise", "score"]
+
+FrameT = TypeVar("FrameT")
+
+STATS = ("kappa", "p_o", "p_e", "n")
+
+
+def pairwise(
+    data: FrameT,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    weights: str | ArrayLike | None = None,
+    categories: Sequence[Any] | None = None,
+    scale: Scale = "landis_koch",
+    ci: float | None = None,
+    duplicates: Duplicates = "raise",
+) -> FrameT:
+    r"""Cohen's kappa of every pair of raters (per group), as a tidy frame.
+
+    For each pair the K x K table of the items both rated gives observed agreement
+    :math:`p_o`, chance agreement :math:`p_e` (from the two raters' own marginals) and
+
+    .. math:: \kappa = \frac{p_o - p_e}{1 - p_e}.
+
+    With ``weights``, :math:`p_o = 1 - \sum w_{ij} p_{ij}` and
+    :math:`p_e = 1 - \sum w_{ij} p_{i\cdot} p_{\cdot j}` for disagreement weights
+    :math:`w` scaled to a maximum of 1, so the same identity holds on every row.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+        Wide layout: one row per item, one column per rater. Long layout (with
+        ``item``, ``rater`` and ``label``): one row per rating.
+    raters : column name or list of names, optional
+        Wide layout: the rater columns, in the order pairs are formed; default every
+        column not in ``by``. Long layout: the rater ids to keep (default all, sorted).
+    item, rater, label : column name, optional
+        The long layout's columns. A rater who rated an item twice is an error (see
+        ``duplicates``). Items are identified within their group.
+    by : column name or list of names, optional
+        Group keys; one block of pairs per group, groups sorted by key. A missing key
+        is a group of its own, sorted last.
+    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
+        Disagreement weights over the categories (a square, symmetric, non-negative
+        matrix with zero diagonal, or a pandas frame labelled by category).
+    categories : sequence, optional
+        All labels, in order. Default: the order of an ordered pandas Categorical or a
+        polars Enum, else the sorted distinct labels of all rater columns. A label
+        outside ``categories`` is an error. The order matters for weights.
+    scale : str or mapping, default "landis_koch"
+        Interpretation bands: "landis_koch", "fleiss", "altman", "cicchetti",
+        "mchugh", or ``{lower_bound: label}`` (bounds inclusive).
+    ci : float, optional
+        Confidence level (e.g. 0.95): adds ``se``, ``ci_low``, ``ci_high``, ``z`` and
+        ``p_value``. ``se`` is the large-sample standard error of Fleiss, Cohen & Everitt
+        (1969); ``z = kappa / se0`` with ``se0`` the standard error under kappa = 0;
+        ``p_value`` is two-sided; the normal interval ``kappa -/+ z se`` is clipped to
+        [-1, 1]. These are statsmodels' ``cohens_kappa`` values.
+    duplicates : {"raise", "first", "last"}, default "raise"
+        Long layout: what to do when a rater labeled the same item more than once.
+
+    Returns
+    -------
+    Frame of the input's library (a LazyFrame for a LazyFrame) with columns
+        the ``by`` columns; ``rater_a``, ``rater_b`` (pairs in rater order); ``n``, the
+        items both raters labeled; ``p_o``; ``p_e``; ``kappa`` (NaN when ``n == 0`` or
+        ``p_e == 1``); ``interpretation`` (ordered categorical / Enum, missing where kappa
+        is NaN); with ``ci``, ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``.
+
+    Raises
+    ------
+    KappaFrameError
+        Unknown columns, fewer than two raters, a ``by`` column that is also a rater,
+        labels of incomparable types, a label outside ``categories``, bad weights, a
+        duplicate rating in the long layout.
+
+    Warns
+    -----
+    UndefinedKappaWarning
+        Once per call, with a count, when some kappa is undefined.
+
+    See Also
+    --------
+    matrix : the same numbers as a rater x rater frame.
+    cohen_kappa : two arrays, one number.
+
+    Notes
+    -----
+    Missing labels (NaN, None, pd.NA, polars null and NaN) are dropped pair by pair:
+    ``n`` counts the items both raters labeled. An empty frame gives one row per pair
+    with ``n == 0`` (no rows when grouped).
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and
+    Psychological Measurement* 20(1), 37-46.
+    Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
+    kappa and weighted kappa. *Psychological Bulletin* 72(5), 323-327.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({"ann1": ["a", "a", "b", "b"], "ann2": ["a", "b", "b", "b"]})
+    >>> res = kf.pairwise(df)
+    >>> round(float(res["kappa"].iloc[0]), 4), str(res["interpretation"].iloc[0])
+    (0.5, 'moderate')
+    """
+    frame = adapt(data)
+    prep = prepare(
+        frame, raters, by=by, item=item, rater=rater, label=label,
+        categories=categories, duplicates=duplicates,
+    )
+    return frame.render(tidy(prep, weights=weights, scale=scale, ci=ci))
+
+
+def matrix(
+    data: FrameT,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    stat: Stat = "kappa",
+    weights: str | ArrayLike | None = None,
+    categories: Sequence[Any] | None = None,
+    duplicates: Duplicates = "raise",
+) -> FrameT:
+    """A square rater x rater frame of one statistic (per group).
+
+    The diagonal is each rater against themself: kappa and ``p_o`` 1 (kappa NaN for a
+    rater who used a single category), ``n`` the items the rater labeled.
+
+    Parameters
+    ----------
+    data, raters, item, rater, label, by, weights, categories, duplicates
+        As in :func:`pairwise`.
+    stat : {"kappa", "p_o", "p_e", "n"}, default "kappa"
+
+    Returns
+    -------
+    pandas: a frame indexed by ``rater`` (``by`` columns, then ``rater``, as a
+    MultiIndex when grouped) with one column per rater. polars: the ``by`` columns, a
+    ``rater`` column, then one column per rater.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({"a": [1, 1, 2, 2], "b": [1, 2, 2, 2], "c": [1, 1, 2, 2]})
+    >>> m = kf.matrix(df)
+    >>> float(m.loc["a", "c"]), float(m.loc["a", "b"])
+    (1.0, 0.5)
+    """
+    if stat not in STATS:
+        raise bad_option("stat", stat, STATS)
+    frame = adapt(data)
+    prep = prepare(
+        frame, raters, by=by, item=item, rater=rater, label=label,
+        categories=categories, duplicates=duplicates,
+    )
+    w = weight_matrix(weights, prep.categories)
+    check_symmetric(w)
+    n_raters = len(prep.raters)
+    pairs = [(i, i) for i in range(n_raters)] + list(combinations(range(n_raters), 2))
+    counts = pair_counts(
+        prep.codes, pairs, len(prep.categories), prep.groups.codes, prep.groups.n_groups
+    )
+    stats = agreement(counts, w)
+    off = slice(n_raters, None)
+    warn_undefined(stats["undefined"][off], stats["n"][off])
+    values = stats[stat]
+    n_groups = prep.groups.n_groups
+    square = np.zeros((n_groups, n_raters, n_raters), dtype=values.dtype)
+    for p, (a, b) in enumerate(pairs):
+        square[:, a, b] = values[p]
+        square[:, b, a] = values[p]
+
+    group_of_row = np.repeat(np.arange(n_groups), n_raters)
+    rater_of_row = np.tile(np.arange(n_raters), n_groups)
+    names = np.empty(n_raters, dtype=object)
+    names[:] = prep.raters
+    flat = square.reshape(n_groups * n_raters, n_raters)
+    kind = "int" if stat == "n" else "float"
+    columns = key_columns(prep, group_of_row)
+    columns.append(Column("rater", "name", names[rater_of_row]))
+    columns += [Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)]
+    return frame.render(Table(columns, index=[*prep.by, "rater"]))
+
+
+def score(
+    data: Any,
+    a: Hashable,
+    b: Hashable,
+    *,
+    weights: str | ArrayLike | None = None,
+    categories: Sequence[Any] | None = None,
+) -> float:
+    """Cohen's kappa of two rater columns of a frame, as one float.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({"model": [0, 1, 1, 0, 1], "truth": [0, 1, 0, 0, 1]})
+    >>> round(kf.score(df, "model", "truth"), 4)
+    0.6154
+    """
+    frame = adapt(data)
+    prep = prepare(frame, [a, b], categories=categories)
+    w = weight_matrix(weights, prep.categories)
+    counts = pair_counts(prep.codes, [(0, 1)], len(prep.categories))
+    stats = agreement(counts, w)
+    warn_undefined(stats["undefined"], stats["n"], "pairs")
+    return float(stats["kappa"][0, 0])
+
+
+def confusion(
+    data: FrameT,
+    a: Hashable,
+    b: Hashable,
+    *,
+    categories: Sequence[Any] | None = None,
+) -> FrameT:
+    """The K x K table of counts of two rater columns (rows ``a``, columns ``b``).
+
+    Items either rater left missing are not counted. pandas: indexed by category (index
+    named ``a``, columns named ``b``); polars: a first column ``a`` holding the categories,
+    then one count column per category.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({"x": ["no", "yes", "yes"], "y": ["no", "no", "yes"]})
+    >>> kf.confusion(df, "x", "y").to_numpy().tolist()
+    [[1, 0], [1, 1]]
+    """
+    frame = adapt(data)
+    prep = prepare(frame, [a, b], categories=categories)
+    k = len(prep.categories)
+    table = pair_counts(prep.codes, [(0, 1)], k)[0, 0]
+    labels = np.empty(k, dtype=object)
+    labels[:] = prep.categories
+    columns = [Column(a, "label", labels)]
+    columns += [Column(cat, "int", table[:, j].astype(np.int64)) for j, cat in enumerate(prep.categories)]
+    return frame.render(Table(columns, index=[a], columns_name=b))
+
+
+def _factorize_any(values: Any, name: str) -> Factorized:
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(values, (pd.Series, pd.Index, pd.Categorical)):
+        from ._pandas import factorize_labels
+
+        return factorize_labels(pd.Series(values) if not isinstance(values, pd.Series) else values)
+    pl = sys.modules.get("polars")
+    if pl is not None and isinstance(values, pl.Series):
+        from ._polars import factorize_labels as pl_factorize
+
+        return pl_factorize(values)
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise KappaFrameError(f"{name} must be 1-D; got shape {array.shape}.")
+    return factorize_numpy(array)
+
+
+def cohen_kappa(
+    y1: ArrayLike,
+    y2: ArrayLike,
+    *,
+    labels: Sequence[Any] | None = None,
+    weights: str | ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    replace_undefined_by: float = np.nan,
+) -> float:
+    r"""Cohen's kappa of two label arrays: a drop-in for ``sklearn.metrics.cohen_kappa_score``.
+
+    .. math:: \kappa = (p_o - p_e) / (1 - p_e)
+
+    Parameters
+    ----------
+    y1, y2 : array-like of shape (n_samples,)
+        Labels of the two raters (lists, NumPy arrays, pandas or polars Series).
+        Missing labels (NaN, None, pd.NA, null) are dropped pair-wise.
+    labels : sequence, optional
+        All labels, in order (the order weights use). Unlike scikit-learn, a label
+        outside ``labels`` is an error, not silently ignored.
+    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
+    sample_weight : array-like of shape (n_samples,), optional
+    replace_undefined_by : float, default NaN
+        Returned when kappa is undefined (no pairs, or chance agreement 1).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import kappaframe as kf
+    >>> round(kf.cohen_kappa([0, 1, 2, 2, 1], [0, 1, 2, 1, 1], weights="linear"), 4)
+    0.8
+    """
+    if isinstance(y1, (str, bytes)) or isinstance(y2, (str, bytes)):
+        raise KappaFrameTypeError("y1 and y2 must be arrays of labels, not strings.")
+    f1 = _factorize_any(y1, "y1")
+    f2 = _factorize_any(y2, "y2")
+    if len(f1.codes) != len(f2.codes):
+        raise KappaFrameError(
+            f"y1 and y2 must have the same length; got {len(f1.codes)} and {len(f2.codes)}."
+        )
+    cats = shared_categories({"y1": f1, "y2": f2}, labels)
+    codes = encode_labels([f1, f2], cats)
+    sw = None
+    if sample_weight is not None:
+        sw = np.asarray(sample_weight, dtype=float)
+        if sw.shape != (len(f1.codes),):
+            raise KappaFrameError(
+                f"sample_weight must have shape ({len(f1.codes)},); got {sw.shape}."
+            )
+        if not np.all(np.isfinite(sw)) or np.any(sw < 0):
+            raise KappaFrameError("sample_weight must be finite and non-negative.")
+    counts = pair_counts(codes, [(0, 1)], len(cats), sample_weight=sw)
+    stats = agreement(counts[0, 0], weight_matrix(weights, cats))
+    if stats["undefined"]:
+        if np.isnan(replace_undefined_by):
+            warn_undefined(np.atleast_1d(stats["undefined"]), np.atleast_1d(stats["n"]), "pairs")
+        return float(replace_undefined_by)
+    return float(stats["kappa"])
+
+

@@ -1,0 +1,348 @@
+"""Backend-free orchestration: adapter -> codes -> kernel -> statistics -> result table.
+
+Every public function runs through here; the adapters only read columns and render.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Protocol
+
+import numpy as np
+
+from ._encode import (
+    Factorized,
+    Groups,
+    encode_groups,
+    encode_labels,
+    long_to_wide,
+    shared_categories,
+)
+from ._errors import (
+    KappaFrameError,
+    KappaFrameTypeError,
+    UndefinedKappaWarning,
+    bad_option,
+    missing_columns,
+)
+from ._kernel import pair_counts
+from ._result import CI_COLUMNS, TIDY_COLUMNS, Column, Table
+from ._scales import resolve_scale
+from ._stats import agreement, standard_errors, weight_matrix
+
+__all__ = [
+    "Prepared",
+    "adapt",
+    "as_list",
+    "check_symmetric",
+    "key_columns",
+    "prepare",
+    "tidy",
+    "warn_undefined",
+]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+class Frame(Protocol):
+    """What an adapter offers the shared code."""
+
+    def columns(self) -> list[Hashable]: ...
+    def load(self, needed: list[Hashable]) -> None: ...
+    @property
+    def n_rows(self) -> int: ...
+    def labels(self, name: Hashable) -> Factorized: ...
+    def keys(self, name: Hashable) -> tuple[np.ndarray, int]: ...
+    def render(self, table: Table) -> Any: ...
+
+
+def adapt(data: Any) -> Frame:
+    """Wrap a supported frame in its adapter; anything else is a clear error."""
+    import pandas as pd
+
+    if isinstance(data, pd.DataFrame):
+        from ._pandas import PandasFrame
+
+        return PandasFrame(data)
+    pl = sys.modules.get("polars")
+    if pl is not None and isinstance(data, (pl.DataFrame, pl.LazyFrame)):
+        from ._polars import PolarsFrame
+
+        return PolarsFrame(data)
+    kind = f"{type(data).__module__}.{type(data).__qualname__}"
+    raise KappaFrameTypeError(
+        f"expected a pandas DataFrame or a polars DataFrame/LazyFrame; got {kind}. "
+        "For two plain arrays of labels use kappaframe.cohen_kappa(y1, y2)."
+    )
+
+
+def as_list(value: Any, names: Sequence[Hashable] = ()) -> list[Hashable]:
+    """``None`` -> ``[]``; a list or tuple -> list (unless the tuple is a column); else ``[value]``."""
+    if value is None:
+        return []
+    if isinstance(value, tuple) and value in set(names):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, (set, frozenset, dict)):
+        raise KappaFrameTypeError(
+            f"column lists must be ordered (a list or tuple); got a {type(value).__name__}."
+        )
+    if hasattr(value, "__iter__") and not isinstance(value, (str, bytes)):
+        return list(value)
+    return [value]
+
+
+def _check_columns(asked: Sequence[Hashable], names: Sequence[Hashable], role: str) -> None:
+    err = missing_columns(asked, names, role)
+    if err is not None:
+        raise err
+    seen: set[Hashable] = set()
+    for c in asked:
+        if c in seen:
+            raise KappaFrameError(f"{role} {c!r} is listed twice.")
+        seen.add(c)
+
+
+@dataclass
+class Prepared:
+    """Everything the statistics need, independent of the frame library."""
+
+    frame: Frame
+    raters: list[Hashable]
+    codes: np.ndarray
+    categories: list[Any]
+    groups: Groups
+    by: list[Hashable]
+
+
+def prepare(
+    frame: Frame,
+    raters: Any = None,
+    *,
+    by: Any = None,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    categories: Sequence[Any] | None = None,
+    duplicates: str = "raise",
+    min_raters: int = 2,
+) -> Prepared:
+    """Resolve columns, encode labels and groups, pivot the long layout."""
+    names = frame.columns()
+    by_list = as_list(by, names)
+    _check_columns(by_list, names, "by column")
+    if categories is not None and isinstance(categories, (str, bytes)):
+        raise KappaFrameTypeError(f"categories must be a list of labels; got the string {categories!r}.")
+    if duplicates not in ("raise", "first", "last"):
+        raise bad_option("duplicates", duplicates, ["raise", "first", "last"])
+    long_args = {"item": item, "rater": rater, "label": label}
+    if any(v is not None for v in long_args.values()):
+        lacking = [k for k, v in long_args.items() if v is None]
+        if lacking:
+            raise KappaFrameError(
+                f"the long layout needs item=, rater= and label=; {', '.join(lacking)}= "
+                "missing. For one column per rater (wide layout) pass none of them."
+            )
+        return _prepare_long(frame, names, raters, by_list, item, rater, label, categories,
+                             duplicates, min_raters)
+
+    rater_list = as_list(raters, names)
+    if not rater_list:
+        rater_list = [c for c in names if c not in set(by_list)]
+    _check_columns(rater_list, names, "rater column")
+    overlap = [c for c in rater_list if c in set(by_list)]
+    if overlap:
+        raise KappaFrameError(
+            f"column {overlap[0]!r} is both a rater and a by column; a group key cannot be rated."
+        )
+    if len(rater_list) < min_raters:
+        raise KappaFrameError(
+            f"agreement needs at least {min_raters} raters; got {len(rater_list)}: "
+            f"{rater_list}. Name the rater columns with raters=[...]."
+        )
+    frame.load([*by_list, *rater_list])
+    facts = {r: frame.labels(r) for r in rater_list}
+    cats = shared_categories(facts, categories)
+    codes = encode_labels(list(facts.values()), cats)
+    groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
+    return Prepared(frame, rater_list, codes, cats, groups, by_list)
+
+
+def _prepare_long(
+    frame: Frame,
+    names: list[Hashable],
+    raters: Any,
+    by_list: list[Hashable],
+    item: Hashable,
+    rater: Hashable,
+    label: Hashable,
+    categories: Sequence[Any] | None,
+    duplicates: str,
+    min_raters: int,
+) -> Prepared:
+    roles = {"item": item, "rater": rater, "label": label}
+    for role, col in roles.items():
+        _check_columns([col], names, f"{role} column")
+    if len({item, rater, label}) < 3:
+        raise KappaFrameError(f"item=, rater= and label= must be three different columns; got {roles}.")
+    for col in by_list:
+        if col in roles.values():
+            raise KappaFrameError(f"by column {col!r} is also the item, rater or label column.")
+    frame.load([*by_list, item, rater, label])
+    items = frame.labels(item)
+    rater_fact = _sorted_ids(frame.labels(rater))
+    wanted = as_list(raters)
+    if wanted:
+        rater_fact = _select_ids(rater_fact, wanted, rater)
+    label_fact = frame.labels(label)
+    cats = shared_categories({label: label_fact}, categories)
+    label_codes = encode_labels([label_fact], cats)[0]
+    keep = rater_fact.codes >= 0 if wanted else None
+    row_groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
+    if keep is not None and not keep.all():
+        idx = np.flatnonzero(keep)
+        items = Factorized(items.codes[idx], items.uniques)
+        rater_fact = Factorized(rater_fact.codes[idx], rater_fact.uniques)
+        label_codes = label_codes[idx]
+        row_groups = _subset_groups(row_groups, idx)
+    wide = long_to_wide(items, rater_fact, label_codes, row_groups, duplicates, item, rater)
+    if len(rater_fact.uniques) < min_raters:
+        raise KappaFrameError(
+            f"agreement needs at least {min_raters} raters; column {rater!r} has "
+            f"{len(rater_fact.uniques)}: {rater_fact.uniques[:10]}."
+        )
+    return Prepared(frame, list(rater_fact.uniques), wide.codes, cats, wide.groups, by_list)
+
+
+def _subset_groups(groups: Groups, idx: np.ndarray) -> Groups:
+    if groups.codes is None:
+        return groups
+    codes = groups.codes[idx]
+    n = groups.n_groups
+    present = np.bincount(codes, minlength=n) > 0
+    lookup = np.cumsum(present) - 1
+    first = groups.first_row[present]
+    return Groups(lookup[codes], int(present.sum()), first)
+
+
+def _sorted_ids(fact: Factorized) -> Factorized:
+    """Rater ids in sorted order (order of appearance when they cannot be sorted)."""
+    try:
+        order = sorted(range(len(fact.uniques)), key=lambda i: fact.uniques[i])
+    except TypeError:
+        return fact
+    rank = np.empty(len(order) + 1, dtype=np.intp)
+    rank[np.asarray(order, dtype=np.intp)] = np.arange(len(order))
+    rank[-1] = -1
+    return Factorized(rank[fact.codes], [fact.uniques[i] for i in order])
+
+
+def _select_ids(fact: Factorized, wanted: list[Hashable], column: Hashable) -> Factorized:
+    err = missing_columns(wanted, fact.uniques, f"rater id in column {column!r}")
+    if err is not None:
+        raise err
+    position = {u: i for i, u in enumerate(fact.uniques)}
+    lookup = np.full(len(fact.uniques) + 1, -1, dtype=np.intp)
+    for new, rid in enumerate(wanted):
+        lookup[position[rid]] = new
+    return Factorized(lookup[fact.codes], list(wanted))
+
+
+def warn_undefined(undefined: np.ndarray, n: np.ndarray, what: str = "pair x group cells") -> None:
+    """One warning per call naming how many results are undefined and why."""
+    count = int(np.count_nonzero(undefined))
+    if not count:
+        return
+    empty = int(np.count_nonzero(undefined & (n == 0)))
+    parts = []
+    if empty:
+        parts.append(f"{empty} with no item rated by both")
+    if count - empty:
+        parts.append(f"{count - empty} where chance agreement is 1 (one shared category only)")
+    message = (
+        f"kappa is undefined (NaN) for {count} of {undefined.size} {what}: {'; '.join(parts)}."
+    )
+    warnings.warn(message, UndefinedKappaWarning, stacklevel=_user_stacklevel())
+
+
+def _user_stacklevel() -> int:
+    """Stack level of the first frame outside this package (so warnings point at user code)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
+def tidy(
+    prep: Prepared,
+    *,
+    weights: Any = None,
+    scale: Any = "landis_koch",
+    ci: float | None = None,
+) -> Table:
+    """The tidy pairwise table of a prepared input."""
+    scale_obj = resolve_scale(scale)
+    w = weight_matrix(weights, prep.categories)
+    check_symmetric(w)
+    n_raters = len(prep.raters)
+    pairs = list(combinations(range(n_raters), 2))
+    counts = pair_counts(
+        prep.codes, pairs, len(prep.categories), prep.groups.codes, prep.groups.n_groups
+    )
+    stats = agreement(counts, w)
+    warn_undefined(stats["undefined"], stats["n"])
+
+    n_groups = prep.groups.n_groups
+    n_pairs = len(pairs)
+    # Rows are group-major: every pair of group 0, then group 1, ...
+    group_of_row = np.repeat(np.arange(n_groups), n_pairs)
+    pair_of_row = np.tile(np.arange(n_pairs), n_groups)
+
+    def rows(values: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.swapaxes(values, 0, 1)).reshape(-1)
+
+    columns = key_columns(prep, group_of_row)
+    names = np.empty(n_raters, dtype=object)
+    names[:] = prep.raters
+    a_idx = np.array([a for a, _ in pairs], dtype=np.intp)
+    b_idx = np.array([b for _, b in pairs], dtype=np.intp)
+    kappa = rows(stats["kappa"])
+    columns += [
+        Column("rater_a", "name", names[a_idx][pair_of_row]),
+        Column("rater_b", "name", names[b_idx][pair_of_row]),
+        Column("n", "int", rows(stats["n"]).astype(np.int64)),
+        Column("p_o", "float", rows(stats["p_o"])),
+        Column("p_e", "float", rows(stats["p_e"])),
+        Column("kappa", "float", kappa),
+        Column("interpretation", "enum", scale_obj.classify(kappa), categories=scale_obj.labels),
+    ]
+    if ci is not None:
+        errors = standard_errors(counts, w, stats["kappa"], float(ci))
+        columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
+    return Table(columns)
+
+
+def check_symmetric(w: np.ndarray) -> None:
+    if not np.allclose(w, w.T, rtol=0, atol=1e-12):
+        raise KappaFrameError(
+            "weights matrix must be symmetric (the disagreement of labels i and j is that of "
+            "j and i); average it with its transpose, (W + W.T) / 2, if that is what you mean."
+        )
+
+
+def key_columns(prep: Prepared, group_of_row: np.ndarray) -> list[Column]:
+    clash = [b for b in prep.by if b in TIDY_COLUMNS or b in CI_COLUMNS]
+    if clash:
+        raise KappaFrameError(
+            f"by column {clash[0]!r} has the name of an output column; rename it first."
+        )
+    first = prep.groups.first_row[group_of_row] if len(group_of_row) else group_of_row
+    return [Column(b, "key", first, source=b) for b in prep.by]

@@ -1,0 +1,304 @@
+"""Labels and group keys -> small integer codes. NumPy (and pandas' hash factorize) only.
+
+The backend adapters turn each native column into a :class:`Factorized` (local codes plus
+the distinct values they stand for); everything after that is shared: one category index
+across all rater columns, one group index across all ``by`` columns, and the long layout
+(one row per rating) pivoted into the wide code matrix the kernel reads.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._errors import KappaFrameError
+from ._kernel import code_dtype
+
+__all__ = [
+    "Factorized",
+    "Groups",
+    "encode_groups",
+    "encode_labels",
+    "factorize_numpy",
+    "long_to_wide",
+    "shared_categories",
+]
+
+
+@dataclass(frozen=True)
+class Factorized:
+    """One column as codes into its own distinct values.
+
+    ``codes`` are ``intp`` with ``-1`` for a missing label; ``uniques`` are Python scalars;
+    ``declared`` is the category order the column's dtype declares (an ordered pandas
+    Categorical or a polars Enum), else ``None``.
+    """
+
+    codes: np.ndarray
+    uniques: list[Any]
+    declared: list[Any] | None = None
+
+
+def factorize_numpy(values: Any, missing: np.ndarray | None = None) -> Factorized:
+    """Factorize a 1-D array; NaN, None and pd.NA are missing (``-1``).
+
+    ``missing`` marks extra positions to treat as missing (e.g. nulls a backend filled).
+    """
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    codes = np.asarray(codes, dtype=np.intp)
+    uniques_list = list(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
+    if missing is not None and missing.any():
+        codes[missing] = -1
+        used = np.bincount(codes[codes >= 0], minlength=len(uniques_list)) > 0
+        if not used.all():
+            remap = np.append(np.cumsum(used) - 1, -1)
+            codes = remap[codes]
+            uniques_list = [u for u, keep in zip(uniques_list, used) if keep]
+    return Factorized(codes, uniques_list)
+
+
+def compact_categorical(codes: np.ndarray, categories: list[Any]) -> Factorized:
+    """Keep only the categories that occur (for an unordered categorical column)."""
+    codes = np.asarray(codes, dtype=np.intp)
+    used = np.bincount(codes[codes >= 0], minlength=len(categories)) > 0
+    if used.all():
+        return Factorized(codes, list(categories))
+    remap = np.append(np.cumsum(used) - 1, -1)
+    return Factorized(remap[codes], [c for c, keep in zip(categories, used) if keep])
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "boolean"
+    if isinstance(value, numbers.Number):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return type(value).__name__
+
+
+def _column_kind(name: Hashable, uniques: Sequence[Any]) -> str | None:
+    kinds: dict[str, Any] = {}
+    for value in uniques:
+        kinds.setdefault(_kind(value), value)
+    if len(kinds) > 1:
+        examples = ", ".join(f"{v!r} ({k})" for k, v in kinds.items())
+        raise KappaFrameError(
+            f"column {name!r} mixes label types that cannot be compared: {examples}. "
+            "Convert the column to one type first, e.g. .astype(str)."
+        )
+    return next(iter(kinds), None)
+
+
+def shared_categories(
+    columns: dict[Hashable, Factorized], categories: Sequence[Any] | None = None
+) -> list[Any]:
+    """The one category index shared by every rater column.
+
+    ``categories`` if given (every label must be in it); else the order an ordered
+    Categorical / Enum declares (all declaring columns must agree); else the sorted
+    distinct labels of all columns.
+    """
+    by_kind: dict[str, list[Hashable]] = {}
+    for name, col in columns.items():
+        kind = _column_kind(name, col.declared if col.declared is not None else col.uniques)
+        if kind is not None:
+            by_kind.setdefault(kind, []).append(name)
+    if categories is None and len(by_kind) > 1:
+        described = "; ".join(
+            f"{kind} in {', '.join(repr(c) for c in cols[:5])}{', ...' if len(cols) > 5 else ''}"
+            for kind, cols in by_kind.items()
+        )
+        raise KappaFrameError(
+            f"rater columns hold label types that cannot be compared: {described}. "
+            "Convert them to one type (e.g. .astype(str) on the numeric ones), or pass "
+            "categories= listing every label."
+        )
+
+    if categories is not None:
+        cats = list(categories)
+        _check_unique_categories(cats, "categories")
+        source = "categories="
+    else:
+        declared = {name: col.declared for name, col in columns.items() if col.declared is not None}
+        if declared:
+            names = list(declared)
+            cats = list(declared[names[0]])
+            for other in names[1:]:
+                if list(declared[other]) != cats:
+                    raise KappaFrameError(
+                        f"columns {names[0]!r} and {other!r} declare different category orders "
+                        f"({cats} vs {list(declared[other])}); pass categories= to choose one."
+                    )
+            source = f"the ordered categories of column {names[0]!r}"
+        else:
+            distinct: dict[Any, None] = {}
+            for col in columns.values():
+                distinct.update(dict.fromkeys(col.uniques))
+            try:
+                return sorted(distinct)
+            except TypeError as err:  # pragma: no cover - guarded by the kind check above
+                raise KappaFrameError(f"labels cannot be sorted: {err}; pass categories=.") from None
+
+    allowed = set(cats)
+    for name, col in columns.items():
+        for value in col.uniques:
+            if value not in allowed:
+                shown = cats if len(cats) <= 20 else [*cats[:20], "..."]
+                raise KappaFrameError(
+                    f"column {name!r} has label {value!r}, which is not in {source} {shown}. "
+                    "Add it to categories=, or recode or drop those rows first."
+                )
+    return cats
+
+
+def _check_unique_categories(cats: list[Any], what: str) -> None:
+    seen: set[Any] = set()
+    for c in cats:
+        if _is_missing(c):
+            raise KappaFrameError(f"{what} contains a missing value ({c!r}); list real labels only.")
+        if c in seen:
+            raise KappaFrameError(f"{what} lists {c!r} more than once.")
+        seen.add(c)
+
+
+def _is_missing(value: Any) -> bool:
+    if value is None or value is pd.NA:
+        return True
+    return isinstance(value, float) and value != value
+
+
+def encode_labels(columns: Sequence[Factorized], categories: Sequence[Any]) -> np.ndarray:
+    """Codes of every rater column over ``categories``: shape (n_raters, n_items), -1 missing."""
+    index = {c: i for i, c in enumerate(categories)}
+    dtype = code_dtype(len(categories))
+    n_items = len(columns[0].codes) if columns else 0
+    out = np.empty((len(columns), n_items), dtype=dtype)
+    for r, col in enumerate(columns):
+        lookup = np.array([index[u] for u in col.uniques] + [-1], dtype=dtype)
+        np.take(lookup, col.codes, out=out[r])
+    return out
+
+
+@dataclass(frozen=True)
+class Groups:
+    """Group code of each row (``0 .. n_groups - 1``, in sorted key order) and the first
+    row of each group (to read the key values back from the frame)."""
+
+    codes: np.ndarray | None
+    n_groups: int
+    first_row: np.ndarray
+
+
+def encode_groups(keys: Sequence[tuple[np.ndarray, int]], n_rows: int) -> Groups:
+    """Combine sorted key codes into groups sorted by the keys (missing keys last).
+
+    ``keys`` holds, per ``by`` column, codes in sorted key order (``-1`` = missing) and the
+    number of distinct keys. Missing keys form a group of their own: no row is dropped.
+    """
+    if not keys:
+        return Groups(None, 1, np.zeros(1, dtype=np.intp))
+    combined = np.zeros(n_rows, dtype=np.int64)
+    size = 1
+    for codes, n_unique in keys:
+        radix = n_unique + 1
+        if size * radix > 2**62:
+            return _groups_by_unique(keys, n_rows)
+        combined *= radix
+        combined += np.where(codes < 0, n_unique, codes)
+        size *= radix
+    if size <= max(4 * n_rows, 1024):
+        present = np.bincount(combined, minlength=size) > 0
+        lookup = np.cumsum(present) - 1
+        group = lookup[combined]
+        n_groups = int(present.sum())
+    else:
+        _, group = np.unique(combined, return_inverse=True)
+        n_groups = int(group.max()) + 1 if n_rows else 0
+    first = np.empty(n_groups, dtype=np.intp)
+    first[group[::-1]] = np.arange(n_rows - 1, -1, -1, dtype=np.intp)
+    return Groups(group.astype(np.intp), n_groups, first)
+
+
+def _groups_by_unique(keys: Sequence[tuple[np.ndarray, int]], n_rows: int) -> Groups:
+    stacked = np.stack([np.where(c < 0, n, c) for c, n in keys], axis=1)
+    _, first, group = np.unique(stacked, axis=0, return_index=True, return_inverse=True)
+    return Groups(group.reshape(-1).astype(np.intp), len(first), first.astype(np.intp))
+
+
+@dataclass(frozen=True)
+class Wide:
+    """The long layout pivoted: codes (n_raters, n_units), group per unit, and a row of the
+    input for each unit (to read its group keys back)."""
+
+    codes: np.ndarray
+    groups: Groups
+
+
+def long_to_wide(
+    items: Factorized,
+    raters: Factorized,
+    labels: np.ndarray,
+    groups: Groups,
+    duplicates: str = "raise",
+    item_name: Hashable = "item",
+    rater_name: Hashable = "rater",
+) -> Wide:
+    """Pivot one-row-per-rating into the (rater x unit) code matrix.
+
+    A unit is an item within its group (the same item id in two groups is two units).
+    ``labels`` are already encoded over the shared categories. Rows with a missing item or
+    rater id are an error; a missing label is a missing rating.
+    """
+    n_rows = len(labels)
+    for fact, name in ((items, item_name), (raters, rater_name)):
+        bad = np.flatnonzero(fact.codes < 0)
+        if bad.size:
+            raise KappaFrameError(
+                f"column {name!r} is missing on {bad.size} row(s) (first at position "
+                f"{int(bad[0])}); every rating needs an item and a rater. Drop those rows first."
+            )
+    n_items = len(items.uniques)
+    n_raters = len(raters.uniques)
+    unit_key = items.codes.astype(np.int64)
+    if groups.codes is not None:
+        unit_key = groups.codes.astype(np.int64) * n_items + unit_key
+    unit_groups = encode_groups([(unit_key, int(unit_key.max()) + 1 if n_rows else 0)], n_rows)
+    unit = unit_groups.codes if unit_groups.codes is not None else np.zeros(n_rows, np.intp)
+    n_units = unit_groups.n_groups if n_rows else 0
+    first_row = unit_groups.first_row[:n_units]
+
+    key = unit.astype(np.int64) * n_raters + raters.codes
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    repeated = sorted_key[1:] == sorted_key[:-1]
+    keep = order
+    if repeated.any():
+        if duplicates == "raise":
+            pos = order[1:][repeated]
+            first = int(order[np.flatnonzero(repeated)[0]])
+            n_dup = int(repeated.sum())
+            raise KappaFrameError(
+                f"rater {raters.uniques[raters.codes[first]]!r} rated item "
+                f"{items.uniques[items.codes[first]]!r} more than once (rows {first} and "
+                f"{int(pos[0])}); {n_dup} duplicate rating(s) in all. Remove them, or pass "
+                "duplicates='first' or 'last' to keep one rating per item and rater."
+            )
+        if duplicates == "first":
+            keep = order[np.concatenate([[True], ~repeated])]
+        elif duplicates == "last":
+            keep = order[np.concatenate([~repeated, [True]])]
+    dtype = labels.dtype
+    wide = np.full((n_raters, n_units), -1, dtype=dtype)
+    wide[raters.codes[keep], unit[keep]] = labels[keep]
+    if groups.codes is None:
+        unit_group = Groups(None, 1, first_row[:1] if n_units else np.zeros(1, np.intp))
+    else:
+        unit_group_codes = groups.codes[first_row]
+        unit_group = Groups(unit_group_codes, groups.n_groups, groups.first_row)
+    return Wide(wide, unit_group)

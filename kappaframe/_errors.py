@@ -1,0 +1,54 @@
+"""Exceptions, warnings and the message builders shared by every backend."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Hashable, Iterable, Sequence
+
+__all__ = [
+    "KappaFrameError",
+    "KappaFrameTypeError",
+    "UndefinedKappaWarning",
+    "bad_option",
+    "missing_columns",
+]
+
+
+class KappaFrameError(ValueError):
+    """Raised for input kappaframe cannot use; the message says what and how to fix it."""
+
+
+class UndefinedKappaWarning(RuntimeWarning):
+    """Some pair (or group) has an undefined kappa: no shared items, or chance agreement 1."""
+
+
+def bad_option(name: str, value: object, allowed: Iterable[object]) -> KappaFrameError:
+    """Build the error for an option outside its allowed values (scikit-learn's template)."""
+    choices = ", ".join(repr(a) for a in allowed)
+    return KappaFrameError(f"{name} must be one of {choices}; got {value!r}.")
+
+
+def missing_columns(
+    asked: Sequence[Hashable], available: Sequence[Hashable], role: str = "column"
+) -> KappaFrameError | None:
+    """Return an error naming the columns in ``asked`` that are not in ``available``."""
+    present = set(available)
+    missing = [c for c in asked if c not in present]
+    if not missing:
+        return None
+    parts = []
+    names = [str(c) for c in available]
+    for col in missing:
+        close = difflib.get_close_matches(str(col), names, n=3, cutoff=0.6)
+        hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+        parts.append(f"{col!r}{hint}")
+    shown = ", ".join(repr(c) for c in list(available)[:20])
+    more = ", ..." if len(available) > 20 else ""
+    plural = "s" if len(missing) > 1 else ""
+    return KappaFrameError(
+        f"{role}{plural} not found: {'; '.join(parts)}. The frame has: [{shown}{more}]."
+    )
+
+
+class KappaFrameTypeError(KappaFrameError, TypeError):
+    """Raised when an argument has an unsupported type (e.g. not a frame)."""

@@ -1,0 +1,99 @@
+"""pandas adapter: pandas columns -> codes, and result tables -> pandas frames."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._encode import Factorized, compact_categorical
+from ._errors import KappaFrameError
+from ._result import Table
+
+__all__ = ["PandasFrame", "factorize_keys", "factorize_labels"]
+
+
+def factorize_labels(series: pd.Series) -> Factorized:
+    """Codes (-1 missing) and distinct labels of a pandas Series."""
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(series.cat.codes, dtype=np.intp)
+        cats = dtype.categories.tolist()
+        if dtype.ordered:
+            return Factorized(codes, cats, cats)
+        return compact_categorical(codes, cats)
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    return Factorized(np.asarray(codes, dtype=np.intp), list(uniques.tolist()))
+
+
+def factorize_keys(series: pd.Series, name: Hashable) -> tuple[np.ndarray, int]:
+    """Codes of a group-key column in sorted key order (-1 missing) and the key count."""
+    try:
+        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
+    except TypeError as err:
+        raise KappaFrameError(
+            f"group column {name!r} holds values that cannot be sorted ({err}); convert it to "
+            "one type first, e.g. .astype(str)."
+        ) from None
+    return np.asarray(codes, dtype=np.intp), len(uniques)
+
+
+class PandasFrame:
+    """A pandas DataFrame seen through the adapter interface."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+
+    def columns(self) -> list[Hashable]:
+        return list(self.frame.columns)
+
+    def load(self, needed: list[Hashable]) -> None:
+        """Nothing to do: the frame is in memory."""
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.frame)
+
+    def _column(self, name: Hashable) -> pd.Series:
+        col = self.frame[name]
+        if isinstance(col, pd.DataFrame):
+            raise KappaFrameError(
+                f"column name {name!r} appears {col.shape[1]} times in the frame; rename the "
+                "duplicates first."
+            )
+        return col
+
+    def labels(self, name: Hashable) -> Factorized:
+        return factorize_labels(self._column(name))
+
+    def keys(self, name: Hashable) -> tuple[np.ndarray, int]:
+        return factorize_keys(self._column(name), name)
+
+    def render(self, table: Table) -> pd.DataFrame:
+        return render(table, self.frame)
+
+
+def render(table: Table, source: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Build the pandas frame a :class:`Table` describes."""
+    data: dict[Hashable, Any] = {}
+    for col in table.columns:
+        if col.kind == "key":
+            assert source is not None
+            values = source[col.source].iloc[col.values]
+            data[col.name] = values.reset_index(drop=True)
+        elif col.kind == "enum":
+            data[col.name] = pd.Categorical.from_codes(
+                col.values.astype(np.int8), categories=list(col.categories), ordered=True
+            )
+        elif col.kind in ("name", "label"):
+            data[col.name] = pd.Series(list(col.values))
+        else:
+            data[col.name] = col.values
+    out = pd.DataFrame(data)
+    if table.index:
+        out = out.set_index(table.index)
+    if table.columns_name is not None:
+        out.columns.name = table.columns_name
+    return out

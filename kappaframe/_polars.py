@@ -1,0 +1,141 @@
+"""polars adapter: polars columns -> codes, and result tables -> polars frames.
+
+Imported only when a polars object is passed in (or polars is imported), so
+``import kappaframe`` never imports polars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from ._encode import Factorized, compact_categorical, factorize_numpy
+from ._errors import KappaFrameError
+from ._result import Table
+
+__all__ = ["PolarsFrame", "factorize_keys", "factorize_labels"]
+
+
+def _missing(series: pl.Series) -> np.ndarray | None:
+    mask = series.is_null()
+    if series.dtype.is_float():
+        mask = mask | series.is_nan().fill_null(False)
+    return mask.to_numpy() if mask.any() else None
+
+
+def factorize_labels(series: pl.Series) -> Factorized:
+    """Codes (-1 missing: null, and NaN in float columns) and distinct labels of a Series."""
+    dtype = series.dtype
+    if isinstance(dtype, pl.Enum):
+        cats = dtype.categories.to_list()
+        codes = series.to_physical().cast(pl.Int64).fill_null(-1).to_numpy()
+        return Factorized(np.asarray(codes, dtype=np.intp), cats, cats)
+    if isinstance(dtype, pl.Categorical):
+        series = series.cast(pl.String)
+    missing = _missing(series)
+    if missing is not None and not series.dtype.is_float():
+        # Fill nulls with an existing value so the array keeps its dtype (ints stay ints).
+        first = series.drop_nulls()
+        filled = series.fill_null(first[0]) if len(first) else series
+        return factorize_numpy(filled.to_numpy(), missing)
+    return factorize_numpy(series.to_numpy(), missing)
+
+
+def factorize_keys(series: pl.Series, name: Hashable) -> tuple[np.ndarray, int]:
+    """Codes of a group-key column in sorted key order (-1 = null or NaN) and the key count."""
+    if isinstance(series.dtype, pl.Enum):
+        physical = series.to_physical()
+        fact = compact_categorical(
+            physical.cast(pl.Int64).fill_null(-1).to_numpy(), series.dtype.categories.to_list()
+        )
+        return fact.codes, len(fact.uniques)
+    missing = _missing(series)
+    distinct = series.drop_nulls()
+    if series.dtype.is_float():
+        distinct = distinct.filter(distinct.is_not_nan())
+    try:
+        distinct = distinct.unique().sort()
+    except Exception as err:  # polars raises its own error types
+        raise KappaFrameError(
+            f"group column {name!r} holds values that cannot be sorted ({err})."
+        ) from None
+    codes = distinct.search_sorted(series.fill_null(distinct[0]) if len(distinct) else series)
+    codes_np = np.asarray(codes.to_numpy(), dtype=np.intp)
+    if missing is not None:
+        codes_np[missing] = -1
+    return codes_np, len(distinct)
+
+
+class PolarsFrame:
+    """A polars DataFrame or LazyFrame seen through the adapter interface.
+
+    A LazyFrame is collected once, with only the needed columns, by :meth:`load`; the
+    result is handed back lazy.
+    """
+
+    def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
+        self.lazy = isinstance(frame, pl.LazyFrame)
+        self.source = frame
+        self.frame: pl.DataFrame | None = None if self.lazy else frame
+
+    def columns(self) -> list[Hashable]:
+        if self.lazy:
+            return list(self.source.collect_schema().names())
+        return list(self.source.columns)
+
+    def load(self, needed: list[Hashable]) -> None:
+        if self.lazy:
+            self.frame = self.source.select([str(c) for c in needed]).collect()
+
+    def _eager(self) -> pl.DataFrame:
+        if self.frame is None:  # pragma: no cover - load() is always called first
+            raise RuntimeError("PolarsFrame.load() was not called")
+        return self.frame
+
+    @property
+    def n_rows(self) -> int:
+        return self._eager().height
+
+    def labels(self, name: Hashable) -> Factorized:
+        return factorize_labels(self._eager().get_column(str(name)))
+
+    def keys(self, name: Hashable) -> tuple[np.ndarray, int]:
+        return factorize_keys(self._eager().get_column(str(name)), name)
+
+    def render(self, table: Table) -> pl.DataFrame | pl.LazyFrame:
+        out = render(table, self.frame)
+        return out.lazy() if self.lazy else out
+
+
+def render(table: Table, source: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Build the polars frame a :class:`Table` describes (no index: index columns lead)."""
+    data: list[pl.Series] = []
+    for col in table.columns:
+        name = str(col.name)
+        if col.kind == "key":
+            assert source is not None
+            data.append(source.get_column(str(col.source)).gather(col.values).alias(name))
+        elif col.kind == "enum":
+            labels = list(col.categories)
+            codes = pl.Series(name, col.values.astype(np.int64))
+            values = pl.Series(name, labels, dtype=pl.String)
+            strings = values.gather(codes.clip(lower_bound=0))
+            strings = pl.select(
+                pl.when(codes >= 0).then(strings).otherwise(None).alias(name)
+            ).to_series()
+            data.append(strings.cast(pl.Enum(labels)))
+        elif col.kind in ("name", "label"):
+            data.append(_series_of_labels(name, list(col.values)))
+        else:
+            data.append(pl.Series(name, col.values))
+    return pl.DataFrame(data)
+
+
+def _series_of_labels(name: str, values: list[Any]) -> pl.Series:
+    try:
+        return pl.Series(name, values, strict=True)
+    except (TypeError, pl.exceptions.PolarsError):
+        return pl.Series(name, [None if v is None else str(v) for v in values], dtype=pl.String)

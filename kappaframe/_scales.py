@@ -1,0 +1,139 @@
+"""Interpretation bands: kappa value -> plain words.
+
+Each published table is printed at two decimals and leaves gaps between its rows
+(".00-.20 slight", ".21-.40 fair"). kappaframe closes every gap so the bands are
+contiguous, and keeps every two-decimal value where the published table puts it.
+A band is described by its lower edge and whether that edge is included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._errors import KappaFrameError, bad_option
+
+__all__ = ["SCALES", "Scale", "resolve_scale"]
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Contiguous interpretation bands, lowest first.
+
+    ``edges[i]`` is the lower edge of band ``i`` (``-inf`` for the first band) and
+    ``closed[i]`` says whether a kappa equal to that edge belongs to band ``i``
+    (``True``) or to the band below (``False``).
+    """
+
+    name: str
+    labels: tuple[str, ...]
+    edges: tuple[float, ...]
+    closed: tuple[bool, ...]
+
+    def classify(self, kappa: np.ndarray) -> np.ndarray:
+        """Band index of each kappa (int8), ``-1`` where kappa is NaN or below the lowest edge."""
+        kappa = np.asarray(kappa, dtype=float)
+        index = np.full(kappa.shape, -1, dtype=np.int8)
+        for i, (edge, closed) in enumerate(zip(self.edges, self.closed)):
+            inside = (kappa >= edge) if closed else (kappa > edge)
+            index[inside] = i
+        return index
+
+    def bands(self) -> list[str]:
+        """Each band in words, e.g. ``['poor: kappa < 0', 'slight: 0 <= kappa <= 0.2', ...]``."""
+        out = []
+        n = len(self.labels)
+        for i, label in enumerate(self.labels):
+            low = "" if i == 0 else f"{self.edges[i]:g} {'<=' if self.closed[i] else '<'} "
+            high = ""
+            if i + 1 < n:
+                high = f" {'<' if self.closed[i + 1] else '<='} {self.edges[i + 1]:g}"
+            out.append(f"{label}: {low}kappa{high}")
+        return out
+
+
+_INF = float("-inf")
+
+#: Built-in scales. Edges: see each entry; the tables are those of the references below.
+SCALES: dict[str, Scale] = {
+    # Landis & Koch (1977): <0 poor, .00-.20 slight, .21-.40 fair, .41-.60 moderate,
+    # .61-.80 substantial, .81-1.00 almost perfect. Upper edges are inclusive: 0.20 is slight.
+    "landis_koch": Scale(
+        "landis_koch",
+        ("poor", "slight", "fair", "moderate", "substantial", "almost perfect"),
+        (_INF, 0.0, 0.2, 0.4, 0.6, 0.8),
+        (True, True, False, False, False, False),
+    ),
+    # Fleiss (1981): <.40 poor, .40-.75 fair to good, >.75 excellent.
+    "fleiss": Scale(
+        "fleiss",
+        ("poor", "fair to good", "excellent"),
+        (_INF, 0.4, 0.75),
+        (True, True, False),
+    ),
+    # Altman (1991): <=.20 poor, .21-.40 fair, .41-.60 moderate, .61-.80 good, .81-1.00 very good.
+    "altman": Scale(
+        "altman",
+        ("poor", "fair", "moderate", "good", "very good"),
+        (_INF, 0.2, 0.4, 0.6, 0.8),
+        (True, False, False, False, False),
+    ),
+    # Cicchetti & Sparrow (1981), Cicchetti (1994): <.40 poor, .40-.59 fair, .60-.74 good,
+    # .75-1.00 excellent. Lower edges are inclusive: 0.40 is fair.
+    "cicchetti": Scale(
+        "cicchetti",
+        ("poor", "fair", "good", "excellent"),
+        (_INF, 0.4, 0.6, 0.75),
+        (True, True, True, True),
+    ),
+    # McHugh (2012): 0-.20 none, .21-.39 minimal, .40-.59 weak, .60-.79 moderate,
+    # .80-.90 strong, above .90 almost perfect. Negative kappa is "none".
+    "mchugh": Scale(
+        "mchugh",
+        ("none", "minimal", "weak", "moderate", "strong", "almost perfect"),
+        (_INF, 0.2, 0.4, 0.6, 0.8, 0.9),
+        (True, False, True, True, True, False),
+    ),
+}
+
+
+def resolve_scale(scale: str | Mapping[float, str] | Scale) -> Scale:
+    """Turn a scale name or a ``{lower_bound: label}`` mapping into a :class:`Scale`.
+
+    In a user mapping each bound is inclusive (``kappa >= bound``); a kappa below the
+    lowest bound gets a missing interpretation.
+    """
+    if isinstance(scale, Scale):
+        return scale
+    if isinstance(scale, str):
+        try:
+            return SCALES[scale]
+        except KeyError:
+            raise bad_option("scale", scale, [*SCALES, "a {lower_bound: label} mapping"]) from None
+    if isinstance(scale, Mapping):
+        if not scale:
+            raise KappaFrameError("scale mapping is empty; give at least one {lower_bound: label}.")
+        items = []
+        for bound, label in scale.items():
+            try:
+                value = float(bound)
+            except (TypeError, ValueError):
+                raise KappaFrameError(
+                    f"scale mapping keys must be numbers (lower bounds of kappa); got {bound!r}."
+                ) from None
+            if np.isnan(value):
+                raise KappaFrameError("scale mapping has a NaN lower bound.")
+            items.append((value, str(label)))
+        items.sort()
+        labels = tuple(label for _, label in items)
+        if len(set(labels)) != len(labels):
+            raise KappaFrameError(f"scale mapping repeats a label: {list(labels)}.")
+        return Scale(
+            "custom",
+            labels,
+            tuple(bound for bound, _ in items),
+            tuple(True for _ in items),
+        )
+    raise bad_option("scale", scale, [*SCALES, "a {lower_bound: label} mapping"])

@@ -1,0 +1,184 @@
+"""Count tensor -> statistics. NumPy only; vectorised over every leading axis.
+
+Every function here takes contingency tables ``counts[..., K, K]`` (rows: rater a,
+columns: rater b) and returns arrays shaped like the leading axes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._errors import KappaFrameError, bad_option
+
+__all__ = ["agreement", "weight_matrix"]
+
+WEIGHT_NAMES = ("linear", "quadratic")
+
+
+def weight_matrix(weights: Any, categories: Sequence[Any]) -> np.ndarray:
+    """Disagreement weights ``W[i, j]`` over ``categories``, scaled to a maximum of 1.
+
+    ``None`` gives ``1 - I`` (plain kappa), ``"linear"`` ``|i - j| / (K - 1)``,
+    ``"quadratic"`` ``(i - j)^2 / (K - 1)^2``. A K x K array (or a pandas frame labelled by
+    category on both axes) must be finite and non-negative with a zero diagonal; it is
+    divided by its maximum.
+    """
+    k = len(categories)
+    if weights is None:
+        return 1.0 - np.eye(k)
+    if isinstance(weights, str):
+        if weights not in WEIGHT_NAMES:
+            raise bad_option("weights", weights, [None, *WEIGHT_NAMES, "a K x K matrix"])
+        if k < 2:
+            return np.zeros((k, k))
+        i = np.arange(k, dtype=float)
+        dist = np.abs(i[:, None] - i[None, :]) / (k - 1)
+        return dist if weights == "linear" else dist**2
+    matrix = _weights_from_object(weights, categories)
+    if matrix.shape != (k, k):
+        raise KappaFrameError(
+            f"weights matrix has shape {matrix.shape}, but there are {k} categories "
+            f"{list(categories)}; pass a {k} x {k} matrix in that order, or set categories=."
+        )
+    if not np.all(np.isfinite(matrix)):
+        raise KappaFrameError("weights matrix has non-finite entries (NaN or inf).")
+    if np.any(matrix < 0):
+        raise KappaFrameError(
+            "weights matrix has negative entries; it holds disagreement weights, 0 on the "
+            "diagonal (full agreement) and positive off it."
+        )
+    if np.any(np.diag(matrix) != 0):
+        raise KappaFrameError(
+            f"weights matrix must have a zero diagonal (it holds disagreement, and a label "
+            f"agrees with itself); its diagonal is {np.diag(matrix).tolist()}. To convert "
+            "agreement weights A (1 on the diagonal), pass 1 - A."
+        )
+    top = matrix.max() if matrix.size else 0.0
+    if top == 0 and k > 1:
+        raise KappaFrameError("weights matrix is all zeros: every disagreement would be free.")
+    return matrix / top if top else matrix
+
+
+def _weights_from_object(weights: Any, categories: Sequence[Any]) -> np.ndarray:
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        pd = None
+    if pd is not None and isinstance(weights, pd.DataFrame):
+        cats = list(categories)
+        missing = [c for c in cats if c not in weights.index or c not in weights.columns]
+        if missing:
+            raise KappaFrameError(
+                f"weights frame lacks categories {missing} on its index or columns; it has "
+                f"index {list(weights.index)} and columns {list(weights.columns)}."
+            )
+        return weights.loc[cats, cats].to_numpy(dtype=float)
+    try:
+        matrix = np.asarray(weights, dtype=float)
+    except (TypeError, ValueError):
+        raise bad_option("weights", weights, [None, *WEIGHT_NAMES, "a K x K matrix"]) from None
+    if matrix.ndim != 2:
+        raise KappaFrameError(f"weights matrix must be 2-D (K x K); got shape {matrix.shape}.")
+    return matrix
+
+
+def agreement(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
+    """Observed and chance agreement and Cohen's kappa of each table.
+
+    With disagreement weights ``W`` (max 1), observed proportions ``P = C / n`` and
+    chance proportions ``E = r c^T`` (outer product of the two marginals):
+
+    ``p_o = 1 - sum(W * P)``, ``p_e = 1 - sum(W * E)``, ``kappa = (p_o - p_e) / (1 - p_e)``.
+
+    With ``W = 1 - I`` these are the plain proportions of Cohen (1960). Kappa is NaN where
+    ``n == 0`` or ``p_e == 1`` (no disagreement is possible by chance: e.g. both raters used
+    one and the same category); ``p_o`` and ``p_e`` are NaN where ``n == 0``.
+
+    Returns
+    -------
+    dict with ``n``, ``p_o``, ``p_e``, ``kappa`` and ``undefined`` (bool mask).
+    """
+    counts = np.asarray(counts)
+    n = counts.sum(axis=(-2, -1))
+    rows = counts.sum(axis=-1).astype(float)
+    cols = counts.sum(axis=-2).astype(float)
+    nf = n.astype(float)
+    dis_obs = np.einsum("...ij,ij->...", counts.astype(float), weights)
+    dis_exp = np.einsum("...i,ij,...j->...", rows, weights, cols)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_o = dis_obs / nf
+        d_e = dis_exp / (nf * nf)
+        undefined = (n == 0) | (dis_exp == 0)
+        kappa = np.where(undefined, np.nan, 1.0 - (nf * dis_obs) / dis_exp)
+    empty = n == 0
+    p_o = np.where(empty, np.nan, 1.0 - d_o)
+    p_e = np.where(empty, np.nan, 1.0 - d_e)
+    return {"n": n, "p_o": p_o, "p_e": p_e, "kappa": kappa, "undefined": undefined}
+
+
+def _normal_quantile(level: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(0.5 + level / 2.0)
+
+
+def _two_sided_p(z: np.ndarray) -> np.ndarray:
+    from math import erfc, sqrt
+
+    flat = np.abs(np.asarray(z, dtype=float)).ravel()
+    out = np.array([erfc(v / sqrt(2.0)) if v == v else np.nan for v in flat])
+    return out.reshape(np.shape(z))
+
+
+def standard_errors(
+    counts: np.ndarray, weights: np.ndarray, kappa: np.ndarray, level: float
+) -> dict[str, np.ndarray]:
+    """Large-sample standard errors of (weighted) kappa, Fleiss, Cohen & Everitt (1969).
+
+    With agreement weights ``w = 1 - W``, proportions ``p_ij``, marginals ``p_i.``, ``p_.j``,
+    ``wbar_i. = sum_j p_.j w_ij`` and ``wbar_.j = sum_i p_i. w_ij``:
+
+    ``var = [sum p_ij (w_ij - (wbar_i. + wbar_.j)(1 - k))^2 - (k - p_e (1 - k))^2]
+    / (n (1 - p_e)^2)`` and, under the null ``k = 0``,
+    ``var0 = [sum p_i. p_.j (w_ij - (wbar_i. + wbar_.j))^2 - p_e^2] / (n (1 - p_e)^2)``.
+
+    These are statsmodels' ``std_kappa`` and ``std_kappa0`` (and SAS PROC FREQ's).
+    ``se`` uses ``var``; ``z = kappa / sqrt(var0)``; ``p_value`` is two-sided, normal.
+    The interval ``kappa -/+ z_(1 - alpha/2) se`` is clipped to [-1, 1].
+    """
+    if not 0 < level < 1:
+        raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
+    counts = np.asarray(counts, dtype=float)
+    agree = 1.0 - weights
+    n = counts.sum(axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        probs = counts / n[..., None, None]
+        rows = probs.sum(axis=-1)
+        cols = probs.sum(axis=-2)
+        wbar_row = np.einsum("...j,ij->...i", cols, agree)
+        wbar_col = np.einsum("...i,ij->...j", rows, agree)
+        p_e = np.einsum("...i,ij,...j->...", rows, agree, cols)
+        k = kappa[..., None, None]
+        spread = wbar_row[..., :, None] + wbar_col[..., None, :]
+        term = (probs * (agree - spread * (1.0 - k)) ** 2).sum(axis=(-2, -1))
+        denom = n * (1.0 - p_e) ** 2
+        var = (term - (kappa - p_e * (1.0 - kappa)) ** 2) / denom
+        expected = rows[..., :, None] * cols[..., None, :]
+        var0 = ((expected * (agree - spread) ** 2).sum(axis=(-2, -1)) - p_e**2) / denom
+        se = np.sqrt(np.where(var < 0, 0.0, var))
+        se0 = np.sqrt(np.where(var0 < 0, 0.0, var0))
+        z = kappa / se0
+    defined = np.isfinite(kappa)
+    se = np.where(defined, se, np.nan)
+    z = np.where(defined, z, np.nan)
+    half = _normal_quantile(level) * se
+    return {
+        "se": se,
+        "ci_low": np.clip(kappa - half, -1.0, 1.0),
+        "ci_high": np.clip(kappa + half, -1.0, 1.0),
+        "z": z,
+        "p_value": _two_sided_p(z),
+    }

@@ -1,0 +1,15 @@
+"""Type aliases for the public options."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Literal, Union
+
+WeightsName = Literal["linear", "quadratic"]
+ScaleName = Literal["landis_koch", "fleiss", "altman", "cicchetti", "mchugh"]
+Scale = Union[ScaleName, Mapping[float, str]]
+Duplicates = Literal["raise", "first", "last"]
+Stat = Literal["kappa", "p_o", "p_e", "n"]
+Columns = Union[Hashable, Sequence[Hashable], None]
+
+__all__ = ["Columns", "Duplicates", "Scale", "ScaleName", "Stat", "WeightsName"]
