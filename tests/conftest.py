@@ -1,0 +1,56 @@
+"""Constructor fixtures: each behaviour is written once and run on every backend."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kappaframe  # noqa: F401  (registers the accessors)
+
+
+def _pandas(data: dict[str, Any]) -> pd.DataFrame:
+    return pd.DataFrame(data)
+
+
+def _polars(data: dict[str, Any]) -> Any:
+    pl = pytest.importorskip("polars")
+    return pl.from_pandas(pd.DataFrame(data))
+
+
+def _polars_lazy(data: dict[str, Any]) -> Any:
+    return _polars(data).lazy()
+
+
+CONSTRUCTORS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "pandas": _pandas,
+    "polars": _polars,
+    "polars_lazy": _polars_lazy,
+}
+
+
+@pytest.fixture(params=list(CONSTRUCTORS))
+def constructor(request: pytest.FixtureRequest) -> Callable[[dict[str, Any]], Any]:
+    return CONSTRUCTORS[request.param]
+
+
+def to_pandas(result: Any) -> pd.DataFrame:
+    """Any kappaframe result as a pandas frame (polars results converted, lazy collected)."""
+    if isinstance(result, pd.DataFrame):
+        return result
+    if hasattr(result, "collect"):
+        result = result.collect()
+    return result.to_pandas()
+
+
+def native_type_matches(result: Any, frame: Any) -> bool:
+    """Input type decides output type: pandas -> pandas, DataFrame -> DataFrame, lazy -> lazy."""
+    return type(result) is type(frame)
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(20261121)

@@ -1,0 +1,300 @@
+"""Behaviour of the accessor and functions, run on every backend through `constructor`."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kappaframe as kf
+
+from .conftest import native_type_matches, to_pandas
+
+TIDY = ["rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation"]
+
+
+def team(rng: np.random.Generator, n: int = 300, missing: float = 0.1) -> dict[str, Any]:
+    truth = rng.choice(["bad", "ok", "good"], n)
+    data: dict[str, Any] = {
+        "project": rng.choice(["beta", "alpha", "gamma"], n),
+        "week": rng.integers(1, 3, n),
+    }
+    for name, skill in [("ann1", 0.9), ("ann2", 0.7), ("ann3", 0.4)]:
+        labels = np.where(rng.random(n) < skill, truth, rng.choice(["bad", "ok", "good"], n))
+        labels = labels.astype(object)
+        labels[rng.random(n) < missing] = None
+        data[name] = labels
+    return data
+
+
+def test_output_schema_and_type(constructor: Any, rng: np.random.Generator) -> None:
+    frame = constructor(team(rng))
+    res = frame.kappa.pairwise(["ann1", "ann2", "ann3"], by=["project", "week"])
+    assert native_type_matches(res, frame)
+    out = to_pandas(res)
+    assert list(out.columns) == ["project", "week", *TIDY]
+    # groups sorted, pairs in rater order within each group
+    keys = list(zip(out["project"], out["week"]))
+    assert keys == sorted(keys)
+    assert len(out) == 3 * 2 * 3
+    pairs = list(zip(out["rater_a"], out["rater_b"]))[:3]
+    assert pairs == [("ann1", "ann2"), ("ann1", "ann3"), ("ann2", "ann3")]
+    assert out["n"].dtype == np.int64
+
+
+def test_interpretation_is_ordered(constructor: Any, rng: np.random.Generator) -> None:
+    res = constructor(team(rng)).kappa.pairwise(["ann1", "ann2", "ann3"])
+    if isinstance(res, pd.DataFrame):
+        cat = res["interpretation"].dtype
+        assert isinstance(cat, pd.CategoricalDtype) and cat.ordered
+        assert list(cat.categories) == list(kf.SCALES["landis_koch"].labels)
+    else:
+        import polars as pl
+
+        schema = res.collect_schema() if hasattr(res, "collect_schema") else res.schema
+        assert schema["interpretation"] == pl.Enum(list(kf.SCALES["landis_koch"].labels))
+
+
+def test_grouped_equals_per_subset(constructor: Any, rng: np.random.Generator) -> None:
+    data = team(rng)
+    whole = to_pandas(constructor(data).kappa.pairwise(["ann1", "ann2", "ann3"], by="project"))
+    df = pd.DataFrame(data)
+    cats = sorted(set(df[["ann1", "ann2", "ann3"]].stack().dropna()))
+    for project, part in whole.groupby("project", observed=True):
+        sub = df[df["project"] == project].drop(columns=["project", "week"])
+        alone = to_pandas(constructor(sub.to_dict("list")).kappa.pairwise(categories=cats))
+        np.testing.assert_allclose(part["kappa"], alone["kappa"], rtol=0, atol=1e-12)
+        assert list(part["n"]) == list(alone["n"])
+
+
+def test_backends_agree(rng: np.random.Generator) -> None:
+    pl = pytest.importorskip("polars")
+    data = team(rng, n=500)
+    kwargs = {"by": ["project", "week"], "weights": "linear", "ci": 0.9,
+              "categories": ["bad", "ok", "good"]}
+    pdf = pd.DataFrame(data)
+    expected = pdf.kappa.pairwise(["ann1", "ann2", "ann3"], **kwargs)
+    for frame in (pl.from_pandas(pdf), pl.from_pandas(pdf).lazy()):
+        got = to_pandas(frame.kappa.pairwise(["ann1", "ann2", "ann3"], **kwargs))
+        for col in expected.columns:
+            if expected[col].dtype.kind == "f":
+                np.testing.assert_array_equal(got[col].to_numpy(), expected[col].to_numpy())
+            else:
+                assert [str(v) for v in got[col]] == [str(v) for v in expected[col]], col
+
+
+def test_missing_labels_are_dropped_pair_by_pair(constructor: Any) -> None:
+    data = {
+        "a": [1.0, 1.0, 2.0, np.nan, 2.0],
+        "b": [1.0, 2.0, 2.0, 2.0, np.nan],
+        "c": [np.nan, np.nan, 2.0, 1.0, 1.0],
+    }
+    out = to_pandas(constructor(data).kappa.pairwise())
+    assert list(out["n"]) == [3, 2, 2]
+    # a vs b on the three complete rows: [1, 1, 2] vs [1, 2, 2]
+    assert out["kappa"].iloc[0] == pytest.approx(kf.cohen_kappa([1, 1, 2], [1, 2, 2]))
+
+
+def test_pandas_missing_markers() -> None:
+    df = pd.DataFrame({
+        "a": pd.array([1, 2, None, 2, 1], dtype="Int64"),
+        "b": pd.array([1, 2, 2, pd.NA, 2], dtype="Int64"),
+        "c": ["x", None, "y", np.nan, "x"],
+        "d": pd.Series(["x", "y", pd.NA, "y", "y"], dtype="string"),
+    })
+    assert df.kappa.pairwise(["a", "b"])["n"].iloc[0] == 3
+    assert df.kappa.pairwise(["c", "d"])["n"].iloc[0] == 2
+
+
+def test_polars_nan_is_missing() -> None:
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({"a": [1.0, float("nan"), 2.0, None], "b": [1.0, 2.0, 2.0, 2.0]})
+    res = frame.kappa.pairwise()
+    assert res["n"].to_list() == [2]
+    assert res["kappa"].to_list() == [1.0]
+
+
+def test_undefined_kappa_warns_once(constructor: Any) -> None:
+    data = {"g": [1, 1, 2, 2, 3, 3], "a": ["x", "x", "x", "y", None, None],
+            "b": ["x", "x", "y", "x", "x", "y"], "c": ["x", "x", "x", "x", "x", "x"]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = to_pandas(constructor(data).kappa.pairwise(by="g"))
+    relevant = [w for w in caught if issubclass(w.category, kf.UndefinedKappaWarning)]
+    assert len(relevant) == 1
+    assert "no item rated by both" in str(relevant[0].message)
+    assert relevant[0].filename == __file__
+    group1 = out[out["g"] == 1]
+    assert group1["kappa"].isna().all()  # every rater used only "x"
+    assert group1["interpretation"].isna().all()
+    assert out.loc[(out["g"] == 3) & (out["rater_b"] == "b"), "n"].iloc[0] == 0
+
+
+def test_missing_group_keys_form_the_last_group(constructor: Any) -> None:
+    data = {"g": ["b", None, "a", "b", None, "a"], "x": [1, 2, 1, 2, 1, 2],
+            "y": [1, 2, 2, 2, 1, 1]}
+    out = to_pandas(constructor(data).kappa.pairwise(["x", "y"], by="g"))
+    assert list(out["g"].iloc[:2]) == ["a", "b"]
+    assert pd.isna(out["g"].iloc[2])
+    assert list(out["n"]) == [2, 2, 2]
+
+
+def test_long_layout_equals_wide(constructor: Any, rng: np.random.Generator) -> None:
+    data = team(rng, n=120)
+    wide = pd.DataFrame(data).reset_index(names="item")
+    long = wide.melt(id_vars=["item", "project", "week"], var_name="annotator",
+                     value_name="label").dropna(subset=["label"])
+    long = long.sample(frac=1.0, random_state=1)  # row order must not matter
+    got = to_pandas(constructor(long.to_dict("list")).kappa.pairwise(
+        item="item", rater="annotator", label="label", by="project"))
+    want = pd.DataFrame(data).kappa.pairwise(["ann1", "ann2", "ann3"], by="project")
+    np.testing.assert_allclose(got["kappa"], want["kappa"], rtol=0, atol=1e-12)
+    assert list(got["n"]) == list(want["n"])
+    assert list(got["rater_a"]) == list(want["rater_a"])
+
+
+def test_long_layout_duplicates(constructor: Any) -> None:
+    data = {"item": [1, 1, 1, 2, 2], "who": ["a", "b", "a", "a", "b"],
+            "label": ["x", "x", "y", "y", "y"]}
+    with pytest.raises(kf.KappaFrameError, match=r"rater 'a' rated item 1 more than once"):
+        constructor(data).kappa.pairwise(item="item", rater="who", label="label")
+    first = to_pandas(constructor(data).kappa.pairwise(
+        item="item", rater="who", label="label", duplicates="first"))
+    last = to_pandas(constructor(data).kappa.pairwise(
+        item="item", rater="who", label="label", duplicates="last"))
+    assert first["p_o"].iloc[0] == 1.0
+    assert last["p_o"].iloc[0] == 0.5
+
+
+def test_long_layout_selected_raters(constructor: Any) -> None:
+    data = {"item": [1, 1, 1, 2, 2, 2], "who": ["c", "b", "a", "a", "b", "c"],
+            "label": [1, 1, 2, 2, 2, 1]}
+    out = to_pandas(constructor(data).kappa.pairwise(
+        ["c", "a"], item="item", rater="who", label="label"))
+    assert list(zip(out["rater_a"], out["rater_b"])) == [("c", "a")]
+    with pytest.raises(kf.KappaFrameError, match="'z'"):
+        constructor(data).kappa.pairwise(["a", "z"], item="item", rater="who", label="label")
+
+
+def test_matrix(constructor: Any, rng: np.random.Generator) -> None:
+    data = team(rng)
+    tidy = to_pandas(constructor(data).kappa.pairwise(["ann1", "ann2", "ann3"], by="project"))
+    res = constructor(data).kappa.matrix(["ann1", "ann2", "ann3"], by="project")
+    assert native_type_matches(res, constructor(data))
+    out = to_pandas(res)
+    if "rater" in out.columns:  # polars: index columns lead
+        out = out.set_index(["project", "rater"])
+    assert list(out.columns) == ["ann1", "ann2", "ann3"]
+    for row in tidy.itertuples(index=False):
+        assert out.loc[(row.project, row.rater_a), row.rater_b] == pytest.approx(row.kappa)
+        assert out.loc[(row.project, row.rater_b), row.rater_a] == pytest.approx(row.kappa)
+    assert (np.diag(out.loc["alpha"].to_numpy()) == 1.0).all()
+    n = to_pandas(constructor(data).kappa.matrix(["ann1", "ann2"], stat="n"))
+    if "rater" in n.columns:
+        n = n.set_index("rater")
+    assert n.loc["ann1", "ann1"] == pd.Series(data["ann1"]).notna().sum()
+
+
+def test_score_and_confusion(constructor: Any) -> None:
+    data = {"model": ["cat", "dog", "dog", "cat", "bird", None],
+            "truth": ["cat", "dog", "cat", "cat", "bird", "dog"]}
+    frame = constructor(data)
+    expected = kf.cohen_kappa(data["model"][:5], data["truth"][:5])
+    if hasattr(frame, "collect"):
+        frame = frame.collect()
+    assert frame.kappa.score("model", "truth") == pytest.approx(expected, abs=1e-15)
+    conf = to_pandas(frame.kappa.confusion("model", "truth"))
+    if "model" in conf.columns:
+        conf = conf.set_index("model")
+    assert list(conf.index) == ["bird", "cat", "dog"]
+    assert list(conf.columns) == ["bird", "cat", "dog"]
+    assert conf.to_numpy().tolist() == [[1, 0, 0], [0, 2, 0], [0, 1, 1]]
+
+
+def test_category_order_from_ordered_categorical_and_enum() -> None:
+    grades = ["low", "mid", "high"]
+    a = ["low", "mid", "high", "high", "mid", "low", "high"]
+    b = ["low", "high", "high", "mid", "mid", "mid", "high"]
+    df = pd.DataFrame({"a": pd.Categorical(a, grades, ordered=True),
+                       "b": pd.Categorical(b, grades, ordered=True)})
+    ordered = df.kappa.score("a", "b", weights="quadratic")
+    explicit = pd.DataFrame({"a": a, "b": b}).kappa.score(
+        "a", "b", weights="quadratic", categories=grades)
+    alphabetical = pd.DataFrame({"a": a, "b": b}).kappa.score("a", "b", weights="quadratic")
+    assert ordered == pytest.approx(explicit, abs=1e-15)
+    assert ordered != pytest.approx(alphabetical)
+    pl = pytest.importorskip("polars")
+    enum = pl.DataFrame({"a": a, "b": b}, schema={"a": pl.Enum(grades), "b": pl.Enum(grades)})
+    assert enum.kappa.score("a", "b", weights="quadratic") == pytest.approx(ordered, abs=1e-15)
+
+
+def test_custom_weight_matrix(constructor: Any) -> None:
+    data = {"a": [0, 1, 2, 2, 1, 0], "b": [0, 2, 2, 1, 1, 1]}
+    w = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+    out = to_pandas(constructor(data).kappa.pairwise(weights=w))
+    linear = to_pandas(constructor(data).kappa.pairwise(weights="linear"))
+    assert out["kappa"].iloc[0] == pytest.approx(linear["kappa"].iloc[0], abs=1e-15)
+    frame_w = pd.DataFrame(w, index=[0, 1, 2], columns=[0, 1, 2]).iloc[::-1, ::-1]
+    labelled = to_pandas(constructor(data).kappa.pairwise(weights=frame_w))
+    assert labelled["kappa"].iloc[0] == pytest.approx(linear["kappa"].iloc[0], abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("scale", "value", "label"),
+    [
+        ("landis_koch", 0.2, "slight"),
+        ("landis_koch", 0.21, "fair"),
+        ("landis_koch", 0.0, "slight"),
+        ("landis_koch", -0.01, "poor"),
+        ("fleiss", 0.75, "fair to good"),
+        ("fleiss", 0.76, "excellent"),
+        ("altman", 0.2, "poor"),
+        ("cicchetti", 0.6, "good"),
+        ("mchugh", 0.9, "strong"),
+        ("mchugh", 0.91, "almost perfect"),
+    ],
+)
+def test_scale_edges(scale: str, value: float, label: str) -> None:
+    s = kf.SCALES[scale]
+    assert s.labels[int(s.classify(np.array([value]))[0])] == label
+
+
+def test_user_scale(constructor: Any) -> None:
+    data = {"a": [1, 1, 2, 2], "b": [1, 2, 2, 2]}  # kappa 0.5
+    out = to_pandas(constructor(data).kappa.pairwise(scale={0.6: "ok", 0.0: "weak"}))
+    assert str(out["interpretation"].iloc[0]) == "weak"
+    out = to_pandas(constructor(data).kappa.pairwise(scale={0.6: "ok"}))
+    assert pd.isna(out["interpretation"].iloc[0])
+
+
+def test_empty_frame(constructor: Any) -> None:
+    data = {"g": pd.Series([], dtype="int64"), "a": pd.Series([], dtype="float64"),
+            "b": pd.Series([], dtype="float64")}
+    with pytest.warns(kf.UndefinedKappaWarning):
+        out = to_pandas(constructor(data).kappa.pairwise(["a", "b"]))
+    assert list(out["n"]) == [0]
+    assert out["kappa"].isna().all()
+    grouped = to_pandas(constructor(data).kappa.pairwise(["a", "b"], by="g"))
+    assert len(grouped) == 0
+    assert list(grouped.columns) == ["g", *TIDY]
+
+
+def test_functions_and_accessor_are_one_path(rng: np.random.Generator) -> None:
+    df = pd.DataFrame(team(rng))
+    pd.testing.assert_frame_equal(
+        kf.pairwise(df, ["ann1", "ann2"], by="project"),
+        df.kappa.pairwise(["ann1", "ann2"], by="project"),
+    )
+
+
+def test_input_frame_is_not_modified(constructor: Any, rng: np.random.Generator) -> None:
+    data = team(rng)
+    frame = constructor(data)
+    before = to_pandas(frame).copy(deep=True)
+    frame.kappa.pairwise(["ann1", "ann2", "ann3"], by="project", weights="linear", ci=0.95)
+    frame.kappa.matrix(["ann1", "ann2"], by="week")
+    to_pandas_after = to_pandas(frame)
+    pd.testing.assert_frame_equal(before, to_pandas_after)
