@@ -335,7 +335,7 @@ def cohen_kappa(
         raise KappaFrameError(
             f"y1 and y2 must have the same length; got {len(f1.codes)} and {len(f2.codes)}."
         )
-    cats = shared_categories({"y1": f1, "y2": f2}, labels)
+    cats = shared_categories({"y1": f1, "y2": f2}, labels, option="labels")
     codes = encode_labels([f1, f2], cats)
     sw = None
     if sample_weight is not None:

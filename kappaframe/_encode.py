@@ -96,7 +96,9 @@ def _column_kind(name: Hashable, uniques: Sequence[Any]) -> str | None:
 
 
 def shared_categories(
-    columns: dict[Hashable, Factorized], categories: Sequence[Any] | None = None
+    columns: dict[Hashable, Factorized],
+    categories: Sequence[Any] | None = None,
+    option: str = "categories",
 ) -> list[Any]:
     """The one category index shared by every rater column.
 
@@ -117,13 +119,13 @@ def shared_categories(
         raise KappaFrameError(
             f"rater columns hold label types that cannot be compared: {described}. "
             "Convert them to one type (e.g. .astype(str) on the numeric ones), or pass "
-            "categories= listing every label."
+            f"{option}= listing every label."
         )
 
     if categories is not None:
         cats = list(categories)
-        _check_unique_categories(cats, "categories")
-        source = "categories="
+        _check_unique_categories(cats, option)
+        source = f"{option}="
     else:
         declared = {name: col.declared for name, col in columns.items() if col.declared is not None}
         if declared:
@@ -152,7 +154,7 @@ def shared_categories(
                 shown = cats if len(cats) <= 20 else [*cats[:20], "..."]
                 raise KappaFrameError(
                     f"column {name!r} has label {value!r}, which is not in {source} {shown}. "
-                    "Add it to categories=, or recode or drop those rows first."
+                    f"Add it to {option}=, or recode or drop those rows first."
                 )
     return cats
 
