@@ -27,6 +27,7 @@ __all__ = [
     "factorize_numpy",
     "long_to_wide",
     "shared_categories",
+    "sort_ratings",
 ]
 
 
@@ -242,22 +243,34 @@ class Wide:
     groups: Groups
 
 
-def long_to_wide(
+@dataclass(frozen=True)
+class Ratings:
+    """The long layout's rows as units (an item within its group), deduplicated.
+
+    ``unit`` is the unit of every input row; ``order`` the rows kept, sorted by unit
+    and then rater (one rating per unit and rater); ``unit_groups`` the group of each unit.
+    """
+
+    unit: np.ndarray
+    n_units: int
+    order: np.ndarray
+    unit_groups: Groups
+
+
+def sort_ratings(
     items: Factorized,
     raters: Factorized,
-    labels: np.ndarray,
     groups: Groups,
     duplicates: str = "raise",
     item_name: Hashable = "item",
     rater_name: Hashable = "rater",
-) -> Wide:
-    """Pivot one-row-per-rating into the (rater x unit) code matrix.
+) -> Ratings:
+    """Units of the long layout's rows, and the rows sorted by (unit, rater), one per pair.
 
-    A unit is an item within its group (the same item id in two groups is two units).
-    ``labels`` are already encoded over the shared categories. Rows with a missing item or
-    rater id are an error; a missing label is a missing rating.
+    Rows with a missing item or rater id are an error; so is a rater rating a unit twice
+    unless ``duplicates`` is ``"first"`` or ``"last"``.
     """
-    n_rows = len(labels)
+    n_rows = len(items.codes)
     for fact, name in ((items, item_name), (raters, rater_name)):
         bad = np.flatnonzero(fact.codes < 0)
         if bad.size:
@@ -295,12 +308,33 @@ def long_to_wide(
             keep = order[np.concatenate([[True], ~repeated])]
         elif duplicates == "last":
             keep = order[np.concatenate([~repeated, [True]])]
-    dtype = labels.dtype
-    wide = np.full((n_raters, n_units), -1, dtype=dtype)
-    wide[raters.codes[keep], unit[keep]] = labels[keep]
     if groups.codes is None:
-        unit_group = Groups(None, 1, first_row[:1] if n_units else np.zeros(1, np.intp))
+        per_unit = Groups(None, 1, first_row[:1] if n_units else np.zeros(1, np.intp))
     else:
-        unit_group_codes = groups.codes[first_row]
-        unit_group = Groups(unit_group_codes, groups.n_groups, groups.first_row)
-    return Wide(wide, unit_group)
+        per_unit = Groups(groups.codes[first_row], groups.n_groups, groups.first_row)
+    return Ratings(unit, n_units, keep, per_unit)
+
+
+def long_to_wide(
+    items: Factorized,
+    raters: Factorized,
+    labels: np.ndarray,
+    groups: Groups,
+    duplicates: str = "raise",
+    item_name: Hashable = "item",
+    rater_name: Hashable = "rater",
+    ratings: Ratings | None = None,
+) -> Wide:
+    """Pivot one-row-per-rating into the (rater x unit) code matrix.
+
+    A unit is an item within its group (the same item id in two groups is two units).
+    ``labels`` are already encoded over the shared categories. Rows with a missing item or
+    rater id are an error; a missing label is a missing rating. ``ratings`` is the result
+    of :func:`sort_ratings` when the caller has it already.
+    """
+    if ratings is None:
+        ratings = sort_ratings(items, raters, groups, duplicates, item_name, rater_name)
+    keep = ratings.order
+    wide = np.full((len(raters.uniques), ratings.n_units), -1, dtype=labels.dtype)
+    wide[raters.codes[keep], ratings.unit[keep]] = labels[keep]
+    return Wide(wide, ratings.unit_groups)
