@@ -6,7 +6,17 @@ polars DataFrames and LazyFrames when polars is (or later gets) imported.
 
 from __future__ import annotations
 
-from ._api import cohen_kappa, confusion, matrix, pairwise, score
+from . import datasets
+from ._api import (
+    cohen_kappa,
+    confusion,
+    confusion_plot,
+    heatmap,
+    matrix,
+    pairwise,
+    score,
+    threshold_sweep,
+)
 from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
 from ._register import register_pandas, register_polars_when_imported
 from ._scales import SCALES
@@ -21,9 +31,13 @@ __all__ = [
     "__version__",
     "cohen_kappa",
     "confusion",
+    "confusion_plot",
+    "datasets",
+    "heatmap",
     "matrix",
     "pairwise",
     "score",
+    "threshold_sweep",
 ]
 
 register_pandas()

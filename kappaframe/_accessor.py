@@ -82,3 +82,54 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         """The K x K count table of two columns; see :func:`kappaframe.confusion`."""
         return _api.confusion(self._frame, a, b, categories=categories)
+
+    def heatmap(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        stat: Stat = "kappa",
+        weights: str | ArrayLike | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+        annotate: bool = True,
+        ncols: int = 3,
+        ax: Any = None,
+    ) -> Any:
+        """Draw the rater x rater heatmap, one panel per group; see :func:`kappaframe.heatmap`."""
+        return _api.heatmap(
+            self._frame, raters, item=item, rater=rater, label=label, by=by, stat=stat,
+            weights=weights, categories=categories, duplicates=duplicates, annotate=annotate,
+            ncols=ncols, ax=ax,
+        )
+
+    def confusion_plot(
+        self,
+        a: Hashable,
+        b: Hashable,
+        *,
+        categories: Sequence[Any] | None = None,
+        normalize: bool = False,
+        ax: Any = None,
+    ) -> Any:
+        """Draw a pair's confusion matrix; see :func:`kappaframe.confusion_plot`."""
+        return _api.confusion_plot(
+            self._frame, a, b, categories=categories, normalize=normalize, ax=ax
+        )
+
+    def threshold_sweep(
+        self,
+        truth: Hashable,
+        score: Hashable,
+        *,
+        by: Hashable | Sequence[Hashable] | None = None,
+        thresholds: ArrayLike | None = None,
+        pos_label: Any = None,
+    ) -> FrameT:
+        """Sweep thresholds of a score column; see :func:`kappaframe.threshold_sweep`."""
+        return _api.threshold_sweep(
+            truth, score, thresholds, data=self._frame, by=by, pos_label=pos_label
+        )

@@ -9,18 +9,30 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from ._core import adapt, check_symmetric, key_columns, prepare, tidy, warn_undefined
+from ._core import Prepared, adapt, check_symmetric, key_columns, prepare, tidy, warn_undefined
+from ._display import mark_matrix
 from ._encode import Factorized, encode_labels, factorize_numpy, shared_categories
 from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from ._kernel import pair_counts
+from ._plot import confusion_plot, heatmap
 from ._result import Column, Table
 from ._stats import agreement, weight_matrix
+from ._threshold import threshold_sweep
 from ._types import Duplicates, Scale, Stat
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["cohen_kappa", "confusion", "matrix", "pairwise", "score"]
+__all__ = [
+    "cohen_kappa",
+    "confusion",
+    "confusion_plot",
+    "heatmap",
+    "matrix",
+    "pairwise",
+    "score",
+    "threshold_sweep",
+]
 
 FrameT = TypeVar("FrameT")
 
@@ -40,6 +52,11 @@ def pairwise(
     scale: Scale = "landis_koch",
     ci: float | None = None,
     duplicates: Duplicates = "raise",
+    stats: str | Sequence[str] | None = None,
+    reference: Hashable | None = None,
+    ci_method: CIMethod = "analytic",
+    n_boot: int | None = None,
+    seed: int | np.random.Generator | None = None,
 ) -> FrameT:
     r"""Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
@@ -81,9 +98,32 @@ def pairwise(
         ``p_value``. ``se`` is the large-sample standard error of Fleiss, Cohen & Everitt
         (1969); ``z = kappa / se0`` with ``se0`` the standard error under kappa = 0;
         ``p_value`` is two-sided; the normal interval ``kappa -/+ z se`` is clipped to
-        [-1, 1]. These are statsmodels' ``cohens_kappa`` values.
+        [-1, 1]. These are statsmodels' ``cohens_kappa`` values. The quantile is the
+        normal one (not Student's t): the standard error is a large-sample one.
     duplicates : {"raise", "first", "last"}, default "raise"
         Long layout: what to do when a rater labeled the same item more than once.
+    stats : "all" or list of str, optional
+        More coefficients of each pair's table, as extra columns (in this order with
+        ``"all"``): ``kappa_max`` (Umesh, Peterson & Sauber 1989), ``pabak``,
+        ``prevalence_index``, ``bias_index`` (Byrt, Bishop & Carlin 1993), ``scott_pi``,
+        ``gwet_ac1``, ``bennett_s`` (Bennett et al. 1954; Brennan & Prediger 1981),
+        ``quantity_disagreement``, ``allocation_disagreement`` (Pontius & Millones
+        2011). See Notes for their formulas and which ones use ``weights``.
+    reference : column name (long layout: rater id), optional
+        Pair every other rater with this one only (a model against the truth,
+        annotators against an expert): ``rater_a`` is the rater, ``rater_b`` the
+        reference, so the table rows are the rater's labels. Added to ``raters`` if
+        they do not list it.
+    ci_method : {"analytic", "bootstrap"}, default "analytic"
+        ``"bootstrap"``: ``se`` is the standard deviation and ``ci_low``/``ci_high``
+        the percentile interval of ``n_boot`` bootstrap kappas (items resampled with
+        replacement, drawn as one multinomial table per replicate, all pairs and groups
+        at once). ``z`` and ``p_value`` stay the large-sample test of kappa = 0
+        (resampling the observed table does not simulate the null). Needs ``ci``.
+    n_boot : int, optional
+        Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"``.
+    seed : int or numpy.random.Generator, optional
+        Makes the bootstrap reproducible. Only with ``ci_method="bootstrap"``.
 
     Returns
     -------
@@ -91,7 +131,8 @@ def pairwise(
         the ``by`` columns; ``rater_a``, ``rater_b`` (pairs in rater order); ``n``, the
         items both raters labeled; ``p_o``; ``p_e``; ``kappa`` (NaN when ``n == 0`` or
         ``p_e == 1``); ``interpretation`` (ordered categorical / Enum, missing where kappa
-        is NaN); with ``ci``, ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``.
+        is NaN); with ``ci``, ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``; then
+        the ``stats`` columns.
 
     Raises
     ------
@@ -116,12 +157,36 @@ def pairwise(
     ``n`` counts the items both raters labeled. An empty frame gives one row per pair
     with ``n == 0`` (no rows when grouped).
 
+    The ``stats`` columns, with ``P`` the table as proportions, ``p_o,1`` its diagonal
+    sum, ``p_k.``/``p_.k`` the marginals of ``rater_a``/``rater_b``, ``pi_k`` their mean
+    and K the number of categories. Weighted like ``kappa`` (same ``p_o``):
+    ``scott_pi`` (``p_e = 1 - sum W_ij pi_i pi_j``), ``bennett_s`` (``p_e = 1 - sum W /
+    K^2``, i.e. ``1/K``) and ``kappa_max`` (largest agreement the marginals allow: ``sum
+    min(p_k., p_.k)``; for linear or quadratic weights the categories paired in order;
+    NaN for other weight matrices). Always unweighted: ``pabak = (K p_o,1 - 1) / (K -
+    1)`` (``2 p_o,1 - 1`` for two categories), ``gwet_ac1`` (``p_e = sum pi_k (1 -
+    pi_k) / (K - 1)``; its weighted form is :func:`overall`'s ``"gwet_ac2"``),
+    ``quantity_disagreement = sum |p_k. - p_.k| / 2`` and ``allocation_disagreement =
+    1 - p_o,1 - quantity_disagreement``. ``prevalence_index = P_11 - P_22`` and
+    ``bias_index = P_12 - P_21`` (signed; 1 = the first category) exist for two
+    categories only and are NaN otherwise. Each chance-corrected value is NaN where its
+    chance agreement is 1, like kappa.
+
     References
     ----------
     Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and
     Psychological Measurement* 20(1), 37-46.
     Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
     kappa and weighted kappa. *Psychological Bulletin* 72(5), 323-327.
+    Byrt, T., Bishop, J., & Carlin, J. B. (1993). Bias, prevalence and kappa. *Journal
+    of Clinical Epidemiology* 46(5), 423-429.
+    Umesh, U. N., Peterson, R. A., & Sauber, M. H. (1989). Interjudge agreement and the
+    maximum value of kappa. *Educational and Psychological Measurement* 49, 835-850.
+    Pontius, R. G., & Millones, M. (2011). Death to kappa. *International Journal of
+    Remote Sensing* 32(15), 4407-4429.
+    Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+    presence of high agreement. *British Journal of Mathematical and Statistical
+    Psychology* 61, 29-48.
 
     Examples
     --------
@@ -131,13 +196,19 @@ def pairwise(
     >>> res = kf.pairwise(df)
     >>> round(float(res["kappa"].iloc[0]), 4), str(res["interpretation"].iloc[0])
     (0.5, 'moderate')
+    >>> res = kf.pairwise(df, stats=["pabak", "gwet_ac1"], reference="ann2")
+    >>> round(float(res["pabak"].iloc[0]), 4), round(float(res["gwet_ac1"].iloc[0]), 4)
+    (0.5, 0.5294)
     """
+    extra = check_pair_options(ci, ci_method, n_boot, seed, stats, as_list(by))
     frame = adapt(data)
     prep = prepare(
-        frame, raters, by=by, item=item, rater=rater, label=label,
-        categories=categories, duplicates=duplicates,
+        frame, with_reference(raters, reference), by=by, item=item, rater=rater,
+        label=label, categories=categories, duplicates=duplicates,
     )
-    return frame.render(tidy(prep, weights=weights, scale=scale, ci=ci))
+    return frame.render(
+        tidy(prep, weights=weights, scale=scale, ci=ci, reference=reference, extra=extra)
+    )
 
 
 def matrix(
@@ -170,6 +241,12 @@ def matrix(
     MultiIndex when grouped) with one column per rater. polars: the ``by`` columns, a
     ``rater`` column, then one column per rater.
 
+    Notes
+    -----
+    In a notebook (IPython), a pandas result displays as a coloured table (a pandas
+    ``Styler``; kappa red below 0, white at 0, blue towards 1) with no extra call. It is
+    a plain DataFrame marked in ``attrs["kappaframe"]``; see :mod:`kappaframe._display`.
+
     Examples
     --------
     >>> import pandas as pd
@@ -186,6 +263,24 @@ def matrix(
         frame, raters, by=by, item=item, rater=rater, label=label,
         categories=categories, duplicates=duplicates,
     )
+    square = square_values(prep, stat, weights)
+    n_raters = len(prep.raters)
+    n_groups = prep.groups.n_groups
+
+    group_of_row = np.repeat(np.arange(n_groups), n_raters)
+    rater_of_row = np.tile(np.arange(n_raters), n_groups)
+    names = np.empty(n_raters, dtype=object)
+    names[:] = prep.raters
+    flat = square.reshape(n_groups * n_raters, n_raters)
+    kind = "int" if stat == "n" else "float"
+    columns = key_columns(prep, group_of_row)
+    columns.append(Column("rater", "name", names[rater_of_row]))
+    columns += [Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)]
+    return mark_matrix(frame.render(Table(columns, index=[*prep.by, "rater"])), stat)
+
+
+def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
+    """``stat`` of every rater pair (and each rater with themself): shape (groups, R, R)."""
     w = weight_matrix(weights, prep.categories)
     check_symmetric(w)
     n_raters = len(prep.raters)
@@ -197,22 +292,11 @@ def matrix(
     off = slice(n_raters, None)
     warn_undefined(stats["undefined"][off], stats["n"][off])
     values = stats[stat]
-    n_groups = prep.groups.n_groups
-    square = np.zeros((n_groups, n_raters, n_raters), dtype=values.dtype)
+    square = np.zeros((prep.groups.n_groups, n_raters, n_raters), dtype=values.dtype)
     for p, (a, b) in enumerate(pairs):
         square[:, a, b] = values[p]
         square[:, b, a] = values[p]
-
-    group_of_row = np.repeat(np.arange(n_groups), n_raters)
-    rater_of_row = np.tile(np.arange(n_raters), n_groups)
-    names = np.empty(n_raters, dtype=object)
-    names[:] = prep.raters
-    flat = square.reshape(n_groups * n_raters, n_raters)
-    kind = "int" if stat == "n" else "float"
-    columns = key_columns(prep, group_of_row)
-    columns.append(Column("rater", "name", names[rater_of_row]))
-    columns += [Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)]
-    return frame.render(Table(columns, index=[*prep.by, "rater"]))
+    return square
 
 
 def score(

@@ -16,7 +16,7 @@ __all__ = ["Column", "Table", "TIDY_COLUMNS", "CI_COLUMNS"]
 TIDY_COLUMNS = ("rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation")
 CI_COLUMNS = ("se", "ci_low", "ci_high", "z", "p_value")
 
-Kind = Literal["key", "name", "int", "float", "enum", "label"]
+Kind = Literal["key", "name", "int", "float", "bool", "enum", "label"]
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Column:
 
     kind ``"key"``: values are row positions into the input column ``source`` (group keys,
     read back with their native dtype); ``"name"``: rater names (object array);
-    ``"int"`` / ``"float"``: NumPy arrays; ``"enum"``: int8 codes (-1 missing) into
+    ``"int"`` / ``"float"`` / ``"bool"``: NumPy arrays; ``"enum"``: int8 codes (-1 missing) into
     ``categories``, an ordered categorical / polars Enum; ``"label"``: category labels.
     """
 

@@ -1,0 +1,142 @@
+"""Notebook display of rater matrices: a coloured table, with no extra call.
+
+:func:`kappaframe.matrix` returns a plain pandas DataFrame whose ``attrs`` carry
+``{"kappaframe": {"kind": "matrix", "stat": ...}}``. When IPython is running, the first
+matrix registers an HTML formatter for DataFrames with IPython's display system: frames
+carrying that mark render as a pandas ``Styler`` (colours by value, two decimals); every
+other frame renders exactly as before (its own ``_repr_html_``). Nothing is subclassed,
+so the result compares, pickles and concatenates like any DataFrame. To see the plain
+table, ``del m.attrs["kappaframe"]`` or call ``display(m.style.clear())``.
+
+The colours are computed here (CSS), so no matplotlib is needed: kappa diverges from
+red (below 0) through white (0) to blue (1); ``p_o`` and ``p_e`` run white to blue over
+[0, 1]; ``n`` white to blue up to its maximum. Missing values show as "n/a" on grey.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+__all__ = ["MARK", "is_matrix", "mark_matrix", "matrix_styler", "register_formatter"]
+
+MARK = "kappaframe"
+
+_REGISTERED: set[int] = set()
+
+# Endpoints of the colour scales (RGB): ColorBrewer RdBu ends, and white.
+_NEG = (178, 24, 43)
+_POS = (33, 102, 172)
+_WHITE = (255, 255, 255)
+_MISSING = "background-color: #e6e6e6; color: #555555"
+
+
+def mark_matrix(result: Any, stat: str) -> Any:
+    """Mark a pandas matrix result for coloured notebook display (other frames pass through)."""
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(result, pd.DataFrame):
+        result.attrs[MARK] = {"kind": "matrix", "stat": stat}
+        register_formatter()
+    return result
+
+
+def is_matrix(frame: Any) -> bool:
+    attrs = getattr(frame, "attrs", None)
+    return (
+        isinstance(attrs, dict)
+        and isinstance(attrs.get(MARK), dict)
+        and (attrs[MARK].get("kind") == "matrix")
+    )
+
+
+def _blend(low: tuple[int, int, int], high: tuple[int, int, int], t: float) -> str:
+    t = min(max(t, 0.0), 1.0)
+    rgb = [round(a + (b - a) * t) for a, b in zip(low, high, strict=True)]
+    luminance = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+    text = "#ffffff" if luminance < 140 else "#111111"
+    return f"background-color: #{rgb[0]:02x}{rgb[1]:02x}{rgb[2]:02x}; color: {text}"
+
+
+def cell_style(value: Any, stat: str, top: float = 1.0) -> str:
+    """CSS for one cell of a matrix of ``stat``."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return ""
+    if math.isnan(v):
+        return _MISSING
+    if stat == "kappa":
+        return _blend(_WHITE, _POS, v) if v >= 0 else _blend(_WHITE, _NEG, -v)
+    if stat == "n":
+        return _blend(_WHITE, _POS, v / top if top > 0 else 0.0)
+    return _blend(_WHITE, _POS, v)
+
+
+def matrix_styler(frame: Any, stat: str | None = None) -> Any:
+    """Style a rater matrix as a coloured pandas ``Styler`` (needs jinja2, as pandas does)."""
+    if stat is None:
+        stat = frame.attrs.get(MARK, {}).get("stat", "kappa") if is_matrix(frame) else "kappa"
+    numeric = frame.select_dtypes("number")
+    top = float(numeric.max().max()) if stat == "n" and numeric.size else 1.0
+    styler = frame.style
+    columns = list(numeric.columns)
+    styler = styler.map(lambda v: cell_style(v, stat, top), subset=columns)
+    if stat == "n":
+        styler = styler.format("{:d}", subset=columns, na_rep="n/a")
+    else:
+        styler = styler.format("{:.2f}", subset=columns, na_rep="n/a")
+    caption = {
+        "kappa": "Cohen's kappa",
+        "p_o": "observed agreement p_o",
+        "p_e": "chance agreement p_e",
+        "n": "items rated by both",
+    }.get(stat, stat)
+    return styler.set_caption(caption).set_table_styles(
+        [
+            {"selector": "td", "props": "text-align: right; padding: 0.2em 0.6em"},
+            {"selector": "caption", "props": "caption-side: top; text-align: left"},
+        ],
+        overwrite=False,
+    )
+
+
+def _printer(previous: Any) -> Any:
+    def html(frame: Any) -> str | None:
+        if is_matrix(frame):
+            try:
+                return str(matrix_styler(frame).to_html())
+            except ImportError:  # jinja2 missing: plain table
+                pass
+        if previous is not None:
+            return previous(frame)
+        method = getattr(frame, "_repr_html_", None)
+        return method() if method is not None else None
+
+    return html
+
+
+def register_formatter() -> bool:
+    """Register the DataFrame HTML formatter with the running IPython, once; False if none.
+
+    A formatter registered earlier for DataFrames (by another library) keeps serving
+    every frame that is not a kappaframe matrix.
+    """
+    ipython_mod = sys.modules.get("IPython")
+    if ipython_mod is None:
+        return False
+    get_ipython = getattr(ipython_mod, "get_ipython", None)
+    shell = get_ipython() if get_ipython is not None else None
+    if shell is None:
+        return False
+    if id(shell) in _REGISTERED:
+        return True
+    import pandas as pd
+
+    formatter = shell.display_formatter.formatters.get("text/html")
+    if formatter is None:
+        return False
+    previous = formatter.lookup_by_type(pd.DataFrame) if pd.DataFrame in formatter else None
+    formatter.for_type(pd.DataFrame, _printer(previous))
+    _REGISTERED.add(id(shell))
+    return True

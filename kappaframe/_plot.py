@@ -1,0 +1,311 @@
+"""Pictures: the rater x rater heatmap (one panel per group) and a pair's confusion matrix.
+
+matplotlib is an optional extra (``pip install "kappaframe[plot]"``), imported only when
+a picture is drawn. Figures are built with :class:`matplotlib.figure.Figure`, not pyplot,
+so drawing touches no global state (safe in scripts, servers and threads); in a notebook
+the returned figure displays as the cell's value, and ``fig.savefig(path)`` writes it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ._errors import KappaFrameError, bad_option
+from ._result import Column, Table
+from ._types import Duplicates, Stat
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from numpy.typing import ArrayLike
+
+__all__ = ["confusion_plot", "heatmap", "require_matplotlib"]
+
+_CAPTIONS = {
+    "kappa": "Cohen's kappa",
+    "p_o": "observed agreement",
+    "p_e": "chance agreement",
+    "n": "items rated by both",
+}
+
+
+def require_matplotlib() -> Any:
+    """Import matplotlib, or say which extra to install."""
+    try:
+        import matplotlib
+    except ModuleNotFoundError as err:
+        raise ModuleNotFoundError(
+            'kappaframe pictures need matplotlib: pip install "kappaframe[plot]"',
+            name="matplotlib",
+        ) from err
+    return matplotlib
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def _group_titles(frame: Any, prep: Any) -> list[str]:
+    """``"project = alpha"`` for each group (``""`` when not grouped)."""
+    if not prep.by:
+        return [""]
+    first = prep.groups.first_row
+    table = Table([Column(b, "key", first, source=b) for b in prep.by])
+    native = frame.render(table)
+    if hasattr(native, "collect"):
+        native = native.collect()
+    if hasattr(native, "itertuples"):
+        rows = list(native.itertuples(index=False, name=None))
+    else:
+        rows = native.rows()
+    return [", ".join(f"{b} = {v}" for b, v in zip(prep.by, row, strict=True)) for row in rows]
+
+
+def heatmap(
+    data: Any,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    stat: Stat = "kappa",
+    weights: str | ArrayLike | None = None,
+    categories: Sequence[Any] | None = None,
+    duplicates: Duplicates = "raise",
+    annotate: bool = True,
+    ncols: int = 3,
+    ax: Axes | None = None,
+) -> Figure:
+    """Heatmap of the rater x rater matrix, annotated, one panel per group.
+
+    The numbers are those of :func:`kappaframe.matrix` (same arguments). Kappa uses a
+    diverging colour scale centred on 0 (red below, blue above, fixed to [-1, 1] so
+    panels and figures compare); ``p_o`` and ``p_e`` a sequential scale over [0, 1];
+    ``n`` a sequential scale from 0 to its maximum. Undefined cells are grey.
+
+    Parameters
+    ----------
+    data, raters, item, rater, label, by, stat, weights, categories, duplicates
+        As in :func:`kappaframe.matrix`.
+    annotate : bool, default True
+        Write each value in its cell (two decimals; counts as integers).
+    ncols : int, default 3
+        Panels per row when grouped.
+    ax : matplotlib Axes, optional
+        Draw into this Axes (ungrouped data only); default a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (``ax.figure`` when ``ax`` is given), with one colour bar.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        matplotlib is not installed (``pip install "kappaframe[plot]"``).
+
+    Examples
+    --------
+    >>> import kappaframe as kf
+    >>> team = kf.datasets.labeling_team(seed=0)
+    >>> fig = kf.heatmap(team, list(kf.datasets.TEAM), by="project")
+    >>> [a.get_title() for a in fig.axes[:3]]
+    ['project = alpha', 'project = beta', 'project = gamma']
+    """
+    from ._api import STATS, square_values
+    from ._core import adapt, prepare
+
+    if stat not in STATS:
+        raise bad_option("stat", stat, STATS)
+    if not isinstance(ncols, int) or ncols < 1:
+        raise KappaFrameError(f"ncols must be a positive integer; got {ncols!r}.")
+    require_matplotlib()
+    frame = adapt(data)
+    prep = prepare(
+        frame,
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+    squares = square_values(prep, stat, weights)
+    titles = _group_titles(frame, prep)
+    n_groups = squares.shape[0]
+    if n_groups == 0:
+        raise KappaFrameError("no groups to draw: the frame has no rows.")
+    names = [str(r) for r in prep.raters]
+    size = max(2.6, 0.55 * len(names) + 1.4)
+    if ax is not None:
+        if n_groups > 1:
+            raise KappaFrameError(
+                f"ax= draws one panel, but there are {n_groups} groups; drop ax= to get one "
+                "panel per group."
+            )
+        fig, axes = ax.figure, [ax]
+    else:
+        cols = min(ncols, n_groups)
+        rows = math.ceil(n_groups / cols)
+        fig = _new_figure(size * cols + 1.0, size * rows)
+        grid = fig.subplots(rows, cols, squeeze=False)
+        axes = list(grid.ravel())
+        for extra in axes[n_groups:]:
+            extra.set_visible(False)
+        axes = axes[:n_groups]
+
+    cmap, norm = _scale(stat, squares)
+    image = None
+    for g, panel in enumerate(axes):
+        image = _draw_square(panel, squares[g], names, cmap, norm, stat, annotate)
+        panel.set_title(titles[g])
+    fig.colorbar(image, ax=axes, shrink=0.8, label=_CAPTIONS[stat])
+    return fig
+
+
+def _scale(stat: str, squares: np.ndarray) -> tuple[Any, Any]:
+    import matplotlib as mpl
+    from matplotlib.colors import Normalize, TwoSlopeNorm
+
+    if stat == "kappa":
+        cmap = mpl.colormaps["RdBu"].with_extremes(bad="#d9d9d9")
+        return cmap, TwoSlopeNorm(vcenter=0.0, vmin=-1.0, vmax=1.0)
+    cmap = mpl.colormaps["Blues"].with_extremes(bad="#d9d9d9")
+    if stat == "n":
+        top = float(np.nanmax(squares)) if squares.size else 1.0
+        return cmap, Normalize(vmin=0.0, vmax=max(top, 1.0))
+    return cmap, Normalize(vmin=0.0, vmax=1.0)
+
+
+def _draw_square(
+    ax: Axes,
+    values: np.ndarray,
+    names: list[str],
+    cmap: Any,
+    norm: Any,
+    stat: str,
+    annotate: bool,
+) -> Any:
+    masked = np.ma.masked_invalid(values.astype(float))
+    image = ax.imshow(masked, cmap=cmap, norm=norm)
+    ticks = np.arange(len(names))
+    ax.set_xticks(ticks, labels=names, rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_yticks(ticks, labels=names)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    if annotate:
+        for i in range(values.shape[0]):
+            for j in range(values.shape[1]):
+                _annotate(ax, j, i, values[i, j], cmap, norm, stat)
+    return image
+
+
+def _annotate(ax: Axes, x: int, y: int, value: float, cmap: Any, norm: Any, stat: str) -> None:
+    if not np.isfinite(value):
+        ax.text(x, y, "n/a", ha="center", va="center", fontsize=8, color="#444444")
+        return
+    r, g, b, _ = cmap(norm(value))
+    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
+    text = f"{int(value)}" if stat == "n" else f"{value:.2f}"
+    ax.text(x, y, text, ha="center", va="center", fontsize=9, color="white" if dark else "#111111")
+
+
+def confusion_plot(
+    data: Any,
+    a: Hashable,
+    b: Hashable,
+    *,
+    categories: Sequence[Any] | None = None,
+    normalize: bool = False,
+    ax: Axes | None = None,
+) -> Figure:
+    """Draw the K x K confusion matrix of two rater columns, annotated.
+
+    The counts are those of :func:`kappaframe.confusion` (rows ``a``, columns ``b``;
+    items either rater left missing are not counted); the title gives ``n`` and kappa.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+    a, b : column name
+        The two rater columns (rows, columns).
+    categories : sequence, optional
+        Category order, as in :func:`kappaframe.confusion`.
+    normalize : bool, default False
+        Colour and annotate shares of all counted items instead of counts.
+    ax : matplotlib Axes, optional
+        Draw into this Axes; default a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import kappaframe as kf
+    >>> ms = kf.datasets.multiple_sclerosis()
+    >>> fig = kf.confusion_plot(ms, "new_orleans", "winnipeg")
+    >>> fig.axes[0].get_title()
+    'new_orleans vs winnipeg: n = 218, kappa = 0.26'
+    """
+    from ._core import adapt, prepare
+    from ._kernel import pair_counts
+    from ._stats import agreement, weight_matrix
+
+    require_matplotlib()
+    frame = adapt(data)
+    prep = prepare(frame, [a, b], categories=categories)
+    k = len(prep.categories)
+    table = pair_counts(prep.codes, [(0, 1)], k)[0, 0]
+    stats = agreement(table, weight_matrix(None, prep.categories))
+    n = int(stats["n"])
+    values = table / n if normalize and n else table.astype(float)
+    labels = [str(c) for c in prep.categories]
+    if ax is None:
+        size = max(3.0, 0.6 * k + 1.8)
+        fig = _new_figure(size + 0.8, size)
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    import matplotlib as mpl
+    from matplotlib.colors import Normalize
+
+    cmap = mpl.colormaps["Blues"]
+    top = float(values.max()) if values.size else 1.0
+    norm = Normalize(vmin=0.0, vmax=top if top > 0 else 1.0)
+    image = ax.imshow(values, cmap=cmap, norm=norm)
+    ticks = np.arange(k)
+    ax.set_xticks(ticks, labels=labels, rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_yticks(ticks, labels=labels)
+    ax.set_xlabel(str(b))
+    ax.set_ylabel(str(a))
+    ax.tick_params(length=0)
+    for i in range(k):
+        for j in range(k):
+            r, g, bl, _ = cmap(norm(values[i, j]))
+            dark = 0.2126 * r + 0.7152 * g + 0.0722 * bl < 0.5
+            text = f"{values[i, j]:.2f}" if normalize else f"{int(table[i, j])}"
+            ax.text(
+                j,
+                i,
+                text,
+                ha="center",
+                va="center",
+                fontsize=9,
+                color="white" if dark else "#111111",
+            )
+    kappa = float(stats["kappa"])
+    shown = "undefined" if math.isnan(kappa) else f"{kappa:.2f}"
+    ax.set_title(f"{a} vs {b}: n = {n}, kappa = {shown}")
+    fig.colorbar(image, ax=ax, shrink=0.8, label="share of items" if normalize else "items")
+    return fig

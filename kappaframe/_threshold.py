@@ -1,0 +1,321 @@
+"""Threshold tuning: kappa, accuracy and confusion counts of ``score >= t`` at every ``t``.
+
+One sort, then cumulative counts: the positives at or above each threshold are read off a
+cumulative sum with one ``searchsorted``, for every group at once. The 2 x 2 tables go
+through the shared :func:`kappaframe._stats.agreement`, like every other kappa.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from ._encode import Factorized, Groups, encode_groups
+from ._errors import KappaFrameError, KappaFrameTypeError, missing_columns
+from ._result import Column, Table
+from ._stats import agreement, weight_matrix
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = ["SWEEP_COLUMNS", "threshold_sweep"]
+
+FrameT = TypeVar("FrameT")
+
+#: Output columns after the ``by`` columns, in order.
+SWEEP_COLUMNS = ("threshold", "n", "tn", "fp", "fn", "tp", "accuracy", "p_e", "kappa", "best")
+
+_BINARY_SETS = ({0, 1}, {-1, 1}, {False, True})
+
+
+def threshold_sweep(
+    y_true: Any,
+    scores: Any,
+    thresholds: ArrayLike | None = None,
+    *,
+    data: FrameT | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    pos_label: Any = None,
+) -> Any:
+    r"""Cohen's kappa of ``score >= threshold`` against the truth, at every threshold.
+
+    At threshold :math:`t` the prediction is positive where :math:`s \ge t`; its 2 x 2
+    table with the truth gives ``tn``, ``fp``, ``fn``, ``tp``, ``accuracy``
+    :math:`= (tp + tn) / n` (this is :math:`p_o`), chance agreement
+    :math:`p_e = [(tn + fn)(tn + fp) + (fp + tp)(fn + tp)] / n^2` and
+    :math:`\kappa = (p_o - p_e) / (1 - p_e)`. Scores are sorted once (per group) and
+    the counts at every threshold are read off cumulative sums, so a sweep over all
+    distinct scores costs one sort.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,), or a column name with ``data``
+        Binary truth: ``{0, 1}``, ``{-1, 1}`` or booleans (positive: 1 / True), or any
+        two labels with ``pos_label``. Missing values drop the row.
+    scores : array-like of shape (n,), or a column name with ``data``
+        Real-valued scores (probabilities, logits, ...); higher means more positive.
+        NaN (or null) drops the row.
+    thresholds : array-like, optional
+        Thresholds to evaluate, in any order (the output is sorted). Default: every
+        distinct score (of the group), as in :func:`sklearn.metrics.roc_curve`.
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, optional
+        Read ``y_true``, ``scores`` and ``by`` as columns of this frame; the result is a
+        frame of the same library.
+    by : column name or list of names, optional
+        With ``data``: group keys; one sweep per group, groups sorted (missing keys last).
+    pos_label : optional
+        The positive label of ``y_true``, when it is not 1 / True.
+
+    Returns
+    -------
+    DataFrame (pandas for arrays; the library of ``data`` otherwise) with columns
+        the ``by`` columns; ``threshold``; ``n`` (rows with a truth and a score); ``tn``,
+        ``fp``, ``fn``, ``tp`` (int64; positive = ``score >= threshold``); ``accuracy``;
+        ``p_e``; ``kappa`` (NaN where undefined); ``best`` (bool: the threshold of highest
+        kappa in its group; on ties the lowest such threshold). Rows are sorted by group,
+        then threshold.
+
+    Raises
+    ------
+    KappaFrameError
+        Truth with more than two labels, or two labels and no way to tell the positive
+        one; ``pos_label`` not among the labels; scores that are not numbers; arrays
+        of different lengths; unknown columns.
+
+    Warns
+    -----
+    UndefinedKappaWarning
+        Once per call, with a count, when kappa is undefined at some threshold (a group
+        whose truth has a single class, predicted as that class).
+
+    See Also
+    --------
+    cohen_kappa : kappa of two label arrays.
+
+    Examples
+    --------
+    >>> import kappaframe as kf
+    >>> sweep = kf.threshold_sweep([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> sweep["threshold"].tolist()
+    [0.1, 0.2, 0.35, 0.4, 0.8, 0.9]
+    >>> best = sweep[sweep["best"]].iloc[0]
+    >>> float(best["threshold"]), round(float(best["kappa"]), 4), int(best["fp"])
+    (0.35, 0.6667, 1)
+    """
+    from ._core import warn_undefined
+
+    grid = _thresholds(thresholds)
+    if data is None:
+        if by is not None:
+            raise KappaFrameError("by= needs data=: pass the frame and name the columns.")
+        truth, score = _arrays(y_true, scores, pos_label)
+        table = _sweep(truth, score, Groups(None, 1, np.zeros(1, dtype=np.intp)), grid, [])
+        warn_undefined(*table[1], "thresholds")
+        from ._pandas import render
+
+        return render(table[0])
+
+    from ._core import adapt, as_list
+
+    frame = adapt(data)
+    names = frame.columns()
+    by_list = as_list(by, names)
+    for role, cols in (
+        ("truth column", [y_true]),
+        ("score column", [scores]),
+        ("by column", by_list),
+    ):
+        err = missing_columns(cols, names, role)
+        if err is not None:
+            raise err
+    clash = [b for b in by_list if b in SWEEP_COLUMNS]
+    if clash:
+        raise KappaFrameError(
+            f"by column {clash[0]!r} has the name of an output column; rename it first."
+        )
+    frame.load([*by_list, y_true, scores])
+    truth = _positive(frame.labels(y_true), pos_label, repr(y_true))
+    score = _numbers(frame.labels(scores), repr(scores))
+    groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
+    table, undefined = _sweep(truth, score, groups, grid, by_list)
+    warn_undefined(*undefined, "threshold x group cells")
+    return frame.render(table)
+
+
+def _thresholds(thresholds: Any) -> np.ndarray | None:
+    if thresholds is None:
+        return None
+    try:
+        grid = np.asarray(thresholds, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise KappaFrameTypeError(f"thresholds must be numbers; got {thresholds!r}.") from None
+    if np.isnan(grid).any():
+        raise KappaFrameError("thresholds must not contain NaN.")
+    return np.unique(grid)
+
+
+def _arrays(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, np.ndarray]:
+    from ._api import _factorize_any
+
+    if isinstance(y_true, (str, bytes)) or isinstance(scores, (str, bytes)):
+        raise KappaFrameTypeError(
+            "y_true and scores must be arrays; to name columns of a frame pass data=frame."
+        )
+    truth = _positive(_factorize_any(y_true, "y_true"), pos_label, "y_true")
+    score = _scores_array(scores)
+    if len(truth) != len(score):
+        raise KappaFrameError(
+            f"y_true and scores must have the same length; got {len(truth)} and {len(score)}."
+        )
+    return truth, score
+
+
+def _scores_array(scores: Any) -> np.ndarray:
+    pl = sys.modules.get("polars")
+    if pl is not None and isinstance(scores, pl.Series):
+        scores = scores.cast(pl.Float64).fill_null(float("nan")).to_numpy()
+    try:
+        array = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        raise KappaFrameTypeError(
+            "scores must be numbers (probabilities, logits, ...); got values that are not."
+        ) from None
+    if array.ndim != 1:
+        raise KappaFrameError(f"scores must be 1-D; got shape {array.shape}.")
+    return array
+
+
+def _numbers(fact: Factorized, name: str) -> np.ndarray:
+    """Score values back from a factorized column (NaN where missing)."""
+    try:
+        uniques = np.asarray(fact.uniques, dtype=float)
+    except (TypeError, ValueError):
+        shown = ", ".join(repr(u) for u in fact.uniques[:3])
+        raise KappaFrameTypeError(
+            f"score column {name} must hold numbers; it holds {shown}. Convert it first, "
+            "e.g. with pd.to_numeric."
+        ) from None
+    lookup = np.append(uniques, np.nan)
+    return lookup[fact.codes]
+
+
+def _positive(fact: Factorized, pos_label: Any, name: str) -> np.ndarray:
+    """Truth as int8: 1 positive, 0 negative, -1 missing."""
+    codes = np.asarray(fact.codes)
+    uniques = list(fact.uniques)
+    if fact.declared is not None:
+        # A categorical's declared categories may include labels never used: keep the used.
+        used = np.unique(codes[codes >= 0])
+        uniques = [uniques[i] for i in used]
+        remap = np.full(len(fact.uniques) + 1, -1, dtype=np.intp)
+        remap[used] = np.arange(len(used))
+        codes = remap[codes]
+    if len(uniques) > 2:
+        shown = ", ".join(repr(u) for u in uniques[:6])
+        raise KappaFrameError(
+            f"truth {name} must be binary; it has {len(uniques)} labels ({shown}). Compare it "
+            "to the positive class first, e.g. truth == 'yes'."
+        )
+    if pos_label is None:
+        try:
+            binary = any(set(uniques) <= s for s in _BINARY_SETS)
+        except TypeError:
+            binary = False
+        if not binary:
+            shown = ", ".join(repr(u) for u in uniques)
+            raise KappaFrameError(
+                f"truth {name} has labels {shown}: name the positive one with pos_label=."
+            )
+        pos_label = True if True in uniques else 1
+    matches = [i for i, u in enumerate(uniques) if u == pos_label]
+    if not matches and uniques:
+        shown = ", ".join(repr(u) for u in uniques)
+        raise KappaFrameError(f"pos_label {pos_label!r} is not a label of {name}: {shown}.")
+    out = np.where(codes < 0, -1, 0).astype(np.int8)
+    for i in matches:
+        out[codes == i] = 1
+    return out
+
+
+def _sweep(
+    truth: np.ndarray,
+    score: np.ndarray,
+    groups: Groups,
+    grid: np.ndarray | None,
+    by: list[Hashable],
+) -> tuple[Table, tuple[np.ndarray, np.ndarray]]:
+    keep = (truth >= 0) & ~np.isnan(score)
+    group = np.zeros(len(truth), dtype=np.intp) if groups.codes is None else groups.codes
+    n_groups = groups.n_groups
+    first_row = groups.first_row
+    group, truth, score = group[keep], truth[keep].astype(np.int64), score[keep]
+
+    # One sort by (group, score); scores as dense ranks so one integer key orders both.
+    values, rank = np.unique(score, return_inverse=True)
+    stride = len(values) + 1
+    key = group.astype(np.int64) * stride + rank
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    cum_pos = np.concatenate([[0], np.cumsum(truth[order])])
+    size = np.bincount(group, minlength=n_groups)
+    end = np.cumsum(size)
+    positives = cum_pos[end]
+    positives = positives - np.concatenate([[0], positives[:-1]])
+
+    if grid is None:
+        # Every distinct score of each group.
+        query = np.unique(key)
+        q_group = query // stride
+        q_threshold = values[query % stride] if len(query) else np.empty(0)
+    else:
+        present = np.flatnonzero(size > 0)
+        q_group = np.repeat(present, len(grid))
+        q_threshold = np.tile(grid, len(present))
+        query = q_group * stride + np.searchsorted(values, q_threshold, side="left")
+    start = np.searchsorted(key, query, side="left")
+    g_end = end[q_group]
+    predicted = g_end - start
+    tp = cum_pos[g_end] - cum_pos[start]
+    n = size[q_group]
+    pos = positives[q_group]
+    fp = predicted - tp
+    fn = pos - tp
+    tn = n - pos - fp
+
+    counts = np.stack([np.stack([tn, fp], -1), np.stack([fn, tp], -1)], -2)
+    stats = agreement(counts, weight_matrix(None, [0, 1]))
+    kappa = stats["kappa"]
+    best = _best_per_group(q_group, kappa)
+
+    columns = [Column(b, "key", first_row[q_group], source=b) for b in by]
+    columns += [
+        Column("threshold", "float", np.asarray(q_threshold, dtype=float)),
+        Column("n", "int", n.astype(np.int64)),
+        *(
+            Column(name, "int", v.astype(np.int64))
+            for name, v in (("tn", tn), ("fp", fp), ("fn", fn), ("tp", tp))
+        ),
+        Column("accuracy", "float", stats["p_o"]),
+        Column("p_e", "float", stats["p_e"]),
+        Column("kappa", "float", kappa),
+        Column("best", "bool", best),
+    ]
+    return Table(columns), (stats["undefined"], stats["n"])
+
+
+def _best_per_group(q_group: np.ndarray, kappa: np.ndarray) -> np.ndarray:
+    """Mark the first row of highest kappa in each group (rows sorted by group, threshold)."""
+    best = np.zeros(len(kappa), dtype=bool)
+    if not len(kappa):
+        return best
+    filled = np.where(np.isnan(kappa), -np.inf, kappa)
+    position = np.arange(len(kappa))
+    order = np.lexsort((position, -filled, q_group))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = q_group[order][1:] != q_group[order][:-1]
+    winners = order[first]
+    best[winners[np.isfinite(filled[winners])]] = True
+    return best
