@@ -17,7 +17,16 @@ import numpy as np
 
 from ._errors import KappaFrameError
 
-__all__ = ["MAX_COUNT_BYTES", "check_count_size", "code_dtype", "pair_counts"]
+__all__ = [
+    "MAX_COUNT_BYTES",
+    "add_diagonal",
+    "all_pairs",
+    "check_count_size",
+    "code_dtype",
+    "diagonal_counts",
+    "empty_diagonal",
+    "pair_counts",
+]
 
 #: Refuse to allocate a count tensor bigger than this (bytes) unless told otherwise.
 MAX_COUNT_BYTES = 2 * 1024**3
@@ -32,18 +41,32 @@ def code_dtype(n_categories: int) -> np.dtype:
 
 
 def check_count_size(
-    n_pairs: int, n_groups: int, n_categories: int, limit: int | None = None
+    n_pairs: int,
+    n_groups: int,
+    n_categories: int,
+    limit: int | None = None,
+    why: str = "",
 ) -> None:
-    """Raise before allocating ``n_pairs x n_groups x K x K`` counts over ``limit`` bytes."""
+    """Raise before allocating ``n_pairs x n_groups x K x K`` counts over ``limit`` bytes.
+
+    ``why`` names what needs the full tables (e.g. a custom weight matrix) in the message.
+    """
     limit = MAX_COUNT_BYTES if limit is None else limit
     size = n_pairs * n_groups * (n_categories + 1) ** 2 * 8
     if size > limit:
         raise KappaFrameError(
-            f"the pair counts would take {size / 1024**3:.1f} GiB "
+            f"{why}the pair counts would take {size / 1024**3:.1f} GiB "
             f"({n_pairs} pairs x {n_groups} groups x {n_categories}^2 categories), over the "
-            f"{limit / 1024**3:.1f} GiB limit. Pass fewer raters or groups, merge rare "
-            "categories, or raise kappaframe._kernel.MAX_COUNT_BYTES if the memory is there."
+            f"{limit / 1024**3:.1f} GiB limit. Pass min_overlap= to keep only the pairs that "
+            "share items, fewer raters or groups, merge rare categories, or raise "
+            "kappaframe._kernel.MAX_COUNT_BYTES if the memory is there."
         )
+
+
+def all_pairs(n_raters: int) -> np.ndarray:
+    """Every pair ``(a, b)`` with ``a < b``, in rater order, as an ``(n_pairs, 2)`` array."""
+    a, b = np.triu_indices(n_raters, 1)
+    return np.column_stack([a, b]).astype(np.intp, copy=False)
 
 
 def pair_counts(
@@ -105,3 +128,87 @@ def pair_counts(
         table = np.bincount(index, weights=sample_weight, minlength=cells)
         out[p] = table.reshape(n_groups, k1, k1)[:, 1:, 1:]
     return out
+
+
+def diagonal_counts(
+    codes: np.ndarray,
+    pairs: Sequence[tuple[int, int]] | np.ndarray,
+    n_categories: int,
+    group_codes: np.ndarray | None = None,
+    n_groups: int = 1,
+) -> dict[str, np.ndarray]:
+    """Sum the diagonal and the marginals of each rater pair in each group, O(K) per pair.
+
+    Everything unweighted and linear or quadratic weighted kappa need, without the K x K
+    table: for the items both raters labeled, ``n``; ``agree``, how many got the same
+    label; ``abs_diff`` and ``sq_diff``, the sums of ``|a - b|`` and ``(a - b)^2`` over
+    the label codes; and the two marginals ``rows[..., K]`` (rater ``a``) and
+    ``cols[..., K]`` (rater ``b``).
+
+    Parameters are those of :func:`pair_counts`.
+
+    Returns
+    -------
+    dict of ndarray
+        ``n``, ``agree``, ``abs_diff``, ``sq_diff`` of shape (n_pairs, n_groups);
+        ``rows`` and ``cols`` of shape (n_pairs, n_groups, K).
+    """
+    codes = np.asarray(codes)
+    n_pairs = len(pairs)
+    k = n_categories
+    out = empty_diagonal(n_pairs, n_groups, k)
+    if not n_pairs or codes.shape[1] == 0 or k == 0:
+        return out
+    groups = None if group_codes is None else np.asarray(group_codes, dtype=np.intp)
+    for p, (a, b) in enumerate(pairs):
+        left, right = codes[a], codes[b]
+        valid = (left >= 0) & (right >= 0)
+        x = left[valid].astype(np.intp)
+        y = right[valid].astype(np.intp)
+        g = np.zeros(len(x), dtype=np.intp) if groups is None else groups[valid]
+        add_diagonal(out, p, g, x, y, n_groups, k)
+    return out
+
+
+def empty_diagonal(n_pairs: int, n_groups: int, n_categories: int) -> dict[str, np.ndarray]:
+    """Zeroed diagonal-plus-marginals sums (see :func:`diagonal_counts`)."""
+    shape = (n_pairs, n_groups)
+    return {
+        "n": np.zeros(shape, dtype=np.int64),
+        "agree": np.zeros(shape, dtype=np.int64),
+        "abs_diff": np.zeros(shape, dtype=np.int64),
+        "sq_diff": np.zeros(shape, dtype=np.int64),
+        "rows": np.zeros((*shape, n_categories), dtype=np.int64),
+        "cols": np.zeros((*shape, n_categories), dtype=np.int64),
+    }
+
+
+def add_diagonal(
+    out: dict[str, np.ndarray],
+    pair: int | slice,
+    cell: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    n_cells: int,
+    n_categories: int,
+) -> None:
+    """Add rated pairs ``(x, y)`` falling in ``cell`` (group, or pair x group) to ``out``.
+
+    ``out[name][pair]`` reshaped to ``n_cells`` cells receives the sums; weighted
+    bincounts of small integers are exact in float64 and are rounded back to int64.
+    """
+    k = n_categories
+    diff = x - y
+
+    def count(index: np.ndarray, weights: np.ndarray | None, size: int) -> np.ndarray:
+        total = np.bincount(index, weights=weights, minlength=size)
+        return np.rint(total).astype(np.int64) if weights is not None else total
+
+    shape = out["n"][pair].shape
+    out["n"][pair] += count(cell, None, n_cells).reshape(shape)
+    out["agree"][pair] += count(cell, (diff == 0).astype(np.float64), n_cells).reshape(shape)
+    out["abs_diff"][pair] += count(cell, np.abs(diff).astype(np.float64), n_cells).reshape(shape)
+    out["sq_diff"][pair] += count(cell, (diff * diff).astype(np.float64), n_cells).reshape(shape)
+    base = cell * k
+    out["rows"][pair] += count(base + x, None, n_cells * k).reshape(*shape, k)
+    out["cols"][pair] += count(base + y, None, n_cells * k).reshape(*shape, k)

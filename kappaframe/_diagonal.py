@@ -1,0 +1,174 @@
+r"""Kappa from the diagonal and the two marginals: the many-categories path.
+
+The full K x K table of every pair in every group costs ``pairs x groups x K^2``; with
+hundreds of categories (free-text-like labels) that is too much. Unweighted and linear or
+quadratic weighted kappa need far less. With label codes :math:`i` (rater a) and :math:`j`
+(rater b), the marginals :math:`r` and :math:`c` of the :math:`n` items both rated, and the
+disagreement weights of :func:`kappaframe._stats.weight_matrix`:
+
+- unweighted, :math:`w_{ij} = [i \ne j]`: the observed disagreement is
+  :math:`n - \#\{i = j\}` and the chance one :math:`n^2 - \sum_i r_i c_i`;
+- linear, :math:`w_{ij} = |i - j| / (K - 1)`: observed :math:`\sum |i - j|` over the items
+  (a per-item quantity, summed by a weighted bincount), chance
+  :math:`\sum_i r_i F_i` with :math:`F_i = \sum_j |i - j| c_j
+  = 2 i C_i - 2 S_i + S - i n` (:math:`C_i`, :math:`S_i` the cumulative sums of
+  :math:`c_j` and :math:`j c_j` up to :math:`i`, :math:`S` the total of :math:`j c_j`);
+- quadratic, :math:`w_{ij} = (i - j)^2 / (K - 1)^2`: observed :math:`\sum (i - j)^2`,
+  chance :math:`n \sum_i i^2 r_i + n \sum_j j^2 c_j - 2 (\sum_i i r_i)(\sum_j j c_j)`.
+
+So each pair and group keeps ``n``, three sums and two marginals: O(K), not O(K^2). The
+statistics then follow :func:`kappaframe._stats.agreement` line for line
+(:math:`p_o = 1 - D_o / n`, :math:`p_e = 1 - D_e / n^2`, :math:`\kappa = 1 - n D_o / D_e`).
+A custom weight matrix, or standard errors (``ci=``), need the full table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import _kernel
+from ._errors import KappaFrameError
+
+__all__ = [
+    "DIAGONAL_MIN_CATEGORIES",
+    "FULL_TABLE_BYTES",
+    "DiagonalCounts",
+    "pair_agreement",
+    "use_diagonal",
+]
+
+#: Above this many categories, kappa comes from the diagonal and the marginals when it can.
+DIAGONAL_MIN_CATEGORIES = 32
+#: ... and so it does whenever the full tables would take more than this many bytes.
+FULL_TABLE_BYTES = 256 * 1024**2
+
+_NAMED = (None, "linear", "quadratic")
+
+
+def _is_named(weights: Any) -> bool:
+    return weights is None or (isinstance(weights, str) and weights in _NAMED)
+
+
+def use_diagonal(
+    n_pairs: int, n_groups: int, n_categories: int, weights: Any, full: bool = False
+) -> bool:
+    """Whether to count the diagonal and the marginals instead of the full K x K tables.
+
+    Full tables while they are small (at most :data:`DIAGONAL_MIN_CATEGORIES` categories
+    and :data:`FULL_TABLE_BYTES`); beyond that the diagonal path, unless the statistic
+    needs the table (a custom weight matrix, or ``full`` for standard errors): then full
+    tables if they fit under ``kappaframe._kernel.MAX_COUNT_BYTES``, else a clear error.
+    """
+    size = n_pairs * n_groups * n_categories * n_categories * 8
+    if n_categories <= DIAGONAL_MIN_CATEGORIES and size <= FULL_TABLE_BYTES:
+        return False
+    if _is_named(weights) and not full:
+        return True
+    needs = "a custom weights matrix" if not _is_named(weights) else "ci= (standard errors)"
+    _kernel.check_count_size(
+        n_pairs,
+        n_groups,
+        n_categories,
+        why=(f"{needs} needs the full K x K table of every pair and group, and "),
+    )
+    return False
+
+
+@dataclass(frozen=True)
+class DiagonalCounts:
+    """Diagonal-plus-marginals counts of each pair in each group.
+
+    ``n``, ``agree``, ``abs_diff``, ``sq_diff`` (shape (P, G)) and the marginals ``rows``,
+    ``cols`` (shape (P, G, K)); see :func:`kappaframe._kernel.diagonal_counts`.
+    """
+
+    n: np.ndarray
+    agree: np.ndarray
+    abs_diff: np.ndarray
+    sq_diff: np.ndarray
+    rows: np.ndarray
+    cols: np.ndarray
+
+    @classmethod
+    def from_sums(cls, sums: dict[str, np.ndarray]) -> DiagonalCounts:
+        return cls(**{name: sums[name] for name in cls.__dataclass_fields__})
+
+    @classmethod
+    def from_tables(cls, tables: np.ndarray) -> DiagonalCounts:
+        """Read the same sums off full tables ``[..., K, K]``."""
+        tables = np.asarray(tables)
+        k = tables.shape[-1]
+        i = np.arange(k)
+        dist = np.abs(i[:, None] - i[None, :])
+        return cls(
+            n=tables.sum(axis=(-2, -1)),
+            agree=np.trace(tables, axis1=-2, axis2=-1),
+            abs_diff=np.einsum("...ij,ij->...", tables, dist),
+            sq_diff=np.einsum("...ij,ij->...", tables, dist * dist),
+            rows=tables.sum(axis=-1),
+            cols=tables.sum(axis=-2),
+        )
+
+    def take(self, index: Any) -> DiagonalCounts:
+        """Return the sums of the pairs (leading axis) at ``index``."""
+        return DiagonalCounts(*(getattr(self, name)[index] for name in self.__dataclass_fields__))
+
+    def agreement(self, weights: Any) -> dict[str, np.ndarray]:
+        """``n``, ``p_o``, ``p_e``, ``kappa`` and ``undefined``, as :func:`_stats.agreement`.
+
+        ``weights`` is ``None``, ``"linear"`` or ``"quadratic"``.
+        """
+        if not _is_named(weights):
+            raise KappaFrameError(
+                "a custom weights matrix needs the full K x K table of every pair; the "
+                "diagonal-and-marginals counts serve weights=None, 'linear' and 'quadratic'."
+            )
+        k = self.rows.shape[-1]
+        n = self.n
+        nf = n.astype(float)
+        rows = self.rows.astype(float)
+        cols = self.cols.astype(float)
+        if weights is None:
+            dis_obs = nf - self.agree
+            dis_exp = nf * nf - np.einsum("...i,...i->...", rows, cols)
+        elif k < 2:
+            dis_obs = np.zeros_like(nf)
+            dis_exp = np.zeros_like(nf)
+        else:
+            code = np.arange(k, dtype=float)
+            if weights == "linear":
+                cum_c = np.cumsum(cols, axis=-1)
+                cum_s = np.cumsum(cols * code, axis=-1)
+                total_s = cum_s[..., -1:]
+                spread = 2 * code * cum_c - 2 * cum_s + total_s - code * nf[..., None]
+                dis_obs = self.abs_diff / (k - 1.0)
+                dis_exp = np.einsum("...i,...i->...", rows, spread) / (k - 1.0)
+            else:
+                first_r = rows @ code
+                first_c = cols @ code
+                second = rows @ (code * code) + cols @ (code * code)
+                dis_obs = self.sq_diff / (k - 1.0) ** 2
+                dis_exp = (nf * second - 2 * first_r * first_c) / (k - 1.0) ** 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d_o = dis_obs / nf
+            d_e = dis_exp / (nf * nf)
+            undefined = (n == 0) | (dis_exp == 0)
+            kappa = np.where(undefined, np.nan, 1.0 - (nf * dis_obs) / dis_exp)
+        empty = n == 0
+        p_o = np.where(empty, np.nan, 1.0 - d_o)
+        p_e = np.where(empty, np.nan, 1.0 - d_e)
+        return {"n": n, "p_o": p_o, "p_e": p_e, "kappa": kappa, "undefined": undefined}
+
+
+def pair_agreement(
+    tables: np.ndarray | DiagonalCounts, w: np.ndarray, weights: Any = None
+) -> dict[str, np.ndarray]:
+    """Agreement of full tables (:func:`_stats.agreement`) or of diagonal counts."""
+    if isinstance(tables, DiagonalCounts):
+        return tables.agreement(weights)
+    from ._stats import agreement
+
+    return agreement(tables, w)
