@@ -10,7 +10,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import _api
-from ._types import Duplicates, Scale, Stat
+from ._types import CIMethod, Duplicates, Scale, Stat
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -40,11 +40,17 @@ class KappaAccessor(Generic[FrameT]):
         scale: Scale = "landis_koch",
         ci: float | None = None,
         duplicates: Duplicates = "raise",
+        stats: str | Sequence[str] | None = None,
+        reference: Hashable | None = None,
+        ci_method: CIMethod = "analytic",
+        n_boot: int | None = None,
+        seed: Any = None,
     ) -> FrameT:
         """Cohen's kappa of every pair of raters (per group); see :func:`kappaframe.pairwise`."""
         return _api.pairwise(
             self._frame, raters, item=item, rater=rater, label=label, by=by, weights=weights,
-            categories=categories, scale=scale, ci=ci, duplicates=duplicates,
+            categories=categories, scale=scale, ci=ci, duplicates=duplicates, stats=stats,
+            reference=reference, ci_method=ci_method, n_boot=n_boot, seed=seed,
         )
 
     def matrix(

@@ -9,16 +9,26 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from ._core import Prepared, adapt, check_symmetric, key_columns, prepare, tidy, warn_undefined
+from ._core import (
+    Prepared,
+    adapt,
+    as_list,
+    check_symmetric,
+    key_columns,
+    prepare,
+    tidy,
+    warn_undefined,
+)
 from ._display import mark_matrix
 from ._encode import Factorized, encode_labels, factorize_numpy, shared_categories
 from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from ._kernel import pair_counts
+from ._pairstats import check_pair_options, with_reference
 from ._plot import confusion_plot, heatmap
 from ._result import Column, Table
 from ._stats import agreement, weight_matrix
 from ._threshold import threshold_sweep
-from ._types import Duplicates, Scale, Stat
+from ._types import CIMethod, Duplicates, Scale, Stat
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -409,7 +419,7 @@ def cohen_kappa(
     --------
     >>> import kappaframe as kf
     >>> round(kf.cohen_kappa([0, 1, 2, 2, 1], [0, 1, 2, 1, 1], weights="linear"), 4)
-    0.8
+    0.7368
     """
     if isinstance(y1, (str, bytes)) or isinstance(y2, (str, bytes)):
         raise KappaFrameTypeError("y1 and y2 must be arrays of labels, not strings.")

@@ -10,7 +10,6 @@ import sys
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any, Protocol
 
 import numpy as np
@@ -31,9 +30,10 @@ from ._errors import (
     missing_columns,
 )
 from ._kernel import pair_counts
+from ._pairstats import PairOptions, check_pair_options, pair_extras, rater_pairs
 from ._result import CI_COLUMNS, TIDY_COLUMNS, Column, Table
 from ._scales import resolve_scale
-from ._stats import agreement, standard_errors, weight_matrix
+from ._stats import agreement, weight_matrix
 
 __all__ = [
     "Prepared",
@@ -287,13 +287,21 @@ def tidy(
     weights: Any = None,
     scale: Any = "landis_koch",
     ci: float | None = None,
+    reference: Any = None,
+    extra: PairOptions | None = None,
 ) -> Table:
-    """The tidy pairwise table of a prepared input."""
+    """The tidy pairwise table of a prepared input.
+
+    ``reference``: pairs of each rater with that rater only. ``extra``: the checked
+    ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (:mod:`kappaframe._pairstats`);
+    its columns follow ``interpretation``.
+    """
+    extra = check_pair_options(ci, by=prep.by) if extra is None else extra
     scale_obj = resolve_scale(scale)
     w = weight_matrix(weights, prep.categories)
     check_symmetric(w)
     n_raters = len(prep.raters)
-    pairs = list(combinations(range(n_raters), 2))
+    pairs = rater_pairs(prep.raters, reference)
     counts = pair_counts(
         prep.codes, pairs, len(prep.categories), prep.groups.codes, prep.groups.n_groups
     )
@@ -312,8 +320,7 @@ def tidy(
     columns = key_columns(prep, group_of_row)
     names = np.empty(n_raters, dtype=object)
     names[:] = prep.raters
-    a_idx = np.array([a for a, _ in pairs], dtype=np.intp)
-    b_idx = np.array([b for _, b in pairs], dtype=np.intp)
+    a_idx, b_idx = pairs[:, 0], pairs[:, 1]
     kappa = rows(stats["kappa"])
     columns += [
         Column("rater_a", "name", names[a_idx][pair_of_row]),
@@ -324,9 +331,8 @@ def tidy(
         Column("kappa", "float", kappa),
         Column("interpretation", "enum", scale_obj.classify(kappa), categories=scale_obj.labels),
     ]
-    if ci is not None:
-        errors = standard_errors(counts, w, stats["kappa"], float(ci))
-        columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
+    extras = pair_extras(counts, w, stats["kappa"], extra)
+    columns += [Column(name, "float", rows(values)) for name, values in extras.items()]
     return Table(columns)
 
 

@@ -11,5 +11,22 @@ Scale = Union[ScaleName, Mapping[float, str]]
 Duplicates = Literal["raise", "first", "last"]
 Stat = Literal["kappa", "p_o", "p_e", "n"]
 Columns = Union[Hashable, Sequence[Hashable], None]
+CIMethod = Literal["analytic", "bootstrap"]
+Method = Literal[
+    "fleiss", "light", "conger", "krippendorff", "gwet_ac1", "gwet_ac2", "brennan_prediger"
+]
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+CategoryMethod = Literal["fleiss", "cohen"]
 
-__all__ = ["Columns", "Duplicates", "Scale", "ScaleName", "Stat", "WeightsName"]
+__all__ = [
+    "CIMethod",
+    "CategoryMethod",
+    "Columns",
+    "Duplicates",
+    "Level",
+    "Method",
+    "Scale",
+    "ScaleName",
+    "Stat",
+    "WeightsName",
+]

@@ -1,0 +1,120 @@
+"""Bootstrap intervals for kappa, straight from the count tensor.
+
+Resampling the items a pair of raters both labeled, with replacement, only changes how
+many items fall in each cell of the pair's K x K table: a bootstrap table is one
+multinomial draw of ``n`` items over the observed cell proportions. So every replicate of
+every pair and group is drawn at once with ``Generator.multinomial`` (no per-item loop),
+in chunks that bound the memory, and kappa is recomputed by the same
+:func:`kappaframe._stats.agreement` as the point estimate.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from ._errors import KappaFrameError, KappaFrameTypeError
+from ._stats import agreement
+
+__all__ = ["CHUNK_BYTES", "bootstrap_kappa", "check_bootstrap", "make_rng"]
+
+#: Memory for one chunk of bootstrap tables (bytes). The chunk sizes follow from this,
+#: K and ``n_boot`` only, so a call with a seed gives the same numbers on every machine.
+CHUNK_BYTES = 64 * 1024**2
+
+
+def make_rng(seed: Any) -> np.random.Generator:
+    """Return a NumPy Generator from ``None`` (fresh entropy), an int, or a Generator."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+        if seed is not None and int(seed) < 0:
+            raise KappaFrameError(f"seed must be a non-negative integer; got {seed!r}.")
+        return np.random.default_rng(None if seed is None else int(seed))
+    raise KappaFrameTypeError(
+        f"seed must be None, a non-negative integer or a numpy.random.Generator; got {seed!r}."
+    )
+
+
+def check_bootstrap(n_boot: Any) -> int:
+    """Validate ``n_boot``: an integer of at least 2."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 2:
+        raise KappaFrameError(
+            f"n_boot must be an integer of at least 2 (1000 or more for a 95% interval); "
+            f"got {n_boot!r}."
+        )
+    return int(n_boot)
+
+
+def bootstrap_kappa(
+    counts: np.ndarray,
+    weights: np.ndarray,
+    level: float,
+    n_boot: int = 1000,
+    seed: Any = None,
+    chunk_bytes: int = CHUNK_BYTES,
+) -> dict[str, np.ndarray]:
+    """Percentile bootstrap of (weighted) kappa for each table of ``counts[..., K, K]``.
+
+    Returns ``se`` (standard deviation of the replicates, ``ddof=1``), ``ci_low`` and
+    ``ci_high`` (the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of the
+    replicates, linear interpolation), shaped like the leading axes of ``counts``.
+    Replicates whose kappa is undefined (every resampled item in one shared category) are
+    left out; a table with fewer than two defined replicates, or no items, gets NaN.
+
+    The draws depend only on ``seed``, the tables (in order) and ``n_boot``: the chunk
+    sizes are a function of K and ``n_boot`` alone, so the same call with the same seed
+    gives the same numbers. (Adding a pair or a group changes the draws of the others.)
+    """
+    if not 0 < level < 1:
+        raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
+    n_boot = check_bootstrap(n_boot)
+    rng = make_rng(seed)
+    counts = np.asarray(counts)
+    lead = counts.shape[:-2]
+    k = counts.shape[-1]
+    cells = k * k
+    flat = counts.reshape(-1, cells).astype(np.int64)
+    n_tables = flat.shape[0]
+    se = np.full(n_tables, np.nan)
+    low = np.full(n_tables, np.nan)
+    high = np.full(n_tables, np.nan)
+    totals = flat.sum(axis=1)
+    live = np.flatnonzero(totals > 0)
+    if cells == 0 or live.size == 0:
+        shaped = (se.reshape(lead), low.reshape(lead), high.reshape(lead))
+        return dict(zip(("se", "ci_low", "ci_high"), shaped, strict=True))
+
+    per_replicate = cells * 8 * 3  # the draw, its float copy and the agreement temporaries
+    reps_per_chunk = max(1, min(n_boot, chunk_bytes // per_replicate))
+    tables_per_chunk = max(1, chunk_bytes // (per_replicate * reps_per_chunk))
+    quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    for start in range(0, live.size, tables_per_chunk):
+        idx = live[start : start + tables_per_chunk]
+        n = totals[idx]
+        probs = flat[idx] / n[:, None]
+        kappas = np.empty((idx.size, n_boot))
+        for r0 in range(0, n_boot, reps_per_chunk):
+            reps = min(reps_per_chunk, n_boot - r0)
+            draws = rng.multinomial(
+                np.broadcast_to(n[:, None], (idx.size, reps)), probs[:, None, :]
+            )
+            stats = agreement(draws.reshape(idx.size, reps, k, k), weights)
+            kappas[:, r0 : r0 + reps] = stats["kappa"]
+        defined = np.isfinite(kappas)
+        enough = defined.sum(axis=1) >= 2
+        if not enough.any():
+            continue
+        rows = np.flatnonzero(enough)
+        sub = kappas[rows]
+        if defined[rows].all():
+            se[idx[rows]] = sub.std(axis=1, ddof=1)
+            qs = np.quantile(sub, quantiles, axis=1)
+        else:
+            se[idx[rows]] = np.nanstd(sub, axis=1, ddof=1)
+            qs = np.nanquantile(sub, quantiles, axis=1)
+        low[idx[rows]] = qs[0]
+        high[idx[rows]] = qs[1]
+    return {"se": se.reshape(lead), "ci_low": low.reshape(lead), "ci_high": high.reshape(lead)}
