@@ -25,6 +25,7 @@ __all__ = [
     "encode_groups",
     "encode_labels",
     "factorize_numpy",
+    "small_codes",
     "long_to_wide",
     "shared_categories",
     "sort_ratings",
@@ -35,7 +36,7 @@ __all__ = [
 class Factorized:
     """One column as codes into its own distinct values.
 
-    ``codes`` are ``intp`` with ``-1`` for a missing label; ``uniques`` are Python scalars;
+    ``codes`` are small signed integers with ``-1`` for a missing label; ``uniques`` are Python scalars;
     ``declared`` is the category order the column's dtype declares (an ordered pandas
     Categorical or a polars Enum), else ``None``.
     """
@@ -45,13 +46,22 @@ class Factorized:
     declared: list[Any] | None = None
 
 
+def small_codes(codes: Any, n_uniques: int) -> np.ndarray:
+    """Codes in the smallest signed dtype that holds ``-1 .. n_uniques - 1``.
+
+    Every rater column is held as codes until the shared category index is known, so
+    keeping them small (int8 for up to 126 labels) keeps the peak memory of a call near
+    the size of the input.
+    """
+    return np.asarray(codes).astype(code_dtype(n_uniques), copy=False)
+
+
 def factorize_numpy(values: Any, missing: np.ndarray | None = None) -> Factorized:
     """Factorize a 1-D array; NaN, None and pd.NA are missing (``-1``).
 
     ``missing`` marks extra positions to treat as missing (e.g. nulls a backend filled).
     """
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    codes = np.asarray(codes, dtype=np.intp)
     uniques_list = list(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
     if missing is not None and missing.any():
         codes[missing] = -1
@@ -60,17 +70,18 @@ def factorize_numpy(values: Any, missing: np.ndarray | None = None) -> Factorize
             remap = np.append(np.cumsum(used) - 1, -1)
             codes = remap[codes]
             uniques_list = [u for u, keep in zip(uniques_list, used) if keep]
-    return Factorized(codes, uniques_list)
+    return Factorized(small_codes(codes, len(uniques_list)), uniques_list)
 
 
 def compact_categorical(codes: np.ndarray, categories: list[Any]) -> Factorized:
     """Keep only the categories that occur (for an unordered categorical column)."""
-    codes = np.asarray(codes, dtype=np.intp)
+    codes = np.asarray(codes)
     used = np.bincount(codes[codes >= 0], minlength=len(categories)) > 0
     if used.all():
-        return Factorized(codes, list(categories))
+        return Factorized(small_codes(codes, len(categories)), list(categories))
     remap = np.append(np.cumsum(used) - 1, -1)
-    return Factorized(remap[codes], [c for c, keep in zip(categories, used) if keep])
+    kept = [c for c, keep in zip(categories, used) if keep]
+    return Factorized(small_codes(remap[codes], len(kept)), kept)
 
 
 def _kind(value: Any) -> str:

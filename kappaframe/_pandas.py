@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._encode import Factorized, compact_categorical
+from ._encode import Factorized, compact_categorical, small_codes
 from ._errors import KappaFrameError
 from ._result import Table
 
@@ -19,13 +19,13 @@ def factorize_labels(series: pd.Series) -> Factorized:
     """Codes (-1 missing) and distinct labels of a pandas Series."""
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        codes = np.asarray(series.cat.codes, dtype=np.intp)
+        codes = series.cat.codes.to_numpy()
         cats = dtype.categories.tolist()
         if dtype.ordered:
-            return Factorized(codes, cats, cats)
+            return Factorized(small_codes(codes, len(cats)), cats, cats)
         return compact_categorical(codes, cats)
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    return Factorized(np.asarray(codes, dtype=np.intp), list(uniques.tolist()))
+    return Factorized(small_codes(codes, len(uniques)), list(uniques.tolist()))
 
 
 def factorize_keys(series: pd.Series, name: Hashable) -> tuple[np.ndarray, int]:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ._encode import Factorized, compact_categorical, factorize_numpy
+from ._encode import Factorized, compact_categorical, factorize_numpy, small_codes
 from ._errors import KappaFrameError
 from ._result import Table
 
@@ -32,11 +32,14 @@ def factorize_labels(series: pl.Series) -> Factorized:
     if isinstance(dtype, pl.Enum):
         cats = dtype.categories.to_list()
         codes = series.to_physical().cast(pl.Int64).fill_null(-1).to_numpy()
-        return Factorized(np.asarray(codes, dtype=np.intp), cats, cats)
+        return Factorized(small_codes(codes, len(cats)), cats, cats)
     if isinstance(dtype, pl.Categorical):
         series = series.cast(pl.String)
+    if dtype.is_float():
+        # null -> NaN: pandas' factorize codes NaN as missing, no mask needed.
+        return factorize_numpy(series.fill_null(float("nan")).to_numpy())
     missing = _missing(series)
-    if missing is not None and not series.dtype.is_float():
+    if missing is not None:
         # Fill nulls with an existing value so the array keeps its dtype (ints stay ints).
         first = series.drop_nulls()
         filled = series.fill_null(first[0]) if len(first) else series
