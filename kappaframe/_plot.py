@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import ArrayLike
 
-__all__ = ["confusion_plot", "heatmap", "require_matplotlib"]
+__all__ = ["confusion_plot", "group_squares", "heatmap", "matrix_figure", "require_matplotlib"]
 
 _CAPTIONS = {
     "kappa": "Cohen's kappa",
@@ -120,31 +120,24 @@ def heatmap(
     >>> [a.get_title() for a in fig.axes[:3]]
     ['project = alpha', 'project = beta', 'project = gamma']
     """
-    from ._api import STATS, square_values
-    from ._core import adapt, prepare
-
-    if stat not in STATS:
-        raise bad_option("stat", stat, STATS)
     if not isinstance(ncols, int) or ncols < 1:
         raise KappaFrameError(f"ncols must be a positive integer; got {ncols!r}.")
     require_matplotlib()
-    frame = adapt(data)
-    prep = prepare(
-        frame,
+    squares, names, titles = group_squares(
+        data,
         raters,
-        by=by,
         item=item,
         rater=rater,
         label=label,
+        by=by,
+        stat=stat,
+        weights=weights,
         categories=categories,
         duplicates=duplicates,
     )
-    squares = square_values(prep, stat, weights)
-    titles = _group_titles(frame, prep)
     n_groups = squares.shape[0]
     if n_groups == 0:
         raise KappaFrameError("no groups to draw: the frame has no rows.")
-    names = [str(r) for r in prep.raters]
     size = max(2.6, 0.55 * len(names) + 1.4)
     if ax is not None:
         if n_groups > 1:
@@ -169,6 +162,54 @@ def heatmap(
         image = _draw_square(panel, squares[g], names, cmap, norm, stat, annotate)
         panel.set_title(titles[g])
     fig.colorbar(image, ax=axes, shrink=0.8, label=_CAPTIONS[stat])
+    return fig
+
+
+def group_squares(
+    data: Any,
+    raters: Any = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Any = None,
+    stat: str = "kappa",
+    weights: Any = None,
+    categories: Sequence[Any] | None = None,
+    duplicates: str = "raise",
+) -> tuple[np.ndarray, list[str], list[str]]:
+    """Compute :func:`kappaframe.matrix` as arrays: (groups, R, R), rater names, titles."""
+    from ._api import STATS, square_values
+    from ._core import adapt, prepare
+
+    if stat not in STATS:
+        raise bad_option("stat", stat, STATS)
+    frame = adapt(data)
+    prep = prepare(
+        frame,
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+    squares = square_values(prep, stat, weights)
+    return squares, [str(r) for r in prep.raters], _group_titles(frame, prep)
+
+
+def matrix_figure(
+    square: np.ndarray, names: list[str], title: str = "", stat: str = "kappa"
+) -> Figure:
+    """One annotated rater x rater panel with its colour bar (the report draws one per group)."""
+    size = max(2.6, 0.55 * len(names) + 1.4)
+    fig = _new_figure(size + 1.0, size)
+    ax = fig.subplots()
+    cmap, norm = _scale(stat, square[None])
+    image = _draw_square(ax, square, names, cmap, norm, stat, True)
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, shrink=0.8, label=_CAPTIONS[stat])
     return fig
 
 

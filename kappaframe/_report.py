@@ -1,0 +1,794 @@
+"""The report behind ``kappaframe report``: read the input, render, write atomically.
+
+- :func:`read_input` is the one place an input file is read (CSV, Parquet, JSON lines;
+  only the needed columns where the format allows), with a progress bar on a terminal.
+- :func:`render_text`, :func:`render_markdown` and :func:`render_html` turn a tidy
+  pairwise result (plus, for the richer formats, the input) into text. The HTML is one
+  self-contained file: inline CSS and inline SVG pictures, no script, no network.
+- :func:`write_atomic` writes to a temporary file next to the target, then renames it,
+  so a failed run never leaves a half-written report.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import pandas as pd
+
+from ._errors import KappaFrameError, missing_columns
+
+__all__ = [
+    "INPUT_FORMATS",
+    "OUTPUT_FORMATS",
+    "Progress",
+    "Report",
+    "input_format",
+    "output_format",
+    "read_input",
+    "render_html",
+    "render_markdown",
+    "render_text",
+    "write_atomic",
+    "write_report",
+]
+
+INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl", "json")
+OUTPUT_FORMATS = ("text", "csv", "json", "jsonl", "parquet", "markdown", "html")
+
+_INPUT_SUFFIXES = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+}
+_OUTPUT_SUFFIXES = {
+    ".csv": "csv",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+    ".txt": "text",
+}
+_COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
+_PARQUET_EXTRA = 'reading and writing Parquet needs pyarrow: pip install "kappaframe[parquet]"'
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class Progress:
+    """A one-line progress bar on a terminal; silent otherwise.
+
+    It draws only when ``stream`` is a terminal and the work has lasted ``delay``
+    seconds, so quick runs print nothing and logs of batch jobs stay clean.
+    """
+
+    def __init__(
+        self,
+        label: str,
+        total: float | None,
+        *,
+        unit: str = "",
+        stream: IO[str] | None = None,
+        delay: float = 0.5,
+        enabled: bool | None = None,
+    ) -> None:
+        self.label = label
+        self.total = total
+        self.unit = unit
+        self.stream = sys.stderr if stream is None else stream
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = bool(isatty and isatty())
+        self.enabled = enabled
+        self.delay = delay
+        self.start = time.monotonic()
+        self.done = 0.0
+        self.drawn = False
+
+    def advance(self, amount: float) -> None:
+        self.update(self.done + amount)
+
+    def update(self, done: float) -> None:
+        self.done = done
+        if not self.enabled or time.monotonic() - self.start < self.delay:
+            return
+        self.stream.write("\r" + self.line())
+        self.stream.flush()
+        self.drawn = True
+
+    def line(self, width: int = 30) -> str:
+        if self.total:
+            share = min(max(self.done / self.total, 0.0), 1.0)
+            filled = round(share * width)
+            bar = "#" * filled + "." * (width - filled)
+            amount = f"{_amount(self.done, self.unit)} / {_amount(self.total, self.unit)}"
+            return f"{self.label} [{bar}] {share:4.0%} {amount}"
+        return f"{self.label} {_amount(self.done, self.unit)}"
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r" + " " * len(self.line()) + "\r")
+            self.stream.flush()
+            self.drawn = False
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _amount(value: float, unit: str) -> str:
+    if unit == "B":
+        for scale, name in ((1024**3, "GiB"), (1024**2, "MiB"), (1024, "KiB")):
+            if value >= scale:
+                return f"{value / scale:.1f} {name}"
+        return f"{int(value)} B"
+    return f"{int(value):,}{(' ' + unit) if unit else ''}"
+
+
+class _CountingReader(io.RawIOBase):
+    """A raw binary reader that reports every read to a progress bar."""
+
+    def __init__(self, raw: IO[bytes], progress: Progress) -> None:
+        self._raw = raw
+        self._progress = progress
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = self._raw.readinto(buffer)  # type: ignore[attr-defined]
+        if n:
+            self._progress.advance(n)
+        return n or 0
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _split_suffix(path: Path) -> tuple[str, str | None]:
+    suffixes = [s.lower() for s in path.suffixes]
+    compression = None
+    if suffixes and suffixes[-1] in _COMPRESSION:
+        compression = _COMPRESSION[suffixes.pop()]
+    return (suffixes[-1] if suffixes else ""), compression
+
+
+def input_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """Name the input format: ``fmt`` if given, else from the file's suffix."""
+    if fmt is not None:
+        if fmt not in INPUT_FORMATS:
+            raise KappaFrameError(
+                f"input format must be one of {', '.join(INPUT_FORMATS)}; got {fmt!r}."
+            )
+        return fmt
+    suffix, _ = _split_suffix(Path(path))
+    if suffix not in _INPUT_SUFFIXES:
+        raise KappaFrameError(
+            f"cannot tell the format of {str(path)!r} from its suffix {suffix!r}; name it "
+            f"with --input-format ({', '.join(INPUT_FORMATS)})."
+        )
+    return _INPUT_SUFFIXES[suffix]
+
+
+def read_input(
+    path: str | os.PathLike[str],
+    columns: Sequence[Hashable] | None = None,
+    *,
+    fmt: str | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Read CSV, TSV, Parquet or JSON (lines) into pandas, keeping only ``columns``.
+
+    This is the one function the command line reads input with (swap it for a streamed
+    reader and nothing else changes). Compressed text files (``.gz``, ``.bz2``, ``.xz``,
+    ``.zst``) are read as such. Types are inferred over the whole file (a column of
+    integers stays integers), so label order for weights is the numeric one.
+
+    Raises
+    ------
+    KappaFrameError
+        Missing file, unknown format, missing columns, or a file the parser rejects.
+    ModuleNotFoundError
+        Parquet without pyarrow.
+    """
+    source = Path(path)
+    kind = input_format(source, fmt)
+    if not source.is_file():
+        raise KappaFrameError(f"input file not found: {str(source)!r}.")
+    wanted = None if columns is None else list(dict.fromkeys(columns))
+    size = source.stat().st_size
+    try:
+        if kind == "parquet":
+            return _read_parquet(source, wanted, progress)
+        with Progress(f"reading {source.name}", size, unit="B", enabled=progress) as bar:
+            return _read_text(source, kind, wanted, bar)
+    except KappaFrameError:
+        raise
+    except (ValueError, OSError, UnicodeDecodeError) as err:
+        raise KappaFrameError(f"could not read {str(source)!r} as {kind}: {err}") from None
+
+
+def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], source: Path) -> None:
+    if wanted is None:
+        return
+    err = missing_columns(wanted, list(names), "column")
+    if err is not None:
+        raise KappaFrameError(f"{source.name}: {err}")
+
+
+def _read_text(source: Path, kind: str, wanted: list[Hashable] | None, bar: Progress) -> Any:
+    _, compression = _split_suffix(source)
+    sep = "\t" if kind == "tsv" else ","
+    if kind in ("csv", "tsv"):
+        header = pd.read_csv(source, sep=sep, nrows=0, compression=compression)
+        _check_wanted(wanted, list(header.columns), source)
+    raw = open(source, "rb")  # noqa: SIM115 - closed by the buffered reader below
+    with io.BufferedReader(_CountingReader(raw, bar)) as handle:
+        if kind in ("csv", "tsv"):
+            return pd.read_csv(
+                handle, sep=sep, usecols=wanted, compression=compression, low_memory=False
+            )
+        if kind == "json":
+            first = handle.peek(64).lstrip()[:1]
+            if first == b"[":
+                frame = pd.read_json(handle, compression=compression)
+                _check_wanted(wanted, list(frame.columns), source)
+                return frame if wanted is None else frame[wanted]
+        parts = pd.read_json(handle, lines=True, chunksize=100_000, compression=compression)
+        frames = []
+        for part in parts:
+            _check_wanted(wanted, list(part.columns), source)
+            frames.append(part if wanted is None else part[wanted])
+    if not frames:
+        return pd.DataFrame(columns=wanted or [])
+    return pd.concat(frames, ignore_index=True)
+
+
+def _read_parquet(source: Path, wanted: list[Hashable] | None, progress: bool | None) -> Any:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ModuleNotFoundError as err:
+        raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
+    try:
+        parquet = pq.ParquetFile(source)
+    except (pa.ArrowException, OSError) as err:
+        raise KappaFrameError(f"could not read {str(source)!r} as parquet: {err}") from None
+    _check_wanted(wanted, parquet.schema_arrow.names, source)
+    names = None if wanted is None else [str(c) for c in wanted]
+    total = parquet.metadata.num_rows
+    batches = []
+    with Progress(f"reading {source.name}", total, unit="rows", enabled=progress) as bar:
+        for batch in parquet.iter_batches(columns=names, batch_size=262_144):
+            batches.append(batch)
+            bar.advance(batch.num_rows)
+    if batches:
+        table = pa.Table.from_batches(batches)
+    else:
+        full = parquet.schema_arrow
+        table = (full if names is None else pa.schema([full.field(n) for n in names])).empty_table()
+    return table.to_pandas()
+
+
+# --------------------------------------------------------------------------- output
+
+
+def output_format(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
+    """Name the output format: ``fmt`` if given, else the output's suffix, else text."""
+    if fmt is not None:
+        if fmt not in OUTPUT_FORMATS:
+            raise KappaFrameError(
+                f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}."
+            )
+        return fmt
+    if path is None:
+        return "text"
+    suffix = Path(path).suffix.lower()
+    if suffix not in _OUTPUT_SUFFIXES:
+        raise KappaFrameError(
+            f"cannot tell the output format from the suffix {suffix!r} of {str(path)!r}; "
+            f"pass --format ({', '.join(OUTPUT_FORMATS)})."
+        )
+    return _OUTPUT_SUFFIXES[suffix]
+
+
+def write_atomic(path: str | os.PathLike[str], write: Callable[[Path], None]) -> None:
+    """Call ``write(tmp)`` on a temporary file beside ``path``, then rename it to ``path``.
+
+    The rename is atomic on one file system: readers see the old file or the new one,
+    never a half-written one; if ``write`` fails the temporary file is removed and
+    ``path`` is untouched. The new file gets the usual permissions (0666 minus umask).
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise KappaFrameError(f"output directory does not exist: {str(directory)!r}.")
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _plain(frame: pd.DataFrame) -> pd.DataFrame:
+    """Categoricals as strings (what CSV, JSON and Parquet readers expect back)."""
+    out = frame.copy()
+    for col in out.columns:
+        if isinstance(out[col].dtype, pd.CategoricalDtype):
+            out[col] = out[col].astype(object).where(out[col].notna(), None)
+    return out
+
+
+@dataclass
+class Report:
+    """What the richer formats (markdown, HTML) show, besides the tidy table."""
+
+    tidy: pd.DataFrame
+    data: pd.DataFrame | None = None
+    source: str = ""
+    raters: list[Hashable] | None = None
+    by: list[Hashable] = field(default_factory=list)
+    item: Hashable | None = None
+    rater: Hashable | None = None
+    label: Hashable | None = None
+    weights: str | None = None
+    categories: list[Any] | None = None
+    duplicates: str = "raise"
+    fail_under: float | None = None
+    fail_on: str = "kappa"
+    progress: bool | None = None
+
+    @property
+    def long(self) -> bool:
+        return self.item is not None
+
+
+def write_report(report: Report, fmt: str, output: str | os.PathLike[str] | None) -> str | None:
+    """Write ``report`` in ``fmt`` to ``output`` (atomically), or return the text for stdout."""
+    tidy = report.tidy
+    if fmt == "parquet":
+        if output is None:
+            raise KappaFrameError("parquet is binary: name a file with --output.")
+        try:
+            import pyarrow  # noqa: F401
+        except ModuleNotFoundError as err:
+            raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
+        write_atomic(output, lambda tmp: _plain(tidy).to_parquet(tmp, index=False))
+        return None
+    if fmt == "csv":
+        text = _plain(tidy).to_csv(index=False)
+    elif fmt == "json":
+        text = _plain(tidy).to_json(orient="records", indent=1, double_precision=15) + "\n"
+    elif fmt == "jsonl":
+        text = _plain(tidy).to_json(orient="records", lines=True, double_precision=15)
+        text = text if text.endswith("\n") or not text else text + "\n"
+    elif fmt == "markdown":
+        text = render_markdown(report)
+    elif fmt == "html":
+        text = render_html(report)
+    else:
+        text = render_text(tidy)
+    if output is None:
+        return text
+    write_atomic(output, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    return None
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _cell(value: Any, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if value is pd.NA or value is pd.NaT:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.{digits}f}"
+    return str(value)
+
+
+def render_text(frame: pd.DataFrame) -> str:
+    """Format a readable fixed-width table (floats to 3 decimals) for a terminal."""
+    if frame.empty:
+        return "(no rows)\n"
+    shown = frame.astype(object).where(frame.notna(), None)
+    cells = [[_cell(v) for v in row] for row in shown.itertuples(index=False, name=None)]
+    header = [str(c) for c in frame.columns]
+    widths = [max(len(h), *(len(r[j]) for r in cells)) for j, h in enumerate(header)]
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+
+    def line(values: list[str]) -> str:
+        parts = [
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    rows = [line(header), line(["-" * w for w in widths])]
+    rows += [line(r) for r in cells]
+    return "\n".join(rows) + "\n"
+
+
+def _markdown_table(frame: pd.DataFrame) -> str:
+    header = [str(c).replace("|", "\\|") for c in frame.columns]
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    lines = ["| " + " | ".join(header) + " |"]
+    lines.append("|" + "|".join("---:" if n else ":---" for n in numeric) + "|")
+    shown = frame.astype(object).where(frame.notna(), None)
+    for row in shown.itertuples(index=False, name=None):
+        lines.append("| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _describe(report: Report) -> list[tuple[str, str]]:
+    tidy = report.tidy
+    facts = [("input", report.source or "(frame)")]
+    if report.data is not None:
+        facts.append(("rows read", f"{len(report.data):,}"))
+    if report.long:
+        facts.append(
+            (
+                "layout",
+                f"long: item {report.item!r}, rater {report.rater!r}, label {report.label!r}",
+            )
+        )
+    raters = list(dict.fromkeys([*tidy["rater_a"], *tidy["rater_b"]])) if len(tidy) else []
+    facts.append(("raters", ", ".join(str(r) for r in raters)))
+    if report.by:
+        facts.append(("groups", ", ".join(str(b) for b in report.by)))
+    facts.append(("weights", report.weights or "none (plain kappa)"))
+    if report.categories:
+        facts.append(("categories", ", ".join(str(c) for c in report.categories)))
+    facts.append(("pairs", f"{len(tidy):,} rows"))
+    worst = _worst_row(tidy)
+    if worst is not None:
+        facts.append(("lowest kappa", _pair_name(tidy.loc[worst], report.by)))
+    if report.fail_under is not None and report.fail_on in tidy:
+        below = int((tidy[report.fail_on] < report.fail_under).sum())
+        facts.append(
+            (
+                "bar",
+                f"{below} of {len(tidy)} rows with {report.fail_on} below {report.fail_under:g}",
+            )
+        )
+    return facts
+
+
+def _worst_row(tidy: pd.DataFrame) -> Any:
+    if "kappa" not in tidy or not tidy["kappa"].notna().any():
+        return None
+    return tidy["kappa"].idxmin()
+
+
+def _pair_name(row: pd.Series, by: Sequence[Hashable]) -> str:
+    where = ", ".join(f"{b} = {row[b]}" for b in by)
+    text = f"{row['rater_a']} vs {row['rater_b']}: kappa {float(row['kappa']):.3f}"
+    return f"{text} ({where})" if where else text
+
+
+def render_markdown(report: Report) -> str:
+    """Render Markdown: the facts, the tidy table, the rater summary, the worst pair."""
+    parts = ["# Agreement report", ""]
+    parts += [f"- **{k}**: {v}" for k, v in _describe(report)]
+    parts += ["", "## Pairs", "", _markdown_table(report.tidy)]
+    summary = rater_summary(report)
+    if summary is not None and len(summary):
+        parts += ["## Raters", "", _markdown_table(summary)]
+    worst = worst_pair_confusion(report)
+    if worst is not None:
+        title, table = worst
+        parts += [f"## Lowest kappa: {title}", "", _markdown_table(table.reset_index())]
+    return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def rater_summary(report: Report) -> pd.DataFrame | None:
+    """One row per rater (per group): pairs, mean and lowest kappa, and with whom.
+
+    Read off the tidy table (no statistic is recomputed): each rater's kappas against
+    every other rater of the same group.
+    """
+    tidy = report.tidy
+    if not len(tidy) or "kappa" not in tidy:
+        return None
+    by = list(report.by)
+    keys = tidy[by].astype(object).where(tidy[by].notna(), None) if by else None
+    rows: dict[tuple[Any, ...], dict[str, Any]] = {}
+    records = zip(
+        keys.itertuples(index=False, name=None) if keys is not None else [()] * len(tidy),
+        tidy["rater_a"],
+        tidy["rater_b"],
+        tidy["kappa"].to_numpy(dtype=float),
+        strict=True,
+    )
+    for key, a, b, k in records:
+        for me, other in ((a, b), (b, a)):
+            row = rows.setdefault((*key, me), {"kappas": [], "partners": []})
+            row["kappas"].append(k)
+            row["partners"].append(other)
+    out = []
+    for key, row in rows.items():
+        kappas = np.asarray(row["kappas"])
+        defined = ~np.isnan(kappas)
+        lowest = int(np.nanargmin(kappas)) if defined.any() else None
+        out.append(
+            {
+                **dict(zip([*by, "rater"], key, strict=True)),
+                "pairs": len(kappas),
+                "mean_kappa": float(kappas[defined].mean()) if defined.any() else np.nan,
+                "min_kappa": float(kappas[lowest]) if lowest is not None else np.nan,
+                "lowest_with": row["partners"][lowest] if lowest is not None else None,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def _worst_subset(report: Report) -> tuple[pd.Series, pd.DataFrame] | None:
+    """Find the tidy row of lowest kappa and the input rows of its group."""
+    worst = _worst_row(report.tidy)
+    data = report.data
+    if worst is None or data is None:
+        return None
+    row = report.tidy.loc[worst]
+    mask = np.ones(len(data), dtype=bool)
+    for b in report.by:
+        value = row[b]
+        column = data[b]
+        mask &= column.isna().to_numpy() if pd.isna(value) else (column == value).to_numpy()
+    return row, data[mask]
+
+
+def _pair_frame(report: Report, subset: pd.DataFrame, a: Any, b: Any) -> pd.DataFrame:
+    """Select the two raters' columns (the long layout pivoted for these two only)."""
+    if not report.long:
+        return subset[[a, b]]
+    keys = [*report.by, report.item]
+    two = subset[subset[report.rater].isin([a, b])]
+    if report.duplicates in ("first", "last"):
+        two = two.drop_duplicates([*keys, report.rater], keep=report.duplicates)
+    wide = two.pivot(index=keys, columns=report.rater, values=report.label)  # noqa: PD010
+    return wide.reindex(columns=[a, b]).reset_index(drop=True)
+
+
+def worst_pair_confusion(report: Report) -> tuple[str, pd.DataFrame] | None:
+    """Title and K x K counts of the pair with the lowest kappa, within its group."""
+    from ._api import confusion
+
+    found = _worst_subset(report)
+    if found is None:
+        return None
+    row, subset = found
+    pair = _pair_frame(report, subset, row["rater_a"], row["rater_b"])
+    table = confusion(pair, row["rater_a"], row["rater_b"], categories=report.categories)
+    return _pair_name(row, report.by), table
+
+
+# --------------------------------------------------------------------------- html
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+       color: #1d1d1f; margin: 2rem auto; max-width: 1180px; padding: 0 1.2rem;
+       line-height: 1.45; }
+h1 { font-size: 1.7rem; margin-bottom: 0.3rem; }
+h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd;
+     padding-bottom: 0.25rem; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 1.2rem;
+           margin: 1rem 0; }
+dl.facts dt { color: #666; } dl.facts dd { margin: 0; }
+table { border-collapse: collapse; font-size: 0.88rem; margin: 0.6rem 0; }
+th, td { padding: 0.22rem 0.6rem; border-bottom: 1px solid #e4e4e4; text-align: right; }
+th { background: #f5f5f7; position: sticky; top: 0; }
+th.text, td.text { text-align: left; }
+tr.below td:first-child { box-shadow: inset 4px 0 0 #b2182b; }
+.scroll { display: inline-block; max-width: 100%; max-height: 32rem; overflow: auto;
+          border: 1px solid #e4e4e4; }
+.figures { display: flex; flex-wrap: wrap; gap: 1rem; }
+figure { margin: 0; } figure svg { max-width: 100%; height: auto; }
+.note { color: #666; font-size: 0.9rem; }
+.pair { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
+footer { margin-top: 3rem; color: #888; font-size: 0.8rem; }
+"""
+
+
+def _html_table(
+    frame: pd.DataFrame,
+    *,
+    colour: Sequence[str] = ("kappa",),
+    below: np.ndarray | None = None,
+    index: bool = False,
+) -> str:
+    from ._display import cell_style
+
+    if index:
+        frame = frame.reset_index()
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    head = "".join(
+        f'<th class="{"num" if n else "text"}">{html.escape(str(c))}</th>'
+        for c, n in zip(frame.columns, numeric, strict=True)
+    )
+    body = []
+    shown = frame.astype(object).where(frame.notna(), None)
+    for r, row in enumerate(shown.itertuples(index=False, name=None)):
+        cells = []
+        for c, v, n in zip(frame.columns, row, numeric, strict=True):
+            style = cell_style(v, "kappa") if c in colour and v is not None else ""
+            attr = f' style="{style}"' if style else ""
+            cells.append(f'<td class="{"num" if n else "text"}"{attr}>{html.escape(_cell(v))}</td>')
+        cls = ' class="below"' if below is not None and below[r] else ""
+        body.append(f"<tr{cls}>{''.join(cells)}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _svg(fig: Any) -> str:
+    import matplotlib as mpl
+
+    buffer = io.StringIO()
+    with mpl.rc_context({"svg.fonttype": "none", "svg.hashsalt": "kappaframe"}):
+        fig.savefig(buffer, format="svg", bbox_inches="tight")
+    text = buffer.getvalue()
+    return text[text.index("<svg") :]
+
+
+def _heatmaps_html(report: Report) -> str:
+    from ._plot import group_squares, matrix_figure
+
+    squares, names, titles = group_squares(
+        report.data,
+        report.raters,
+        item=report.item,
+        rater=report.rater,
+        label=report.label,
+        by=report.by or None,
+        weights=report.weights,
+        categories=report.categories,
+        duplicates=report.duplicates,
+    )
+    figures = []
+    with Progress("drawing", len(squares), unit="groups", enabled=report.progress) as bar:
+        for square, title in zip(squares, titles, strict=True):
+            fig = matrix_figure(square, names, title)
+            label = html.escape(title or "all items")
+            figures.append(f'<figure aria-label="kappa matrix {label}">{_svg(fig)}</figure>')
+            bar.advance(1)
+    return f'<div class="figures">{"".join(figures)}</div>'
+
+
+def _has_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+def _matrix_tables_html(report: Report) -> str:
+    from ._api import matrix
+
+    m = matrix(
+        report.data,
+        report.raters,
+        item=report.item,
+        rater=report.rater,
+        label=report.label,
+        by=report.by or None,
+        weights=report.weights,
+        categories=report.categories,
+        duplicates=report.duplicates,
+    )
+    names = list(m.columns)
+    return _html_table(m.reset_index(), colour=names)
+
+
+def render_html(report: Report) -> str:
+    """Render one self-contained HTML page (inline CSS and SVG, no script)."""
+    import warnings
+
+    from . import __version__
+
+    tidy = report.tidy
+    facts = "".join(
+        f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in _describe(report)
+    )
+    below = None
+    if report.fail_under is not None and report.fail_on in tidy:
+        below = (tidy[report.fail_on] < report.fail_under).to_numpy()
+    sections = [
+        f'<section id="pairs"><h2>Pairs</h2><div class="scroll">'
+        f"{_html_table(tidy, colour=('kappa',), below=below)}</div></section>"
+    ]
+    with warnings.catch_warnings():
+        # The pairwise call already reported undefined kappas once.
+        warnings.simplefilter("ignore", category=RuntimeWarning)
+        if report.data is not None:
+            if _has_matplotlib():
+                body = _heatmaps_html(report)
+            else:
+                body = (
+                    '<p class="note">Pictures need matplotlib: pip install '
+                    '"kappaframe[plot]". The matrices as tables:</p>' + _matrix_tables_html(report)
+                )
+            sections.append(
+                f'<section id="heatmaps"><h2>Kappa matrix per group</h2>{body}</section>'
+            )
+        summary = rater_summary(report)
+        if summary is not None and len(summary):
+            sections.append(
+                '<section id="raters"><h2>Raters</h2>'
+                '<p class="note">Each rater against every other rater of the same group.</p>'
+                f"{_html_table(summary, colour=('mean_kappa', 'min_kappa'))}</section>"
+            )
+        worst = _worst_html(report)
+        if worst:
+            sections.append(worst)
+    title = f"Agreement report: {report.source}" if report.source else "Agreement report"
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+        f'<header><h1>Agreement report</h1><dl class="facts">{facts}</dl></header>'
+        f"{''.join(sections)}"
+        f"<footer>kappaframe {html.escape(__version__)}</footer></body></html>\n"
+    )
+
+
+def _worst_html(report: Report) -> str:
+    found = _worst_subset(report)
+    if found is None:
+        return ""
+    from ._api import confusion
+
+    row, subset = found
+    a, b = row["rater_a"], row["rater_b"]
+    pair = _pair_frame(report, subset, a, b)
+    table = confusion(pair, a, b, categories=report.categories)
+    picture = ""
+    if _has_matplotlib():
+        from ._plot import confusion_plot
+
+        picture = f"<figure>{_svg(confusion_plot(pair, a, b, categories=report.categories))}"
+        picture += "</figure>"
+    name = html.escape(_pair_name(row, report.by))
+    return (
+        f'<section id="worst"><h2>Lowest kappa: {name}</h2>'
+        f'<p class="note">Rows: {html.escape(str(a))}; columns: {html.escape(str(b))}.</p>'
+        f'<div class="pair">{picture}{_html_table(table, colour=(), index=True)}</div></section>'
+    )

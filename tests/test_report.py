@@ -1,0 +1,249 @@
+"""Report rendering (text, Markdown, HTML), input reading, and the page in headless Chromium."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kappaframe as kf
+from kappaframe import datasets
+from kappaframe._report import (
+    Report,
+    _plain,
+    rater_summary,
+    read_input,
+    render_html,
+    render_markdown,
+    render_text,
+    worst_pair_confusion,
+)
+
+TEAM = list(datasets.TEAM)
+GRADES = list(datasets.GRADES)
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def team_report(**kwargs: object) -> Report:
+    data = datasets.labeling_team(seed=0)
+    tidy = data.kappa.pairwise(TEAM, by="project")
+    return Report(tidy=tidy, data=data, source="team.csv", raters=TEAM, by=["project"], **kwargs)
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def test_rater_summary_reads_the_tidy_table() -> None:
+    report = team_report()
+    summary = rater_summary(report)
+    assert summary is not None
+    assert list(summary.columns) == [
+        "project",
+        "rater",
+        "pairs",
+        "mean_kappa",
+        "min_kappa",
+        "lowest_with",
+    ]
+    assert len(summary) == 3 * 5 and (summary["pairs"] == 4).all()
+    tidy = report.tidy
+    for row in summary.itertuples(index=False):
+        mine = tidy[
+            (tidy["project"] == row.project)
+            & ((tidy["rater_a"] == row.rater) | (tidy["rater_b"] == row.rater))
+        ]
+        assert row.mean_kappa == pytest.approx(mine["kappa"].mean(), abs=1e-12)
+        assert row.min_kappa == pytest.approx(mine["kappa"].min(), abs=1e-12)
+    dee = summary[summary["rater"] == "dee"]
+    assert (dee["mean_kappa"].to_numpy() < 0.1).all()
+
+
+def test_worst_pair_is_counted_within_its_group() -> None:
+    report = team_report()
+    found = worst_pair_confusion(report)
+    assert found is not None
+    title, table = found
+    tidy = report.tidy
+    worst = tidy.loc[tidy["kappa"].idxmin()]
+    assert title == (
+        f"{worst['rater_a']} vs {worst['rater_b']}: kappa {worst['kappa']:.3f} (project = gamma)"
+    )
+    data = report.data
+    assert data is not None
+    gamma = data[data["project"] == "gamma"]
+    expected = kf.confusion(gamma, worst["rater_a"], worst["rater_b"])
+    pd.testing.assert_frame_equal(table, expected)
+    assert int(table.to_numpy().sum()) == worst["n"]
+
+
+def test_worst_pair_long_layout_pivots_two_raters() -> None:
+    long = datasets.labeling_team(seed=0, layout="long")
+    tidy = long.kappa.pairwise(item="item", rater="annotator", label="grade", by="project")
+    report = Report(
+        tidy=tidy, data=long, by=["project"], item="item", rater="annotator", label="grade"
+    )
+    found = worst_pair_confusion(report)
+    wide = team_report()
+    expected = worst_pair_confusion(wide)
+    assert found is not None and expected is not None
+    assert found[0] == expected[0]
+    np.testing.assert_array_equal(found[1].to_numpy(), expected[1].to_numpy())
+
+
+def test_text_table_is_aligned() -> None:
+    df = pd.DataFrame({"name": ["a", "bbb"], "kappa": [0.5, np.nan], "n": [3, 12]})
+    assert render_text(df) == (
+        "name  kappa   n\n----  -----  --\na     0.500   3\nbbb          12\n"
+    )
+    assert render_text(df.iloc[:0]) == "(no rows)\n"
+
+
+def test_markdown_report() -> None:
+    text = render_markdown(team_report(fail_under=0.3))
+    assert text.startswith("# Agreement report\n")
+    assert "| project | rater_a | rater_b | n | p_o | p_e | kappa | interpretation |" in text
+    assert "|:---|:---|:---|---:|---:|---:|---:|:---|" in text
+    assert "## Raters" in text and "## Lowest kappa: ben vs dee" in text
+    tidy = team_report().tidy
+    assert f"{(tidy['kappa'] < 0.3).sum()} of 30 rows with kappa below 0.3" in text
+
+
+# --------------------------------------------------------------------------- html
+
+
+def test_html_is_self_contained() -> None:
+    pytest.importorskip("matplotlib")
+    page = render_html(team_report(fail_under=0.3))
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<script" not in page and "<link" not in page and "<img" not in page
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
+    assert "@import" not in page
+    assert not re.search(r"url\((?!#)", page)  # only references inside the page
+    hrefs = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", page)
+    assert hrefs and all(h.startswith(("data:", "#")) for h in hrefs)
+    # one heatmap per group, plus the worst pair's confusion matrix
+    assert page.count("<svg") == 3 + 1
+    for section in ("pairs", "heatmaps", "raters", "worst"):
+        assert f'<section id="{section}">' in page
+    tidy = team_report().tidy
+    assert page.count('<tr class="below">') == int((tidy["kappa"] < 0.3).sum())
+    assert "project = gamma" in page
+
+
+def test_html_without_matplotlib_falls_back_to_tables(tmp_path: Path) -> None:
+    csv = tmp_path / "team.csv"
+    _plain(datasets.labeling_team(seed=0)).to_csv(csv, index=False)
+    out = tmp_path / "team.html"
+    code = (
+        "import sys\n"
+        "sys.modules['matplotlib'] = None\n"
+        "from kappaframe.cli import main\n"
+        f"sys.exit(main(['report', {str(csv)!r}, '--raters', 'ana', 'ben', 'dee',"
+        f" '--by', 'project', '-o', {str(out)!r}]))\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+    page = out.read_text()
+    assert "<svg" not in page
+    assert 'pip install "kappaframe[plot]"' in page.replace("&quot;", '"')
+    assert page.count("<table>") == 1 + 1 + 1 + 1  # pairs, matrices, raters, worst pair
+
+
+# --------------------------------------------------------------------------- input
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.csv.gz", "t.tsv", "t.jsonl", "t.json", "t.parquet"])
+def test_read_input_formats(tmp_path: Path, name: str) -> None:
+    df = pd.DataFrame(
+        {"g": ["x", "y", "x"], "a": [1, 2, 3], "b": [1, 2, None], "c": ["u", "v", "w"]}
+    )
+    path = tmp_path / name
+    if name.endswith(".csv"):
+        df.to_csv(path, index=False)
+    elif name.endswith(".gz"):
+        with gzip.open(path, "wt") as handle:
+            df.to_csv(handle, index=False)
+    elif name.endswith(".tsv"):
+        df.to_csv(path, index=False, sep="\t")
+    elif name.endswith(".jsonl"):
+        df.to_json(path, orient="records", lines=True)
+    elif name.endswith(".json"):
+        df.to_json(path, orient="records")
+    else:
+        pytest.importorskip("pyarrow")
+        df.to_parquet(path)
+    got = read_input(path, ["g", "a", "b"])
+    assert list(got.columns) == ["g", "a", "b"]
+    assert got["a"].tolist() == [1, 2, 3]
+    assert pd.api.types.is_integer_dtype(got["a"])
+    assert got["b"].isna().tolist() == [False, False, True]
+    with pytest.raises(kf.KappaFrameError, match="column not found: 'bb' \\(did you mean 'b'"):
+        read_input(path, ["bb"])
+
+
+def test_read_input_errors(tmp_path: Path) -> None:
+    with pytest.raises(kf.KappaFrameError, match="input file not found"):
+        read_input(tmp_path / "none.csv")
+    odd = tmp_path / "data.xlsx"
+    odd.write_text("")
+    with pytest.raises(kf.KappaFrameError, match="--input-format"):
+        read_input(odd)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"a": 1}\n{not json\n')
+    with pytest.raises(kf.KappaFrameError, match="could not read"):
+        read_input(bad)
+
+
+# --------------------------------------------------------------------------- chromium
+
+
+def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    profile = tmp_path / "profile"
+    profile.mkdir(exist_ok=True)
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+    ]
+    return subprocess.run(
+        [str(CHROMIUM), *flags, *args], capture_output=True, timeout=120, check=True
+    )
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    image_lib = pytest.importorskip("PIL.Image")
+    page = tmp_path / "team.html"
+    page.write_text(render_html(team_report(fail_under=0.3)), encoding="utf-8")
+    url = page.as_uri()
+
+    dom = _chromium(tmp_path, "--dump-dom", url).stdout.decode()
+    assert "<h1>Agreement report</h1>" in dom
+    assert dom.count("<svg") == 4
+    assert len(re.findall(r'<tr class="below">', dom)) > 0
+    # The heatmap text is live SVG text: the values of the gamma panel are in the page.
+    gamma = datasets.labeling_team(seed=0).query("project == 'gamma'").kappa.matrix(TEAM)
+    assert f"{gamma.loc['ben', 'dee']:.2f}" in dom
+
+    shot = tmp_path / "shot.png"
+    _chromium(tmp_path, "--window-size=1280,3400", f"--screenshot={shot}", url)
+    pixels = np.asarray(image_lib.open(shot).convert("RGB")).astype(int)
+    assert pixels.shape[:2] == (3400, 1280)
+    # The dark blue of kappa = 1 on the heatmap diagonals (RdBu's end, #053061) is painted.
+    dark_blue = (np.abs(pixels - np.array([5, 48, 97])).sum(axis=-1) < 40).sum()
+    assert dark_blue > 3 * 5 * 400  # three panels x five diagonal cells x a few hundred px
+    # The page is not blank.
+    assert (pixels.std(axis=(0, 1)) > 10).all()
