@@ -17,14 +17,22 @@ from ._api import (
     score,
     threshold_sweep,
 )
+from ._counts import Counts, counts
 from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
-from ._register import register_pandas, register_polars_when_imported
+from ._register import (
+    register_dask_when_imported,
+    register_pandas,
+    register_polars_when_imported,
+)
 from ._scales import SCALES
+from ._stream import FileScan, scan
 
 __version__ = "0.1.0"
 
 __all__ = [
     "SCALES",
+    "Counts",
+    "FileScan",
     "KappaFrameError",
     "KappaFrameTypeError",
     "UndefinedKappaWarning",
@@ -32,13 +40,16 @@ __all__ = [
     "cohen_kappa",
     "confusion",
     "confusion_plot",
+    "counts",
     "datasets",
     "heatmap",
     "matrix",
     "pairwise",
+    "scan",
     "score",
     "threshold_sweep",
 ]
 
 register_pandas()
 register_polars_when_imported()
+register_dask_when_imported()

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from . import _api
+from . import _api, _counts
 from ._types import CIMethod, Duplicates, Scale, Stat
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
+
+    from ._counts import Counts
 
 __all__ = ["KappaAccessor"]
 
@@ -40,6 +42,7 @@ class KappaAccessor(Generic[FrameT]):
         scale: Scale = "landis_koch",
         ci: float | None = None,
         duplicates: Duplicates = "raise",
+        min_overlap: int | None = None,
         stats: str | Sequence[str] | None = None,
         reference: Hashable | None = None,
         ci_method: CIMethod = "analytic",
@@ -49,8 +52,9 @@ class KappaAccessor(Generic[FrameT]):
         """Cohen's kappa of every pair of raters (per group); see :func:`kappaframe.pairwise`."""
         return _api.pairwise(
             self._frame, raters, item=item, rater=rater, label=label, by=by, weights=weights,
-            categories=categories, scale=scale, ci=ci, duplicates=duplicates, stats=stats,
-            reference=reference, ci_method=ci_method, n_boot=n_boot, seed=seed,
+            categories=categories, scale=scale, ci=ci, duplicates=duplicates,
+            min_overlap=min_overlap, stats=stats, reference=reference, ci_method=ci_method,
+            n_boot=n_boot, seed=seed,
         )
 
     def matrix(
@@ -65,11 +69,13 @@ class KappaAccessor(Generic[FrameT]):
         weights: str | ArrayLike | None = None,
         categories: Sequence[Any] | None = None,
         duplicates: Duplicates = "raise",
+        min_overlap: int | None = None,
     ) -> FrameT:
         """A rater x rater frame of one statistic; see :func:`kappaframe.matrix`."""
         return _api.matrix(
             self._frame, raters, item=item, rater=rater, label=label, by=by, stat=stat,
             weights=weights, categories=categories, duplicates=duplicates,
+            min_overlap=min_overlap,
         )
 
     def score(
@@ -88,6 +94,23 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         """The K x K count table of two columns; see :func:`kappaframe.confusion`."""
         return _api.confusion(self._frame, a, b, categories=categories)
+
+    def counts(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> Counts:
+        """Pair counts that add up across parts; see :func:`kappaframe.counts`."""
+        return _counts.counts(
+            self._frame, raters, item=item, rater=rater, label=label, by=by,
+            categories=categories, duplicates=duplicates,
+        )
 
     def heatmap(
         self,

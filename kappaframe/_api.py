@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Hashable, Sequence
-from itertools import combinations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -22,7 +21,8 @@ from ._core import (
 from ._display import mark_matrix
 from ._encode import Factorized, encode_labels, factorize_numpy, shared_categories
 from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from ._kernel import pair_counts
+from ._diagonal import pair_agreement
+from ._kernel import all_pairs, pair_counts
 from ._pairstats import check_pair_options, with_reference
 from ._plot import confusion_plot, heatmap
 from ._result import Column, Table
@@ -62,6 +62,7 @@ def pairwise(
     scale: Scale = "landis_koch",
     ci: float | None = None,
     duplicates: Duplicates = "raise",
+    min_overlap: int | None = None,
     stats: str | Sequence[str] | None = None,
     reference: Hashable | None = None,
     ci_method: CIMethod = "analytic",
@@ -112,6 +113,13 @@ def pairwise(
         normal one (not Student's t): the standard error is a large-sample one.
     duplicates : {"raise", "first", "last"}, default "raise"
         Long layout: what to do when a rater labeled the same item more than once.
+    min_overlap : int, optional
+        Keep only the rows (pair and group) whose raters share at least this many
+        items; ``None`` or 0 keeps every pair. With a crowd (long layout, thousands of
+        raters each labeling a few items) most pairs share nothing: ``min_overlap=1``
+        returns just the pairs that co-rated. Large, sparse long-layout inputs are
+        counted sparsely, by co-rating pairs only (:mod:`kappaframe._crowd`); the path
+        never changes the numbers.
     stats : "all" or list of str, optional
         More coefficients of each pair's table, as extra columns (in this order with
         ``"all"``): ``kappa_max`` (Umesh, Peterson & Sauber 1989), ``pabak``,
@@ -214,7 +222,8 @@ def pairwise(
     frame = adapt(data)
     prep = prepare(
         frame, with_reference(raters, reference), by=by, item=item, rater=rater,
-        label=label, categories=categories, duplicates=duplicates,
+        label=label, categories=categories, duplicates=duplicates, min_overlap=min_overlap,
+        from_counts=True,
     )
     return frame.render(
         tidy(prep, weights=weights, scale=scale, ci=ci, reference=reference, extra=extra)
@@ -233,6 +242,7 @@ def matrix(
     weights: str | ArrayLike | None = None,
     categories: Sequence[Any] | None = None,
     duplicates: Duplicates = "raise",
+    min_overlap: int | None = None,
 ) -> FrameT:
     """A square rater x rater frame of one statistic (per group).
 
@@ -244,6 +254,8 @@ def matrix(
     data, raters, item, rater, label, by, weights, categories, duplicates
         As in :func:`pairwise`.
     stat : {"kappa", "p_o", "p_e", "n"}, default "kappa"
+    min_overlap : int, optional
+        Cells of pairs sharing fewer items are NaN (``stat="n"`` still shows the count).
 
     Returns
     -------
@@ -271,8 +283,14 @@ def matrix(
     frame = adapt(data)
     prep = prepare(
         frame, raters, by=by, item=item, rater=rater, label=label,
-        categories=categories, duplicates=duplicates,
+        categories=categories, duplicates=duplicates, min_overlap=min_overlap,
+        from_counts=True,
     )
+    return mark_matrix(frame.render(matrix_table(prep, stat, weights)), stat)
+
+
+def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
+    """Build the rater x rater :class:`Table` of ``stat``, one block of rows per group."""
     square = square_values(prep, stat, weights)
     n_raters = len(prep.raters)
     n_groups = prep.groups.n_groups
@@ -286,27 +304,35 @@ def matrix(
     columns = key_columns(prep, group_of_row)
     columns.append(Column("rater", "name", names[rater_of_row]))
     columns += [Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)]
-    return mark_matrix(frame.render(Table(columns, index=[*prep.by, "rater"])), stat)
+    return Table(columns, index=[*prep.by, "rater"])
 
 
 def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
     """``stat`` of every rater pair (and each rater with themself): shape (groups, R, R)."""
     w = weight_matrix(weights, prep.categories)
     check_symmetric(w)
-    n_raters = len(prep.raters)
-    pairs = [(i, i) for i in range(n_raters)] + list(combinations(range(n_raters), 2))
-    counts = pair_counts(
-        prep.codes, pairs, len(prep.categories), prep.groups.codes, prep.groups.n_groups
-    )
-    stats = agreement(counts, w)
-    off = slice(n_raters, None)
-    warn_undefined(stats["undefined"][off], stats["n"][off])
-    values = stats[stat]
-    square = np.zeros((prep.groups.n_groups, n_raters, n_raters), dtype=values.dtype)
-    for p, (a, b) in enumerate(pairs):
-        square[:, a, b] = values[p]
-        square[:, b, a] = values[p]
-    return square
+    n_raters, n_groups = len(prep.raters), prep.groups.n_groups
+    # Each rater with themself, then the pairs: all of them, or on the sparse paths those
+    # that share items (the others share nothing: n 0, statistics undefined).
+    own = np.repeat(np.arange(n_raters), 2).reshape(-1, 2)
+    shared = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
+    pairs = np.concatenate([own, shared])
+    stats = pair_agreement(prep.tables(pairs, weights), w, weights)
+    n = np.zeros((n_groups, n_raters, n_raters), dtype=np.int64)
+    undefined = np.ones((n_groups, n_raters, n_raters), dtype=bool)
+    values = np.full((n_groups, n_raters, n_raters), 0 if stat == "n" else np.nan)
+    for a, b in ((pairs[:, 0], pairs[:, 1]), (pairs[:, 1], pairs[:, 0])):
+        n[:, a, b] = stats["n"].T
+        undefined[:, a, b] = stats["undefined"].T
+        values[:, a, b] = stats[stat].T
+    upper = np.triu_indices(n_raters, 1)
+    kept = prep.kept(n[:, upper[0], upper[1]])
+    warn_undefined(undefined[:, upper[0], upper[1]][kept], n[:, upper[0], upper[1]][kept])
+    if stat != "n":
+        hidden = ~prep.kept(n)
+        hidden[:, np.arange(n_raters), np.arange(n_raters)] = False
+        values[hidden] = np.nan
+    return values.astype(np.int64) if stat == "n" else values
 
 
 def score(
@@ -328,10 +354,9 @@ def score(
     0.6154
     """
     frame = adapt(data)
-    prep = prepare(frame, [a, b], categories=categories)
+    prep = prepare(frame, [a, b], categories=categories, from_counts=True)
     w = weight_matrix(weights, prep.categories)
-    counts = pair_counts(prep.codes, [(0, 1)], len(prep.categories))
-    stats = agreement(counts, w)
+    stats = pair_agreement(prep.tables(np.array([[0, 1]]), weights), w, weights)
     warn_undefined(stats["undefined"], stats["n"], "pairs")
     return float(stats["kappa"][0, 0])
 
@@ -358,9 +383,9 @@ def confusion(
     [[1, 0], [1, 1]]
     """
     frame = adapt(data)
-    prep = prepare(frame, [a, b], categories=categories)
+    prep = prepare(frame, [a, b], categories=categories, from_counts=True)
     k = len(prep.categories)
-    table = pair_counts(prep.codes, [(0, 1)], k)[0, 0]
+    table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
     labels = np.empty(k, dtype=object)
     labels[:] = prep.categories
     columns = [Column(a, "label", labels)]

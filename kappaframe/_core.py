@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from . import _crowd
+from ._diagonal import DiagonalCounts, pair_agreement, use_diagonal
 from ._encode import (
     Factorized,
     Groups,
@@ -21,6 +23,7 @@ from ._encode import (
     encode_labels,
     long_to_wide,
     shared_categories,
+    sort_ratings,
 )
 from ._errors import (
     KappaFrameError,
@@ -29,11 +32,11 @@ from ._errors import (
     bad_option,
     missing_columns,
 )
-from ._kernel import pair_counts
+from ._kernel import all_pairs, diagonal_counts, pair_counts
 from ._pairstats import PairOptions, check_pair_options, pair_extras, rater_pairs
 from ._result import CI_COLUMNS, TIDY_COLUMNS, Column, Table
 from ._scales import resolve_scale
-from ._stats import agreement, weight_matrix
+from ._stats import weight_matrix
 
 __all__ = [
     "Prepared",
@@ -70,14 +73,31 @@ def adapt(data: Any) -> Frame:
 
         return PandasFrame(data)
     pl = sys.modules.get("polars")
-    if pl is not None and isinstance(data, (pl.DataFrame, pl.LazyFrame)):
+    if pl is not None and isinstance(data, pl.LazyFrame):
+        from ._stream import StreamedLazyFrame
+
+        return StreamedLazyFrame(data)
+    if pl is not None and isinstance(data, pl.DataFrame):
         from ._polars import PolarsFrame
 
         return PolarsFrame(data)
+    dd = sys.modules.get("dask.dataframe")
+    if dd is not None and isinstance(data, dd.DataFrame):
+        from ._dask import DaskFrame
+
+        return DaskFrame(data)
+    from ._stream import file_adapter
+
+    files = file_adapter(data)  # a path, paths, a pyarrow Dataset or kf.scan(...)
+    if files is not None:
+        return files
     kind = f"{type(data).__module__}.{type(data).__qualname__}"
+    if isinstance(data, (str, os.PathLike)):
+        kind = f"{os.fspath(data)!r}, which is not an existing file"
     raise KappaFrameTypeError(
-        f"expected a pandas DataFrame or a polars DataFrame/LazyFrame; got {kind}. "
-        "For two plain arrays of labels use kappaframe.cohen_kappa(y1, y2)."
+        f"expected a pandas or Dask DataFrame, a polars DataFrame/LazyFrame, or parquet/CSV "
+        f"files (a path); got {kind}. For two plain arrays of labels use "
+        "kappaframe.cohen_kappa(y1, y2)."
     )
 
 
@@ -119,6 +139,48 @@ class Prepared:
     categories: list[Any]
     groups: Groups
     by: list[Hashable]
+    #: Where the pair counts come from when not from ``codes`` by the dense kernel: the
+    #: crowd path (:class:`kappaframe._crowd.CrowdCounts`) or stored counts
+    #: (:class:`kappaframe.Counts`: Dask, files, streams). See :meth:`tables`.
+    source: Any = None
+    #: Report only (pair, group) cells whose ``n`` reaches this (``None``: every cell).
+    min_overlap: int | None = None
+
+    def pairs(self) -> np.ndarray:
+        """Return the ``(n_pairs, 2)`` rater pairs ``a < b`` to report, in rater order.
+
+        Every pair; on the sparse paths with ``min_overlap``, only the pairs that share
+        at least that many items (in all groups together).
+        """
+        if self.source is not None:
+            return self.source.pairs(self.min_overlap)
+        return all_pairs(len(self.raters))
+
+    def tables(
+        self, pairs: np.ndarray, weights: Any = None, full: bool = False
+    ) -> np.ndarray | DiagonalCounts:
+        """Count each pair in each group.
+
+        ``(n_pairs, G, K, K)`` tables, or, for many categories and a statistic that
+        allows it, :class:`DiagonalCounts`.
+
+        ``weights`` is the caller's option (the diagonal path serves ``None``,
+        ``"linear"`` and ``"quadratic"``); ``full`` asks for the tables whatever the cost
+        (e.g. for standard errors).
+        """
+        if self.source is not None:
+            return self.source.tables(pairs, weights, full)
+        k, g = len(self.categories), self.groups.n_groups
+        if use_diagonal(len(pairs), g, k, weights, full):
+            sums = diagonal_counts(self.codes, pairs, k, self.groups.codes, g)
+            return DiagonalCounts.from_sums(sums)
+        return pair_counts(self.codes, pairs, k, self.groups.codes, g)
+
+    def kept(self, n: np.ndarray) -> np.ndarray:
+        """Mask of the (pair, group) cells to report: all, or ``n >= min_overlap``."""
+        if not self.min_overlap:
+            return np.ones(np.shape(n), dtype=bool)
+        return np.asarray(n) >= self.min_overlap
 
 
 def prepare(
@@ -132,8 +194,34 @@ def prepare(
     categories: Sequence[Any] | None = None,
     duplicates: str = "raise",
     min_raters: int = 2,
+    min_overlap: int | None = None,
+    from_counts: bool = False,
 ) -> Prepared:
-    """Resolve columns, encode labels and groups, pivot the long layout."""
+    """Resolve columns, encode labels and groups, pivot the long layout.
+
+    The long layout is counted sparsely (:mod:`kappaframe._crowd`) when
+    :func:`kappaframe._crowd.use_crowd` says it beats the dense pivot; the numbers are the
+    same either way.
+
+    ``from_counts=True`` says the caller reads pair counts only (``prep.tables``), never
+    ``prep.codes``: then adapters that count in parts (Dask, files, streamed polars
+    LazyFrames) count batch by batch (through here) and return a prepared view of the
+    summed :class:`kappaframe.Counts`.
+    """
+    min_overlap = check_min_overlap(min_overlap)
+    counted = getattr(frame, "prepared", None) if from_counts else None
+    if counted is not None:
+        return counted(
+            raters, by=by, item=item, rater=rater, label=label, categories=categories,
+            duplicates=duplicates, min_raters=min_raters, min_overlap=min_overlap,
+        )
+    if getattr(frame, "counts_only", False):
+        raise KappaFrameError(
+            f"this statistic needs every item's labels in memory, which a {frame.kind} "
+            "does not give: pairwise(), matrix(), score(), confusion() and counts() work "
+            "on it by counting in parts. Load the data first (e.g. .compute() or "
+            "pandas.read_parquet) to use this one."
+        )
     names = frame.columns()
     by_list = as_list(by, names)
     _check_columns(by_list, names, "by column")
@@ -150,7 +238,7 @@ def prepare(
                 "missing. For one column per rater (wide layout) pass none of them."
             )
         return _prepare_long(frame, names, raters, by_list, item, rater, label, categories,
-                             duplicates, min_raters)
+                             duplicates, min_raters, min_overlap)
 
     rater_list = as_list(raters, names)
     if not rater_list:
@@ -171,7 +259,21 @@ def prepare(
     cats = shared_categories(facts, categories)
     codes = encode_labels(list(facts.values()), cats)
     groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
-    return Prepared(frame, rater_list, codes, cats, groups, by_list)
+    return Prepared(frame, rater_list, codes, cats, groups, by_list, min_overlap=min_overlap)
+
+
+def check_min_overlap(min_overlap: Any) -> int | None:
+    """``None`` or a whole number >= 0 (0 and ``None`` both mean every pair)."""
+    if min_overlap is None:
+        return None
+    if isinstance(min_overlap, (bool, np.bool_)) or not isinstance(
+        min_overlap, (int, np.integer)
+    ) or min_overlap < 0:
+        raise KappaFrameError(
+            f"min_overlap must be a whole number of shared items (>= 0) or None; got "
+            f"{min_overlap!r}."
+        )
+    return int(min_overlap)
 
 
 def _prepare_long(
@@ -185,6 +287,7 @@ def _prepare_long(
     categories: Sequence[Any] | None,
     duplicates: str,
     min_raters: int,
+    min_overlap: int | None = None,
 ) -> Prepared:
     roles = {"item": item, "rater": rater, "label": label}
     for role, col in roles.items():
@@ -211,13 +314,27 @@ def _prepare_long(
         rater_fact = Factorized(rater_fact.codes[idx], rater_fact.uniques)
         label_codes = label_codes[idx]
         row_groups = _subset_groups(row_groups, idx)
-    wide = long_to_wide(items, rater_fact, label_codes, row_groups, duplicates, item, rater)
+    ratings = sort_ratings(items, rater_fact, row_groups, duplicates, item, rater)
     if len(rater_fact.uniques) < min_raters:
         raise KappaFrameError(
             f"agreement needs at least {min_raters} raters; column {rater!r} has "
             f"{len(rater_fact.uniques)}: {rater_fact.uniques[:10]}."
         )
-    return Prepared(frame, list(rater_fact.uniques), wide.codes, cats, wide.groups, by_list)
+    n_raters = len(rater_fact.uniques)
+    rated = ratings.order[label_codes[ratings.order] >= 0]
+    n_rating_pairs = _crowd.rating_pairs(ratings.unit[rated], ratings.n_units)
+    if _crowd.use_crowd(n_raters, ratings.n_units, n_rating_pairs):
+        unit_groups = ratings.unit_groups
+        source = _crowd.CrowdCounts(
+            rater_fact.codes[rated], ratings.unit[rated], label_codes[rated],
+            unit_groups.codes, n_raters, unit_groups.n_groups, len(cats),
+        )
+        groups = Groups(None, unit_groups.n_groups, unit_groups.first_row)
+        return Prepared(frame, list(rater_fact.uniques), np.zeros((n_raters, 0), np.int8),
+                        cats, groups, by_list, source=source, min_overlap=min_overlap)
+    wide = long_to_wide(items, rater_fact, label_codes, row_groups, ratings=ratings)
+    return Prepared(frame, list(rater_fact.uniques), wide.codes, cats, wide.groups, by_list,
+                    min_overlap=min_overlap)
 
 
 def _subset_groups(groups: Groups, idx: np.ndarray) -> Groups:
@@ -301,21 +418,18 @@ def tidy(
     w = weight_matrix(weights, prep.categories)
     check_symmetric(w)
     n_raters = len(prep.raters)
-    pairs = rater_pairs(prep.raters, reference)
-    counts = pair_counts(
-        prep.codes, pairs, len(prep.categories), prep.groups.codes, prep.groups.n_groups
-    )
-    stats = agreement(counts, w)
-    warn_undefined(stats["undefined"], stats["n"])
+    pairs = prep.pairs() if reference is None else rater_pairs(prep.raters, reference)
+    counts = prep.tables(pairs, weights, full=bool(extra.names))
+    stats = pair_agreement(counts, w, weights)
+    kept = prep.kept(stats["n"])
+    warn_undefined(stats["undefined"][kept], stats["n"][kept])
 
-    n_groups = prep.groups.n_groups
-    n_pairs = len(pairs)
-    # Rows are group-major: every pair of group 0, then group 1, ...
-    group_of_row = np.repeat(np.arange(n_groups), n_pairs)
-    pair_of_row = np.tile(np.arange(n_pairs), n_groups)
+    # Rows are group-major: every pair of group 0, then group 1, ... (with min_overlap,
+    # only the cells with enough shared items).
+    group_of_row, pair_of_row = np.nonzero(np.swapaxes(kept, 0, 1))
 
     def rows(values: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(np.swapaxes(values, 0, 1)).reshape(-1)
+        return np.swapaxes(values, 0, 1)[group_of_row, pair_of_row]
 
     columns = key_columns(prep, group_of_row)
     names = np.empty(n_raters, dtype=object)

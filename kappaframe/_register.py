@@ -1,8 +1,8 @@
-"""Register the ``.kappa`` accessor, once per library, without importing polars.
+"""Register the ``.kappa`` accessor, once per library, without importing polars or dask.
 
-pandas is a dependency and is registered at import. polars is registered at once if it
-is already imported, else the moment it is (a post-import hook on ``sys.meta_path``), so
-``import kappaframe`` never pays for, nor requires, polars.
+pandas is a dependency and is registered at import. polars (and ``dask.dataframe``) is
+registered at once if it is already imported, else the moment it is (a post-import hook
+on ``sys.meta_path``), so ``import kappaframe`` never pays for, nor requires, either.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from ._accessor import KappaAccessor
 
-__all__ = ["register_pandas", "register_polars_when_imported"]
+__all__ = ["register_dask_when_imported", "register_pandas", "register_polars_when_imported"]
 
 _DONE: set[str] = set()
 
@@ -37,44 +37,60 @@ def _register_polars(pl: ModuleType) -> None:
     pl.api.register_lazyframe_namespace("kappa")(KappaAccessor)
 
 
-class _PolarsHook(importlib.abc.MetaPathFinder):
-    """Finds nothing itself; wraps polars' loader to register the namespace after import."""
+def _register_dask(dd: ModuleType) -> None:
+    if "dask" in _DONE:
+        return
+    _DONE.add("dask")
+    dd.extensions.register_dataframe_accessor("kappa")(KappaAccessor)
+
+
+class _ImportHook(importlib.abc.MetaPathFinder):
+    """Finds nothing itself; wraps one module's loader to register after its import."""
+
+    def __init__(self, name: str, register: Any) -> None:
+        self.name = name
+        self.register = register
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "polars":
+        if fullname != self.name:
             return None
         for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
+            if isinstance(finder, _ImportHook) or not hasattr(finder, "find_spec"):
                 continue
             spec = finder.find_spec(fullname, path, target)
             if spec is not None and spec.loader is not None:
-                spec.loader = _RegisteringLoader(spec.loader)
+                spec.loader = _RegisteringLoader(spec.loader, self)
                 return spec
         return None
 
+    def remove(self) -> None:
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+
 
 class _RegisteringLoader(importlib.abc.Loader):
-    def __init__(self, loader: Any) -> None:
+    def __init__(self, loader: Any, hook: _ImportHook) -> None:
         self._loader = loader
+        self._hook = hook
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
         return self._loader.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
         self._loader.exec_module(module)
-        _remove_hook()
-        _register_polars(module)
+        self._hook.remove()
+        self._hook.register(module)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._loader, name)
 
 
-_HOOK = _PolarsHook()
+_HOOK = _ImportHook("polars", _register_polars)
+_DASK_HOOK = _ImportHook("dask.dataframe", _register_dask)
 
 
 def _remove_hook() -> None:
-    if _HOOK in sys.meta_path:
-        sys.meta_path.remove(_HOOK)
+    _HOOK.remove()
 
 
 def register_polars_when_imported() -> None:
@@ -83,3 +99,11 @@ def register_polars_when_imported() -> None:
         _register_polars(pl)
     elif _HOOK not in sys.meta_path:
         sys.meta_path.insert(0, _HOOK)
+
+
+def register_dask_when_imported() -> None:
+    dd = sys.modules.get("dask.dataframe")
+    if dd is not None and hasattr(dd, "extensions"):
+        _register_dask(dd)
+    elif _DASK_HOOK not in sys.meta_path:
+        sys.meta_path.insert(0, _DASK_HOOK)

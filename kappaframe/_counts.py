@@ -1,0 +1,680 @@
+"""Pair counts as a public object: build anywhere, add up, finalise into kappa.
+
+Every statistic of :func:`kappaframe.pairwise` and :func:`kappaframe.matrix` is a function
+of the K x K contingency table of each rater pair in each group, and those tables add up:
+counts of disjoint sets of items sum to the counts of their union. :class:`Counts` holds
+them (``counts[pair, group, K, K]``), so that
+
+- Dask partitions, file batches and polars streaming chunks are counted separately and
+  summed (``+`` or ``sum()``), then finalised once;
+- an engine that can only group and count (Spark, a SQL warehouse) can produce the cells
+  ``(group..., rater_a, rater_b, label_a, label_b, count)`` and hand them over with
+  :meth:`Counts.from_frame` (see ``docs/spark.md``);
+- stored counts can be re-finalised with other weights, scales or ``min_overlap``.
+
+Addition aligns everything by value: raters, categories and group keys may differ between
+the parts (a batch that lacks a category or a group is fine).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _kernel
+from ._encode import Factorized, Groups, encode_groups, shared_categories
+from ._errors import KappaFrameError, KappaFrameTypeError, missing_columns
+from ._result import Column, Table
+
+__all__ = ["CELL_COLUMNS", "Counts"]
+
+#: Columns of :meth:`Counts.to_frame` after the group keys (and what :meth:`from_frame` reads).
+CELL_COLUMNS = ("rater_a", "rater_b", "label_a", "label_b", "count")
+
+
+class Counts:
+    """Contingency tables of rater pairs per group: additive, storable, finalisable.
+
+    Build one with :func:`kappaframe.counts` (from a pandas, polars or Dask frame, a polars
+    LazyFrame, or parquet/CSV files) or :meth:`from_frame` (from stored cells); add
+    several with ``+`` or ``sum()``; finalise with :meth:`pairwise` or :meth:`matrix`,
+    which give exactly what :func:`kappaframe.pairwise` / :func:`kappaframe.matrix` give
+    on the whole data.
+
+    Attributes
+    ----------
+    tables : ndarray of shape (n_pairs, n_groups, K, K)
+        ``tables[p, g, i, j]``: items of group ``g`` that rater ``pairs[p, 0]`` labeled
+        ``categories[i]`` and rater ``pairs[p, 1]`` labeled ``categories[j]``.
+    pairs : ndarray of shape (n_pairs, 2)
+        Rater positions ``a <= b``, sorted; ``(a, a)`` holds a rater's own label counts
+        (the diagonal of :meth:`matrix`). Pairs that share no item may be absent.
+    raters, categories : list
+    by : list
+        Group key column names; ``keys`` holds one row per group, sorted.
+    keys : pandas or polars DataFrame, or None
+        The group keys (``None`` without ``by``).
+
+    Notes
+    -----
+    Counts add up over disjoint sets of *items*: in the long layout all ratings of an item
+    must be in the same part (a Dask frame is shuffled by item for this).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> day1 = pd.DataFrame({"ann1": ["a", "a", "b"], "ann2": ["a", "b", "b"]})
+    >>> day2 = pd.DataFrame({"ann1": ["b"], "ann2": ["b"]})
+    >>> total = kf.counts(day1) + kf.counts(day2)
+    >>> round(float(total.pairwise()["kappa"].iloc[0]), 4)
+    0.5
+    >>> cells = total.to_frame()
+    >>> int(cells["count"].sum())
+    12
+    >>> round(float(kf.Counts.from_frame(cells).pairwise()["kappa"].iloc[0]), 4)
+    0.5
+    """
+
+    def __init__(
+        self,
+        tables: np.ndarray,
+        pairs: np.ndarray,
+        raters: Sequence[Hashable],
+        categories: Sequence[Any],
+        by: Sequence[Hashable] = (),
+        keys: Any = None,
+        *,
+        output: str = "pandas",
+    ) -> None:
+        self.tables = tables
+        self.pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+        self.raters = list(raters)
+        self.categories = list(categories)
+        self.by = list(by)
+        self.keys = keys
+        self.output = output
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def n_groups(self) -> int:
+        return int(self.tables.shape[1])
+
+    def __repr__(self) -> str:
+        n_self = int(np.count_nonzero(self.pairs[:, 0] == self.pairs[:, 1]))
+        return (
+            f"<kappaframe.Counts: {len(self.raters)} raters, {len(self.pairs) - n_self} pairs, "
+            f"{self.n_groups} group(s){' by ' + repr(self.by) if self.by else ''}, "
+            f"{len(self.categories)} categories, {int(self.tables.sum())} counted>"
+        )
+
+    def __add__(self, other: Any) -> Counts:
+        if isinstance(other, int) and other == 0:
+            return self
+        if not isinstance(other, Counts):
+            return NotImplemented
+        return combine([self, other])
+
+    def __radd__(self, other: Any) -> Counts:
+        return self.__add__(other)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Counts):
+            return NotImplemented
+        return (
+            self.raters == other.raters
+            and self.categories == other.categories
+            and self.by == other.by
+            and np.array_equal(self.pairs, other.pairs)
+            and np.array_equal(self.tables, other.tables)
+            and _same_keys(self.keys, other.keys)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------- finalising
+    def pairwise(
+        self,
+        *,
+        weights: Any = None,
+        scale: Any = "landis_koch",
+        ci: float | None = None,
+        min_overlap: int | None = None,
+    ) -> Any:
+        """Cohen's kappa of every pair (per group), as :func:`kappaframe.pairwise` gives it.
+
+        Parameters are those of :func:`kappaframe.pairwise`. Returns a frame of the
+        library the counts came from (pandas for files and for Dask).
+        """
+        from ._core import check_min_overlap, tidy
+
+        prep = self.prepared(check_min_overlap(min_overlap))
+        return prep.frame.render(tidy(prep, weights=weights, scale=scale, ci=ci))
+
+    def matrix(
+        self, *, stat: str = "kappa", weights: Any = None, min_overlap: int | None = None
+    ) -> Any:
+        """A square rater x rater frame of one statistic, as :func:`kappaframe.matrix`."""
+        from ._api import STATS, matrix_table
+        from ._core import check_min_overlap
+        from ._display import mark_matrix
+        from ._errors import bad_option
+
+        if stat not in STATS:
+            raise bad_option("stat", stat, STATS)
+        own = self.pairs[:, 0] == self.pairs[:, 1]
+        if self.raters and not own.any() and self.tables.sum():
+            raise KappaFrameError(
+                "matrix() needs each rater's own label counts (its diagonal), and these "
+                "counts have none: build the cells with rater_a <= rater_b (a rater paired "
+                "with themself on each item), or use pairwise()."
+            )
+        prep = self.prepared(check_min_overlap(min_overlap))
+        return mark_matrix(prep.frame.render(matrix_table(prep, stat, weights)), stat)
+
+    def prepared(self, min_overlap: int | None = None) -> Any:
+        """The :class:`kappaframe._core.Prepared` view the shared statistics read."""
+        from ._core import Prepared
+
+        g = self.n_groups
+        groups = Groups(None, g, np.arange(g, dtype=np.intp))
+        codes = np.zeros((len(self.raters), 0), dtype=np.int8)
+        return Prepared(
+            _CountsFrame(self), self.raters, codes, self.categories, groups, self.by,
+            source=_CountsSource(self), min_overlap=min_overlap,
+        )
+
+    def __iadd__(self, other: Any) -> Counts:
+        """Add in place when the layouts match (the batch loop's case), else as ``+``."""
+        if isinstance(other, Counts) and _same_layout(self, other) and other.by == self.by:
+            if np.can_cast(other.tables.dtype, self.tables.dtype):
+                self.tables += other.tables
+                return self
+        return self + other
+
+    # ---------------------------------------------------------- serialising
+    def to_frame(self) -> Any:
+        """The non-zero cells as a tidy frame: ``by`` columns, then :data:`CELL_COLUMNS`.
+
+        One row per group, rater pair (``rater_a <= rater_b`` in rater order, a rater
+        with themself included) and pair of labels, with its ``count``. A pandas frame, or
+        a polars DataFrame for counts of polars data. :meth:`from_frame` reads it back.
+        """
+        clash = [b for b in self.by if b in CELL_COLUMNS]
+        if clash:
+            raise KappaFrameError(
+                f"by column {clash[0]!r} has the name of a cell column; rename it first."
+            )
+        p, g, i, j = np.nonzero(self.tables)
+        names = _objects(self.raters)
+        labels = _objects(self.categories)
+        columns = [Column(b, "key", g, source=b) for b in self.by]
+        columns += [
+            Column("rater_a", "name", names[self.pairs[p, 0]]),
+            Column("rater_b", "name", names[self.pairs[p, 1]]),
+            Column("label_a", "label", labels[i]),
+            Column("label_b", "label", labels[j]),
+            Column("count", "int", self.tables[p, g, i, j].astype(np.int64)),
+        ]
+        return _CountsFrame(self, eager=True).render(Table(columns))
+
+    @classmethod
+    def from_frame(
+        cls,
+        cells: Any,
+        *,
+        by: Hashable | Sequence[Hashable] | None = None,
+        raters: Sequence[Hashable] | None = None,
+        categories: Sequence[Any] | None = None,
+    ) -> Counts:
+        """Read counts from a frame of cells (what :meth:`to_frame` writes).
+
+        Parameters
+        ----------
+        cells : pandas or polars DataFrame (or LazyFrame)
+            Columns ``by...``, ``rater_a``, ``rater_b``, ``label_a``, ``label_b``,
+            ``count``. Rows may come in any order and repeat (they add up); a pair may
+            come either way round. Rows with ``rater_a == rater_b`` (and equal labels)
+            are each rater's own label counts, needed by :meth:`matrix` only.
+        by : column name or list of names, optional
+            The group key columns.
+        raters : list, optional
+            Rater order (default: sorted ids). Must list every rater in ``cells``.
+        categories : list, optional
+            Category order, as in :func:`kappaframe.pairwise`.
+        """
+        from ._core import adapt, as_list
+
+        frame = adapt(cells)
+        names = frame.columns()
+        by_list = as_list(by, names)
+        err = missing_columns([*by_list, *CELL_COLUMNS], names, "cell column")
+        if err is not None:
+            raise err
+        frame.load([*by_list, *CELL_COLUMNS])
+        n_rows = frame.n_rows
+        fa, fb = frame.labels("rater_a"), frame.labels("rater_b")
+        for fact, name in ((fa, "rater_a"), (fb, "rater_b"), *(
+            (frame.labels(c), c) for c in ("label_a", "label_b")
+        )):
+            if (fact.codes < 0).any():
+                raise KappaFrameError(
+                    f"column {name!r} is missing on {int((fact.codes < 0).sum())} row(s); "
+                    "every cell needs two raters and two labels."
+                )
+        rater_list = _rater_order([*fa.uniques, *fb.uniques], raters)
+        position = {r: i for i, r in enumerate(rater_list)}
+        a = np.array([position[u] for u in fa.uniques], dtype=np.intp)[fa.codes]
+        b = np.array([position[u] for u in fb.uniques], dtype=np.intp)[fb.codes]
+        la_fact, lb_fact = frame.labels("label_a"), frame.labels("label_b")
+        cats = shared_categories({"label_a": la_fact, "label_b": lb_fact}, categories)
+        index = {c: i for i, c in enumerate(cats)}
+        la = np.array([index[u] for u in la_fact.uniques], dtype=np.intp)[la_fact.codes]
+        lb = np.array([index[u] for u in lb_fact.uniques], dtype=np.intp)[lb_fact.codes]
+        weight = _cell_counts(frame, n_rows)
+        groups = encode_groups([frame.keys(c) for c in by_list], n_rows)
+        g = np.zeros(n_rows, np.intp) if groups.codes is None else groups.codes
+        n_groups = groups.n_groups if by_list else 1
+        flip = a > b
+        a, b = np.where(flip, b, a), np.where(flip, a, b)
+        la, lb = np.where(flip, lb, la), np.where(flip, la, lb)
+        r, k = len(rater_list), len(cats)
+        if ((a == b) & (la != lb)).any():
+            raise KappaFrameError(
+                "a rater paired with themself has two different labels on one item "
+                "(rater_a == rater_b with label_a != label_b); such a cell cannot exist."
+            )
+        distinct, inverse = np.unique(a.astype(np.int64) * r + b, return_inverse=True)
+        _kernel.check_count_size(len(distinct), n_groups, k)
+        flat = ((inverse.reshape(-1) * n_groups + g) * k + la) * k + lb
+        total = np.bincount(flat, weights=weight, minlength=len(distinct) * n_groups * k * k)
+        tables = np.rint(total).astype(np.int64).reshape(len(distinct), n_groups, k, k)
+        pairs = np.column_stack([distinct // r, distinct % r]) if r else np.zeros((0, 2))
+        keys = _take(_native(frame), by_list, groups.first_row[:n_groups]) if by_list else None
+        return cls(tables, pairs, rater_list, cats, by_list, keys, output=_output_of(frame))
+
+    @classmethod
+    def from_prepared(cls, prep: Any, output: str = "pandas") -> Counts:
+        """Count every pair (and each rater with themself) of a prepared input."""
+        r = len(prep.raters)
+        own = np.repeat(np.arange(r, dtype=np.intp), 2).reshape(-1, 2)
+        if prep.source is None:
+            shared = _kernel.all_pairs(r)
+        else:
+            shared = prep.source.pairs(1)
+        pairs = np.concatenate([own, shared])
+        order = np.lexsort((pairs[:, 1], pairs[:, 0]))
+        pairs = pairs[order]
+        tables = np.asarray(prep.tables(pairs, full=True))
+        keys = None
+        if prep.by:
+            keys = _take(_native(prep.frame), prep.by, prep.groups.first_row[: prep.groups.n_groups])
+        return cls(tables, pairs, prep.raters, prep.categories, prep.by, keys, output=output)
+
+
+class _CountsSource:
+    """Stored counts seen as the pair-count source of :class:`kappaframe._core.Prepared`."""
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+
+    def pairs(self, min_overlap: int | None) -> np.ndarray:
+        """Every pair; with ``min_overlap``, the stored pairs sharing that many items."""
+        c = self.counts
+        if not min_overlap:
+            return _kernel.all_pairs(len(c.raters))
+        off = c.pairs[:, 0] != c.pairs[:, 1]
+        shared = c.tables[off].sum(axis=(1, 2, 3))
+        return c.pairs[off][shared >= min_overlap]
+
+    def tables(self, pairs: np.ndarray, weights: Any = None, full: bool = False) -> np.ndarray:
+        """Tables of ``pairs`` (either way round; pairs never counted are zeros)."""
+        c = self.counts
+        pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+        g, k = c.n_groups, len(c.categories)
+        _kernel.check_count_size(len(pairs), g, k)
+        out = np.zeros((len(pairs), g, k, k), dtype=c.tables.dtype)
+        if not len(pairs) or not len(c.pairs):
+            return out
+        r = len(c.raters)
+        a, b = pairs[:, 0], pairs[:, 1]
+        key = np.minimum(a, b).astype(np.int64) * r + np.maximum(a, b)
+        stored = c.pairs[:, 0].astype(np.int64) * r + c.pairs[:, 1]
+        pos = np.minimum(np.searchsorted(stored, key), len(stored) - 1)
+        found = stored[pos] == key
+        out[found] = c.tables[pos[found]]
+        swapped = found & (a > b)
+        if swapped.any():
+            out[swapped] = np.swapaxes(out[swapped], -2, -1)
+        return out
+
+
+class CountingFrame:
+    """Base of the adapters that count in parts before preparing (Dask, files, streams).
+
+    Subclasses implement :meth:`columns` and :meth:`counts`; :meth:`prepared` is what
+    :func:`kappaframe._core.prepare` calls for the statistics that need pair counts only,
+    and :meth:`render` renders with the group keys of the last counts.
+    """
+
+    output = "pandas"
+    _result: Counts | None = None
+
+    def columns(self) -> list[Hashable]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def counts(self, raters: Any = None, **options: Any) -> Counts:  # pragma: no cover
+        raise NotImplementedError
+
+    def prepared(self, raters: Any = None, *, min_overlap: int | None = None, **options: Any) -> Any:
+        self._result = self.counts(raters, **options)
+        return self._result.prepared(min_overlap)
+
+    def render(self, table: Table) -> Any:
+        if self._result is None:  # pragma: no cover - prepared() always runs first
+            raise RuntimeError("render() before prepared()")
+        return _CountsFrame(self._result).render(table)
+
+
+def check_raters(total: Counts, min_raters: int, rater: Hashable) -> Counts:
+    """The long layout's check, made on the total: enough distinct raters."""
+    if len(total.raters) < min_raters:
+        raise KappaFrameError(
+            f"agreement needs at least {min_raters} raters; column {rater!r} has "
+            f"{len(total.raters)}: {total.raters[:10]}."
+        )
+    return total
+
+
+def counts(
+    data: Any,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    categories: Sequence[Any] | None = None,
+    duplicates: str = "raise",
+) -> Counts:
+    """Count the K x K table of every rater pair per group, as an additive :class:`Counts`.
+
+    The first half of :func:`kappaframe.pairwise`: ``kf.counts(df, ...).pairwise()`` is
+    ``kf.pairwise(df, ...)``. Counts of parts of the data add up (``+``, ``sum()``), and
+    can be stored with :meth:`Counts.to_frame` and read back with
+    :meth:`Counts.from_frame`.
+
+    Parameters
+    ----------
+    data : frame or path
+        A pandas or polars DataFrame, a polars LazyFrame (streamed in batches in the
+        wide layout), a Dask DataFrame (counted per partition on the cluster), or parquet
+        / CSV files: a path, a glob, a list of paths or a ``pyarrow.dataset.Dataset``
+        (read in batches; see :func:`kappaframe.scan`).
+    raters, item, rater, label, by, categories, duplicates
+        As in :func:`kappaframe.pairwise`.
+
+    Returns
+    -------
+    Counts
+        Every pair of raters that shares an item (all pairs in the wide layout), and
+        each rater with themself, in every group.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({"a": [1, 1, 2, 2], "b": [1, 2, 2, 2]})
+    >>> c = kf.counts(df)
+    >>> c.tables[1, 0].tolist()  # the pair (a, b): rows a's labels, columns b's
+    [[1, 1], [0, 2]]
+    >>> float(c.pairwise()["kappa"].iloc[0])
+    0.5
+    """
+    from ._core import adapt, prepare
+
+    frame = adapt(data)
+    options = {"by": by, "item": item, "rater": rater, "label": label,
+               "categories": categories, "duplicates": duplicates}
+    build = getattr(frame, "counts", None)
+    if build is not None:  # Dask, files, streamed LazyFrames: counted in parts
+        return build(raters, min_raters=2, **options)
+    prep = prepare(frame, raters, **options)
+    return Counts.from_prepared(prep, output=_output_of(frame))
+
+
+class _CountsFrame:
+    """The adapter face of :class:`Counts`: renders results with the stored group keys."""
+
+    def __init__(self, counts: Counts, eager: bool = False) -> None:
+        self.counts = counts
+        self.eager = eager
+
+    def render(self, table: Table) -> Any:
+        return render(table, self.counts.keys, self.counts.output, eager=self.eager)
+
+
+def render(table: Table, keys: Any, output: str, eager: bool = False) -> Any:
+    """Render ``table`` (key columns read from ``keys``) in the ``output`` library."""
+    if output in ("polars", "lazy"):
+        from ._polars import render as polars_render
+
+        out = polars_render(table, keys)
+        return out.lazy() if output == "lazy" and not eager else out
+    from ._pandas import render as pandas_render
+
+    out = pandas_render(table, keys)
+    if output == "dask" and not eager:
+        from ._dask import from_pandas
+
+        return from_pandas(out)
+    return out
+
+
+# ----------------------------------------------------------------- combining
+def combine(parts: Sequence[Counts]) -> Counts:
+    """Sum counts, aligning raters, categories, pairs and groups by value."""
+    parts = list(parts)
+    if not parts:
+        raise KappaFrameError("nothing to add: pass at least one Counts.")
+    first = parts[0]
+    for other in parts[1:]:
+        if other.by != first.by:
+            raise KappaFrameError(
+                f"cannot add counts grouped by {first.by} and by {other.by}; group both "
+                "the same way."
+            )
+        if _family(other.output) != _family(first.output):
+            raise KappaFrameError(
+                f"cannot add counts of {first.output} and {other.output} frames; build "
+                "both from the same frame library."
+            )
+    if all(_same_layout(first, other) for other in parts[1:]):
+        total = first.tables.copy() if len(parts) > 1 else first.tables
+        for other in parts[1:]:
+            total += other.tables
+        return Counts(total, first.pairs, first.raters, first.categories, first.by,
+                      first.keys, output=first.output)
+
+    raters = _merge_order([p.raters for p in parts], "rater")
+    categories = _merge_order([p.categories for p in parts], "category")
+    keys, group_maps = _merge_keys(parts)
+    r, k = len(raters), len(categories)
+    n_groups = _n_groups(keys, first.by)
+    rater_pos = {x: i for i, x in enumerate(raters)}
+    cat_pos = {x: i for i, x in enumerate(categories)}
+    keyed = []
+    for part in parts:
+        rmap = np.array([rater_pos[x] for x in part.raters], dtype=np.intp)
+        a, b = rmap[part.pairs[:, 0]], rmap[part.pairs[:, 1]]
+        flip = a > b
+        key = np.minimum(a, b).astype(np.int64) * r + np.maximum(a, b)
+        keyed.append((key, flip))
+    distinct = np.unique(np.concatenate([key for key, _ in keyed])) if keyed else np.zeros(0)
+    dtype = np.result_type(*(p.tables.dtype for p in parts))
+    _kernel.check_count_size(len(distinct), n_groups, k)
+    total = np.zeros((len(distinct), n_groups, k, k), dtype=dtype)
+    for part, (key, flip), gmap in zip(parts, keyed, group_maps, strict=True):
+        tables = part.tables
+        if flip.any():
+            tables = tables.copy()
+            tables[flip] = np.swapaxes(tables[flip], -2, -1)
+        rows = np.searchsorted(distinct, key)
+        cmap = np.array([cat_pos[c] for c in part.categories], dtype=np.intp)
+        total[np.ix_(rows, gmap, cmap, cmap)] += tables
+    pairs = np.column_stack([distinct // r, distinct % r]) if r else np.zeros((0, 2))
+    return Counts(total, pairs, raters, categories, first.by, keys, output=first.output)
+
+
+def _n_groups(keys: Any, by: list[Hashable]) -> int:
+    return 1 if not by else len(keys)
+
+
+def _same_layout(a: Counts, b: Counts) -> bool:
+    return (
+        a.raters == b.raters
+        and a.categories == b.categories
+        and np.array_equal(a.pairs, b.pairs)
+        and a.tables.shape == b.tables.shape
+        and _same_keys(a.keys, b.keys)
+    )
+
+
+def _same_keys(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if type(a) is not type(b) or len(a) != len(b):
+        return False
+    try:
+        return bool(a.equals(b))
+    except Exception:  # pragma: no cover - exotic frames compare by merging instead
+        return False
+
+
+def _merge_order(lists: list[list[Any]], what: str) -> list[Any]:
+    """One order for several lists: equal lists as they are; sorted lists sorted; else the
+    one list that holds every value in an order the others agree with."""
+    first = lists[0]
+    if all(lst == first for lst in lists[1:]):
+        return list(first)
+    union = list(dict.fromkeys(x for lst in lists for x in lst))
+    try:
+        if all(lst == sorted(lst) for lst in lists):
+            return sorted(union)
+    except TypeError:
+        pass
+    for candidate in lists:
+        if len(candidate) == len(union):
+            rank = {x: i for i, x in enumerate(candidate)}
+            if all([rank[x] for x in lst] == sorted(rank[x] for x in lst) for lst in lists):
+                return list(candidate)
+    raise KappaFrameError(
+        f"cannot add counts whose {what} orders disagree ({first[:10]} vs "
+        f"{next(lst for lst in lists if lst != first)[:10]}); build every part with the "
+        f"same {'categories=' if what == 'category' else 'raters='}."
+    )
+
+
+def _merge_keys(parts: list[Counts]) -> tuple[Any, list[np.ndarray]]:
+    """The sorted union of the parts' group keys and, per part, where its groups went."""
+    first = parts[0]
+    if not first.by:
+        return None, [np.zeros(1, dtype=np.intp) for _ in parts]
+    if all(_same_keys(first.keys, p.keys) for p in parts[1:]):
+        ident = np.arange(len(first.keys), dtype=np.intp)
+        return first.keys, [ident for _ in parts]
+    from ._core import adapt
+
+    stacked = _concat([p.keys for p in parts])
+    frame = adapt(stacked)
+    frame.load(list(first.by))
+    groups = encode_groups([frame.keys(b) for b in first.by], frame.n_rows)
+    codes = groups.codes if groups.codes is not None else np.zeros(frame.n_rows, np.intp)
+    keys = _take(stacked, first.by, groups.first_row[: groups.n_groups])
+    bounds = np.cumsum([0] + [len(p.keys) for p in parts])
+    return keys, [codes[bounds[i] : bounds[i + 1]] for i in range(len(parts))]
+
+
+# ------------------------------------------------------------- frame helpers
+def _family(output: str) -> str:
+    return "polars" if output in ("polars", "lazy") else "pandas"
+
+
+def _output_of(frame: Any) -> str:
+    """The output kind of an adapter: pandas, polars, lazy (LazyFrame) or dask."""
+    kind = getattr(frame, "output", None)
+    if kind is not None:
+        return str(kind)
+    if type(frame).__name__ == "PolarsFrame":
+        return "lazy" if frame.lazy else "polars"
+    return "pandas"
+
+
+def _native(frame: Any) -> Any:
+    """The eager native frame behind an adapter (after ``load``)."""
+    return frame.frame
+
+
+def _take(native: Any, by: Sequence[Hashable], rows: np.ndarray) -> Any:
+    """Rows ``rows`` of the ``by`` columns, as a frame of the same library."""
+    import pandas as pd
+
+    if isinstance(native, pd.DataFrame):
+        return native[list(by)].iloc[np.asarray(rows, dtype=np.intp)].reset_index(drop=True)
+    return native.select([str(b) for b in by])[np.asarray(rows, dtype=np.int64)]
+
+
+def _concat(frames: list[Any]) -> Any:
+    import pandas as pd
+
+    if isinstance(frames[0], pd.DataFrame):
+        return pd.concat(frames, ignore_index=True)
+    pl = sys.modules["polars"]
+    try:
+        return pl.concat(frames, how="vertical")
+    except Exception as err:  # polars raises its own schema errors
+        raise KappaFrameError(f"cannot add counts whose group keys differ in type: {err}") from None
+
+
+def _objects(values: Sequence[Any]) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+def _rater_order(ids: Iterable[Any], raters: Sequence[Hashable] | None) -> list[Any]:
+    seen = list(dict.fromkeys(ids))
+    if raters is None:
+        try:
+            return sorted(seen)
+        except TypeError:
+            return seen
+    if isinstance(raters, (str, bytes)):
+        raise KappaFrameTypeError(f"raters must be a list of rater ids; got {raters!r}.")
+    order = list(dict.fromkeys(raters))
+    absent = [x for x in seen if x not in set(order)]
+    if absent:
+        raise KappaFrameError(
+            f"raters= does not list {len(absent)} rater(s) found in the cells, e.g. "
+            f"{absent[:5]}; list every rater, or leave raters=None for sorted ids."
+        )
+    return order
+
+
+def _cell_counts(frame: Any, n_rows: int) -> np.ndarray:
+    fact: Factorized = frame.labels("count")
+    values = np.asarray(fact.uniques, dtype=object)
+    try:
+        numbers = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise KappaFrameError(
+            f"column 'count' must hold numbers; found e.g. {values[:3].tolist()}."
+        ) from None
+    if (fact.codes < 0).any() or not np.all(np.isfinite(numbers)) or np.any(numbers < 0):
+        raise KappaFrameError(
+            "column 'count' must hold finite, non-negative numbers with nothing missing."
+        )
+    return numbers[fact.codes] if n_rows else np.zeros(0)

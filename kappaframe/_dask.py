@@ -1,0 +1,186 @@
+"""Dask DataFrames: agreement as a map-reduce over partitions.
+
+Pair counts add up over items, so each partition is counted by the shared kernel (through
+the pandas adapter, on the workers), the partition :class:`kappaframe.Counts` are summed
+in a tree, and the total is finalised on the client by the shared statistics:
+
+1. one pass discovers the categories (the sorted distinct labels of every rater column,
+   or the order an ordered categorical declares), and in the long layout the rater ids,
+   unless ``categories=`` is given (and, in the long layout, no ``raters=``);
+2. the long layout is shuffled by item, so every rating of an item is in one partition;
+3. one pass counts: ``to_delayed()`` partitions -> counts -> ``combine`` in a tree.
+
+Results are what pandas gives on the same data; they come back as a one-partition Dask
+DataFrame (``.compute()`` for pandas). Works with any scheduler, including a
+``distributed.Client``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+
+from ._counts import Counts, CountingFrame, check_raters, combine
+from ._encode import Factorized, shared_categories
+from ._errors import KappaFrameError, missing_columns
+
+__all__ = ["DaskFrame", "from_pandas"]
+
+#: Partition counts summed per task of the reduction tree.
+FAN_IN = 8
+
+
+def _dask() -> tuple[Any, Any]:
+    try:
+        import dask
+        import dask.dataframe as dd
+    except ModuleNotFoundError:  # pragma: no cover - depends on the environment
+        raise ModuleNotFoundError(
+            'Dask DataFrames need dask: pip install "kappaframe[dask]"'
+        ) from None
+    return dask, dd
+
+
+def from_pandas(frame: Any) -> Any:
+    """A small pandas result as a one-partition Dask DataFrame (index levels but the last
+    become columns: Dask has no MultiIndex)."""
+    import pandas as pd
+
+    _, dd = _dask()
+    if isinstance(frame.index, pd.MultiIndex):
+        frame = frame.reset_index(level=list(range(frame.index.nlevels - 1)))
+    return dd.from_pandas(frame, npartitions=1)
+
+
+class DaskFrame(CountingFrame):
+    """A Dask DataFrame seen through the adapter interface (pair counts only)."""
+
+    output = "dask"
+    counts_only = True
+    kind = "Dask DataFrame"
+
+    def __init__(self, frame: Any) -> None:
+        self.source = frame
+
+    def columns(self) -> list[Hashable]:
+        return list(self.source.columns)
+
+    def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
+        from ._core import as_list, prepare
+        from ._pandas import PandasFrame
+
+        dask, _ = _dask()
+        item, rater, label = (options.get(k) for k in ("item", "rater", "label"))
+        long = any(c is not None for c in (item, rater, label))
+        by = as_list(options.get("by"), self.columns())
+        meta = self.source._meta
+        # Column checks on the empty meta frame: the same messages as pandas.
+        first = prepare(PandasFrame(meta), raters, min_raters=0 if long else min_raters, **options)
+        categories = options.get("categories")
+        wanted = as_list(raters) if long else []
+        if long:
+            needed = [*by, item, rater, label]
+            label_columns = [label]
+        else:
+            needed = [*by, *first.raters]
+            label_columns = list(first.raters)
+        data = self.source[needed]
+
+        everyone: list[Hashable] = list(first.raters)
+        if categories is None or long:
+            found = dask.compute(
+                *[dask.delayed(_distinct)(part, label_columns, rater if long else None)
+                  for part in data.to_delayed()]
+            )
+            if categories is None:
+                categories = _categories(found, label_columns)
+            if long:
+                ids = list(dict.fromkeys(x for f in found for x in f["__raters__"]))
+                err = missing_columns(wanted, ids, f"rater id in column {rater!r}")
+                if err is not None:
+                    raise err
+                everyone = wanted or _sorted(ids)
+        options = {**options, "categories": categories}
+        if long:
+            data = data.shuffle(on=item)
+        parts = [
+            dask.delayed(_partition_counts)(part, everyone, bool(wanted), long, options)
+            for part in data.to_delayed()
+        ]
+        while len(parts) > 1:
+            parts = [
+                dask.delayed(combine)(parts[i : i + FAN_IN])
+                for i in range(0, len(parts), FAN_IN)
+            ]
+        if not parts:  # pragma: no cover - a Dask DataFrame has at least one partition
+            raise KappaFrameError("the Dask DataFrame has no partitions.")
+        (total,) = dask.compute(parts[0])
+        if long:
+            check_raters(total, min_raters, rater)
+        return total
+
+
+def _sorted(ids: list[Any]) -> list[Any]:
+    try:
+        return sorted(ids)
+    except TypeError:
+        return ids
+
+
+def _distinct(part: Any, columns: list[Hashable], rater: Hashable | None) -> dict[Any, Any]:
+    """Per column: distinct labels and declared order; the distinct rater ids."""
+    from ._pandas import PandasFrame
+
+    frame = PandasFrame(part)
+    out: dict[Any, Any] = {}
+    for col in columns:
+        fact = frame.labels(col)
+        out[col] = (fact.uniques, fact.declared)
+    out["__raters__"] = frame.labels(rater).uniques if rater is not None else []
+    return out
+
+
+def _categories(found: tuple[dict[Any, Any], ...], columns: list[Hashable]) -> list[Any]:
+    """One category index from the partitions' distinct labels, as pandas would make it."""
+    merged: dict[Hashable, Factorized] = {}
+    for col in columns:
+        uniques = list(dict.fromkeys(x for f in found for x in f[col][0]))
+        declared = [f[col][1] for f in found if f[col][1] is not None]
+        if any(list(d) != list(declared[0]) for d in declared[1:]):
+            raise KappaFrameError(
+                f"column {col!r} declares different category orders in different "
+                "partitions; pass categories= (or make the Dask categories known)."
+            )
+        merged[col] = Factorized(
+            np.zeros(0, dtype=np.intp), uniques, list(declared[0]) if declared else None
+        )
+    return shared_categories(merged, None)
+
+
+def _partition_counts(
+    part: Any, raters: list[Hashable], selected: bool, long: bool, options: dict[str, Any]
+) -> Counts:
+    """Counts of one partition (a pandas frame), on a worker, over all ``raters``."""
+    from ._core import prepare
+    from ._pandas import PandasFrame
+
+    if not long:
+        prep = prepare(PandasFrame(part), raters, min_raters=0, **options)
+        return Counts.from_prepared(prep, output="dask")
+    present = set(part[options["rater"]].dropna().unique().tolist())
+    here = [r for r in raters if r in present]
+    if selected and not here:
+        part = part.iloc[:0]
+    prep = prepare(PandasFrame(part), here if selected else None, min_raters=0, **options)
+    counts = Counts.from_prepared(prep, output="dask")
+    if counts.raters == raters:
+        return counts
+    # Every partition over the same raters, so that the sum only aligns groups.
+    everyone = Counts(
+        np.zeros((0, *counts.tables.shape[1:]), dtype=counts.tables.dtype),
+        np.zeros((0, 2), dtype=np.intp), raters, counts.categories, counts.by, counts.keys,
+        output=counts.output,
+    )
+    return combine([everyone, counts])

@@ -1,0 +1,375 @@
+"""Files bigger than memory, and polars LazyFrames: counted batch by batch.
+
+Pair counts add up over items (:mod:`kappaframe._counts`), so a file in the wide layout
+(one row per item) is read in batches of rows, each batch counted by the shared kernel and
+added to a running total: peak memory depends on the batch size, not on the file.
+
+- Parquet and CSV files go through ``pyarrow.dataset`` (only the needed columns, in
+  batches of ``batch_size`` rows, little read-ahead): pass a path, a glob, a list of paths
+  or a ``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet")``),
+  or :func:`scan` to set the format, the batch size or CSV options.
+- A polars LazyFrame (``pl.scan_parquet(...)``, ``pl.scan_csv(...)`` or any query) is
+  streamed the same way with ``LazyFrame.collect_batches``, selecting the needed columns
+  first; results come back as a LazyFrame.
+
+The long layout (one row per rating) needs every rating of an item together, which batches
+of rows do not give; it reads only its three or four columns (strings dictionary-encoded,
+so about 4 bytes per value) and counts them at once, crowd-style.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ._counts import Counts, CountingFrame
+from ._errors import KappaFrameError, KappaFrameTypeError
+
+__all__ = ["DEFAULT_BATCH_ROWS", "FileScan", "StreamedLazyFrame", "file_adapter", "scan"]
+
+#: Rows per batch when reading files or streaming a LazyFrame.
+DEFAULT_BATCH_ROWS = 1 << 20
+
+_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "csv", ".txt": "csv"}
+
+
+def _arrow_dataset() -> Any:
+    try:
+        import pyarrow.dataset as ds
+    except ModuleNotFoundError:  # pragma: no cover - depends on the environment
+        raise ModuleNotFoundError(
+            'reading parquet or CSV files needs pyarrow: pip install "kappaframe[arrow]"'
+        ) from None
+    return ds
+
+
+class FileScan:
+    """Parquet or CSV files to be read in batches: pass it wherever a frame goes.
+
+    Made by :func:`scan`; holds the configuration only (nothing is read until a function
+    runs on it).
+    """
+
+    def __init__(
+        self,
+        source: Any,
+        *,
+        format: str | None = None,
+        batch_size: int = DEFAULT_BATCH_ROWS,
+        csv_options: dict[str, Any] | None = None,
+    ) -> None:
+        ds = _arrow_dataset()
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise KappaFrameError(f"batch_size must be a positive number of rows; got {batch_size!r}.")
+        self.batch_size = batch_size
+        self.csv_options = dict(csv_options or {})
+        if isinstance(source, ds.Dataset):
+            self.paths: list[str] | None = None
+            self.format = format
+            self.dataset = source
+            return
+        self.paths = _expand(source)
+        self.format = format or _infer_format(self.paths)
+        if self.format not in ("parquet", "csv"):
+            raise KappaFrameError(f"format must be 'parquet' or 'csv'; got {self.format!r}.")
+        self.dataset = self._open()
+
+    def _open(self, dictionary: Sequence[str] = ()) -> Any:
+        """The pyarrow dataset; ``dictionary`` columns read dictionary-encoded."""
+        ds = _arrow_dataset()
+        if self.paths is None:
+            return self.dataset
+        if self.format == "parquet":
+            fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": list(dictionary)})
+        else:
+            import pyarrow.csv as pacsv
+
+            options = dict(self.csv_options)
+            parse = pacsv.ParseOptions(**options.pop("parse", {}))
+            convert = dict(options.pop("convert", {}))
+            if dictionary:
+                convert.setdefault("auto_dict_encode", True)
+            read = pacsv.ReadOptions(**options.pop("read", {}))
+            if options:
+                raise KappaFrameError(
+                    f"csv_options takes 'parse', 'convert' and 'read' (pyarrow.csv option "
+                    f"dicts); got {sorted(options)}."
+                )
+            fmt = ds.CsvFileFormat(
+                parse_options=parse,
+                convert_options=pacsv.ConvertOptions(**convert),
+                read_options=read,
+            )
+        return ds.dataset(self.paths, format=fmt)
+
+    def __repr__(self) -> str:
+        where = self.paths if self.paths is not None else "a pyarrow dataset"
+        return f"<kappaframe.FileScan {self.format or ''} {where}, {self.batch_size} rows a batch>"
+
+
+def scan(
+    source: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Any,
+    *,
+    format: str | None = None,
+    batch_size: int = DEFAULT_BATCH_ROWS,
+    csv_options: dict[str, Any] | None = None,
+) -> FileScan:
+    """Parquet or CSV files, read in batches by the functions they are passed to.
+
+    ``kf.pairwise(kf.scan("ratings/*.parquet"), by="project")`` counts the files batch
+    by batch (peak memory set by ``batch_size``, not by the files) and returns a pandas
+    frame. A plain path does the same with the defaults: ``kf.pairwise("ratings.parquet")``.
+    ``pairwise``, ``matrix``, ``score``, ``confusion`` and ``counts`` accept it.
+
+    Parameters
+    ----------
+    source : path, glob, list of paths, or pyarrow.dataset.Dataset
+    format : {"parquet", "csv"}, optional
+        Default: from the file suffix (``.parquet``/``.pq``; ``.csv``/``.tsv``/``.txt``).
+    batch_size : int, default 1048576
+        Rows per batch.
+    csv_options : dict, optional
+        ``{"parse": {...}, "convert": {...}, "read": {...}}``: keyword arguments of
+        ``pyarrow.csv.ParseOptions``, ``ConvertOptions`` and ``ReadOptions`` (e.g.
+        ``{"parse": {"delimiter": "\\t"}}``).
+
+    Returns
+    -------
+    FileScan
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import kappaframe as kf
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "labels.csv"
+    >>> _ = path.write_text("ann1,ann2\\na,a\\na,b\\nb,b\\nb,b\\n")
+    >>> res = kf.pairwise(kf.scan(path, batch_size=2))
+    >>> round(float(res["kappa"].iloc[0]), 4)
+    0.5
+    """
+    return FileScan(source, format=format, batch_size=batch_size, csv_options=csv_options)
+
+
+def _expand(source: Any) -> list[str]:
+    items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+    paths: list[str] = []
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise KappaFrameTypeError(f"expected a path; got {type(item).__name__} {item!r}.")
+        text = os.fspath(item)
+        if any(ch in text for ch in "*?["):
+            found = sorted(glob.glob(text))
+            if not found:
+                raise KappaFrameError(f"no file matches {text!r}.")
+            paths.extend(found)
+        elif os.path.isdir(text):
+            paths.append(text)
+        elif os.path.exists(text):
+            paths.append(text)
+        else:
+            raise KappaFrameError(f"file not found: {text!r}.")
+    if not paths:
+        raise KappaFrameError("no files given.")
+    return paths
+
+
+def _infer_format(paths: list[str]) -> str:
+    kinds = set()
+    for path in paths:
+        if os.path.isdir(path):
+            kinds.add("parquet")
+            continue
+        suffix = os.path.splitext(path[:-3] if path.endswith(".gz") else path)[1].lower()
+        kind = _FORMATS.get(suffix)
+        if kind is None:
+            raise KappaFrameError(
+                f"cannot tell the format of {path!r} from its suffix; pass "
+                "format='parquet' or format='csv' to kappaframe.scan()."
+            )
+        kinds.add(kind)
+    if len(kinds) > 1:
+        raise KappaFrameError(f"the files mix formats {sorted(kinds)}; scan them separately.")
+    return kinds.pop()
+
+
+def file_adapter(data: Any) -> _FileFrame | None:
+    """The adapter for a path, a list of paths, a Dataset or a :class:`FileScan`; else None."""
+    if isinstance(data, FileScan):
+        return _FileFrame(data)
+    if isinstance(data, (str, os.PathLike)):
+        text = os.fspath(data)
+        if not (os.path.exists(text) or glob.glob(text)):
+            return None
+        return _FileFrame(FileScan(data))
+    if isinstance(data, (list, tuple)) and data and all(
+        isinstance(x, (str, os.PathLike)) for x in data
+    ):
+        return _FileFrame(FileScan(list(data)))
+    ds = _loaded("pyarrow.dataset")
+    if ds is not None and isinstance(data, ds.Dataset):
+        return _FileFrame(FileScan(data))
+    return None
+
+
+def _loaded(name: str) -> Any:
+    import sys
+
+    return sys.modules.get(name)
+
+
+def _layout(raters: Any, options: dict[str, Any]) -> tuple[bool, list[Hashable]]:
+    """Whether the options ask for the long layout, and the columns it reads."""
+    from ._core import as_list
+
+    by = as_list(options.get("by"))
+    long_cols = [options.get(k) for k in ("item", "rater", "label")]
+    return any(c is not None for c in long_cols), by
+
+
+class _FileFrame(CountingFrame):
+    """Adapter: files counted batch by batch (wide) or from their needed columns (long)."""
+
+    output = "pandas"
+    counts_only = True
+    kind = "file scan"
+
+    def __init__(self, scan: FileScan) -> None:
+        self.scan = scan
+
+    def columns(self) -> list[Hashable]:
+        return list(self.scan.dataset.schema.names)
+
+    def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
+        from ._core import prepare
+        from ._pandas import PandasFrame
+
+        long, by = _layout(raters, options)
+        empty = self.scan.dataset.schema.empty_table().to_pandas()
+        if long:
+            prepare(PandasFrame(empty), raters, min_raters=0, **options)  # checks columns
+            needed = [*by, options["item"], options["rater"], options["label"]]
+            strings = [
+                c for c in needed[len(by):]
+                if _is_string(self.scan.dataset.schema.field(c).type)
+            ]
+            table = self.scan._open(strings).to_table(columns=[str(c) for c in needed])
+            frame = PandasFrame(table.to_pandas())
+            prep = prepare(frame, raters, min_raters=min_raters, **options)
+            return Counts.from_prepared(prep, output=self.output)
+
+        first = prepare(PandasFrame(empty), raters, min_raters=min_raters, **options)
+        needed = [*by, *first.raters]
+        total: Counts | None = None
+        batches = self.scan.dataset.to_batches(
+            columns=[str(c) for c in needed],
+            batch_size=self.scan.batch_size,
+            batch_readahead=1,
+            fragment_readahead=1,
+        )
+        for batch in batches:
+            frame = PandasFrame(batch.to_pandas())
+            prep = prepare(frame, first.raters, min_raters=min_raters, **options)
+            part = Counts.from_prepared(prep, output=self.output)
+            total = part if total is None else _accumulate(total, part)
+        if total is None:
+            total = Counts.from_prepared(first, output=self.output)
+        return total
+
+
+def _accumulate(total: Counts, part: Counts) -> Counts:
+    total += part
+    return total
+
+
+def _is_string(kind: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(
+        pa.types.is_string(kind) or pa.types.is_large_string(kind)
+        or getattr(pa.types, "is_string_view", lambda _: False)(kind)
+    )
+
+
+class StreamedLazyFrame:
+    """A polars LazyFrame: streamed in batches for pair counts, collected otherwise.
+
+    For the statistics that need pair counts only (``from_counts``), the wide layout runs
+    ``lazy.select(needed).collect_batches()`` and adds up each batch's counts; the long
+    layout collects its needed columns (ratings of an item must be together). Any other
+    caller gets the plain :class:`kappaframe._polars.PolarsFrame` behaviour (it collects
+    the needed columns once).
+    """
+
+    output = "lazy"
+    batch_size = DEFAULT_BATCH_ROWS
+
+    def __init__(self, frame: Any) -> None:
+        from ._polars import PolarsFrame
+
+        self.source = frame
+        self.inner = PolarsFrame(frame)
+        self._result: Counts | None = None
+
+    # the plain adapter interface, for callers that need the item-level labels
+    def columns(self) -> list[Hashable]:
+        return self.inner.columns()
+
+    def load(self, needed: list[Hashable]) -> None:
+        self.inner.load(needed)
+
+    @property
+    def n_rows(self) -> int:
+        return self.inner.n_rows
+
+    def labels(self, name: Hashable) -> Any:
+        return self.inner.labels(name)
+
+    def keys(self, name: Hashable) -> Any:
+        return self.inner.keys(name)
+
+    def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
+        import polars as pl
+
+        from ._core import prepare
+        from ._polars import PolarsFrame
+
+        long, by = _layout(raters, options)
+        if long:
+            prep = prepare(PolarsFrame(self.source), raters, min_raters=min_raters, **options)
+            return Counts.from_prepared(prep, output=self.output)
+        schema = self.source.collect_schema()
+        empty = PolarsFrame(pl.DataFrame(schema=schema))
+        first = prepare(empty, raters, min_raters=min_raters, **options)
+        query = self.source.select([str(c) for c in [*by, *first.raters]])
+        total: Counts | None = None
+        for batch in _batches(query, self.batch_size):
+            prep = prepare(PolarsFrame(batch), first.raters, min_raters=min_raters, **options)
+            part = Counts.from_prepared(prep, output=self.output)
+            total = part if total is None else _accumulate(total, part)
+        if total is None:
+            total = Counts.from_prepared(first, output=self.output)
+        return total
+
+    def prepared(
+        self, raters: Any = None, *, min_overlap: int | None = None, **options: Any
+    ) -> Any:
+        self._result = self.counts(raters, **options)
+        return self._result.prepared(min_overlap)
+
+    def render(self, table: Any) -> Any:
+        if self._result is not None:
+            from ._counts import render
+
+            return render(table, self._result.keys, self._result.output)
+        return self.inner.render(table)
+
+
+def _batches(query: Any, size: int) -> Any:
+    """Eager DataFrames of a LazyFrame query, streamed when polars can."""
+    collect_batches = getattr(query, "collect_batches", None)
+    if collect_batches is None:  # pragma: no cover - polars before collect_batches
+        yield query.collect()
+        return
+    yield from collect_batches(chunk_size=size)
