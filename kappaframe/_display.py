@@ -8,6 +8,12 @@ other frame renders exactly as before (its own ``_repr_html_``). Nothing is subc
 so the result compares, pickles and concatenates like any DataFrame. To see the plain
 table, ``del m.attrs["kappaframe"]`` or call ``display(m.style.clear())``.
 
+Figures from :func:`kappaframe.heatmap` and :func:`kappaframe.confusion_plot` are built
+without pyplot (no global state, no double display). So that a returned figure shows as
+the cell's value in a notebook even before ``%matplotlib inline`` or ``import
+matplotlib.pyplot``, drawing one registers IPython's own PNG printer for matplotlib
+figures, unless a printer for them is already registered (``%matplotlib inline`` does).
+
 The colours are computed here (CSS), so no matplotlib is needed: kappa diverges from
 red (below 0) through white (0) to blue (1); ``p_o`` and ``p_e`` run white to blue over
 [0, 1]; ``n`` white to blue up to its maximum. Missing values show as "n/a" on grey.
@@ -19,11 +25,19 @@ import math
 import sys
 from typing import Any
 
-__all__ = ["MARK", "is_matrix", "mark_matrix", "matrix_styler", "register_formatter"]
+__all__ = [
+    "MARK",
+    "is_matrix",
+    "mark_matrix",
+    "matrix_styler",
+    "register_figure_formatter",
+    "register_formatter",
+]
 
 MARK = "kappaframe"
 
 _REGISTERED: set[int] = set()
+_FIGURES_REGISTERED: set[int] = set()
 
 # Endpoints of the colour scales (RGB): ColorBrewer RdBu ends, and white.
 _NEG = (178, 24, 43)
@@ -122,11 +136,7 @@ def register_formatter() -> bool:
     A formatter registered earlier for DataFrames (by another library) keeps serving
     every frame that is not a kappaframe matrix.
     """
-    ipython_mod = sys.modules.get("IPython")
-    if ipython_mod is None:
-        return False
-    get_ipython = getattr(ipython_mod, "get_ipython", None)
-    shell = get_ipython() if get_ipython is not None else None
+    shell = _shell()
     if shell is None:
         return False
     if id(shell) in _REGISTERED:
@@ -139,4 +149,30 @@ def register_formatter() -> bool:
     previous = formatter.lookup_by_type(pd.DataFrame) if pd.DataFrame in formatter else None
     formatter.for_type(pd.DataFrame, _printer(previous))
     _REGISTERED.add(id(shell))
+    return True
+
+
+def _shell() -> Any:
+    ipython_mod = sys.modules.get("IPython")
+    get_ipython = getattr(ipython_mod, "get_ipython", None) if ipython_mod else None
+    return get_ipython() if get_ipython is not None else None
+
+
+def register_figure_formatter() -> bool:
+    """Let the running IPython show matplotlib figures as PNG (once; False if no IPython)."""
+    shell = _shell()
+    if shell is None:
+        return False
+    if id(shell) in _FIGURES_REGISTERED:
+        return True
+    from matplotlib.figure import Figure
+
+    formatter = shell.display_formatter.formatters.get("image/png")
+    if formatter is None:
+        return False
+    if Figure not in formatter:
+        from IPython.core.pylabtools import print_figure
+
+        formatter.for_type(Figure, lambda fig: print_figure(fig, "png"))
+    _FIGURES_REGISTERED.add(id(shell))
     return True

@@ -49,6 +49,9 @@ def _new_figure(width: float, height: float) -> Figure:
     require_matplotlib()
     from matplotlib.figure import Figure
 
+    from ._display import register_figure_formatter
+
+    register_figure_formatter()
     return Figure(figsize=(width, height), layout="constrained")
 
 
