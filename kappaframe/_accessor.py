@@ -10,7 +10,15 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import _api, _counts
-from ._types import CIMethod, Duplicates, Scale, Stat
+from ._types import (
+    CategoryMethod,
+    CIMethod,
+    Duplicates,
+    Level,
+    Method,
+    Scale,
+    Stat,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -94,6 +102,67 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         """The K x K count table of two columns; see :func:`kappaframe.confusion`."""
         return _api.confusion(self._frame, a, b, categories=categories)
+
+    def overall(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        method: Method | Sequence[Method] = "fleiss",
+        weights: str | ArrayLike | None = None,
+        level: Level = "nominal",
+        categories: Sequence[Any] | None = None,
+        scale: Scale = "landis_koch",
+        ci: float | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        """One coefficient over all raters, per group; see :func:`kappaframe.overall`."""
+        return _api.overall(
+            self._frame, raters, item=item, rater=rater, label=label, by=by, method=method,
+            weights=weights, level=level, categories=categories, scale=scale, ci=ci,
+            duplicates=duplicates,
+        )
+
+    def raters(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        weights: str | ArrayLike | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        """One row per rater: agreement and label mix; see :func:`kappaframe.raters`."""
+        return _api.raters(
+            self._frame, raters, item=item, rater=rater, label=label, by=by, weights=weights,
+            categories=categories, duplicates=duplicates,
+        )
+
+    def per_category(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        method: CategoryMethod = "fleiss",
+        categories: Sequence[Any] | None = None,
+        scale: Scale = "landis_koch",
+        ci: float | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        """Kappa of each category against the rest; see :func:`kappaframe.per_category`."""
+        return _api.per_category(
+            self._frame, raters, item=item, rater=rater, label=label, by=by, method=method,
+            categories=categories, scale=scale, ci=ci, duplicates=duplicates,
+        )
 
     def counts(
         self,

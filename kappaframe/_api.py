@@ -23,6 +23,7 @@ from ._encode import Factorized, encode_labels, factorize_numpy, shared_categori
 from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from ._diagonal import pair_agreement
 from ._kernel import all_pairs, pair_counts
+from ._multirater import overall, per_category, raters
 from ._pairstats import check_pair_options, with_reference
 from ._plot import confusion_plot, heatmap
 from ._result import Column, Table
@@ -39,7 +40,10 @@ __all__ = [
     "confusion_plot",
     "heatmap",
     "matrix",
+    "overall",
     "pairwise",
+    "per_category",
+    "raters",
     "score",
     "threshold_sweep",
 ]

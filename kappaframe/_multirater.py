@@ -1,0 +1,710 @@
+"""Public functions for many raters at once: overall(), raters() and per_category().
+
+Each one is frame -> codes (:func:`kappaframe._core.prepare`) -> counts -> statistics
+(:mod:`kappaframe._overall`, :mod:`kappaframe._stats`) -> :class:`Table` -> the caller's
+frame type. Nothing here knows a frame library.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from ._core import (
+    Prepared,
+    _user_stacklevel,
+    adapt,
+    as_list,
+    check_symmetric,
+    key_columns,
+    prepare,
+    warn_undefined,
+)
+from ._errors import KappaFrameError, UndefinedKappaWarning, bad_option
+from ._kernel import all_pairs, pair_counts
+from ._overall import (
+    LEVELS,
+    Ratings,
+    category_fleiss,
+    compute,
+    ratings_of,
+    resolve_methods,
+)
+from ._pairstats import check_pair_options
+from ._result import CI_COLUMNS, Column, Table
+from ._scales import resolve_scale
+from ._stats import _normal_quantile, _two_sided_p, agreement, standard_errors, weight_matrix
+from ._types import CategoryMethod, Duplicates, Level, Method, Scale
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = ["overall", "per_category", "raters"]
+
+FrameT = TypeVar("FrameT")
+
+OVERALL_COLUMNS = ("method", "n_items", "n_raters", "p_o", "p_e", "value", "interpretation")
+RATER_COLUMNS = (
+    "rater",
+    "n_items",
+    "mean_kappa",
+    "median_kappa",
+    "min_kappa",
+    "min_kappa_with",
+    "label_shift",
+    "overused",
+    "overused_share",
+    "others_share",
+)
+CATEGORY_COLUMNS = (
+    "rater_a",
+    "rater_b",
+    "category",
+    "n",
+    "n_items",
+    "p_o",
+    "p_e",
+    "kappa",
+    "interpretation",
+)
+
+
+def _check_by(by: Sequence[Hashable], names: Sequence[str]) -> None:
+    clash = [b for b in by if b in names or b in CI_COLUMNS]
+    if clash:
+        raise KappaFrameError(
+            f"by column {clash[0]!r} has the name of an output column; rename it first."
+        )
+
+
+def _needs_ratings(prep: Prepared, what: str) -> None:
+    if getattr(prep, "source", None) is not None:
+        raise KappaFrameError(
+            f"{what} needs every rating of every item, but this input is counted per rater "
+            "pair (the sparse path for many raters with few items each, or stored counts). "
+            "Pass the wide layout (one column per rater), or fewer raters per call."
+        )
+
+
+def _pair_tables(prep: Prepared, pairs: np.ndarray) -> np.ndarray:
+    """Full K x K tables ``(n_pairs, G, K, K)`` of ``pairs``, from whatever counted them."""
+    tables = getattr(prep, "tables", None)
+    if tables is not None:
+        return np.asarray(tables(pairs, None, full=True))
+    k, groups = len(prep.categories), prep.groups
+    listed = [(int(a), int(b)) for a, b in pairs]
+    return pair_counts(prep.codes, listed, k, groups.codes, groups.n_groups)
+
+
+def _warn_undefined(values: np.ndarray, what: str) -> None:
+    count = int(np.count_nonzero(~np.isfinite(values)))
+    if count:
+        warnings.warn(
+            f"{what} is undefined (NaN) for {count} of {values.size} rows: no items to "
+            "compare, or chance agreement 1 (a single category in use).",
+            UndefinedKappaWarning,
+            stacklevel=_user_stacklevel(),
+        )
+
+
+def _interval(
+    value: np.ndarray, var: np.ndarray, var0: np.ndarray | None, level: float
+) -> dict[str, np.ndarray]:
+    """``se``, the normal interval clipped to [-1, 1], and the test of value = 0."""
+    se = np.sqrt(np.where(var >= 0, var, np.nan))
+    null = se if var0 is None else np.sqrt(np.where(var0 >= 0, var0, np.nan))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(np.isfinite(value) & (null > 0), value / null, np.nan)
+    half = _normal_quantile(level) * se
+    return {
+        "se": se,
+        "ci_low": np.clip(value - half, -1.0, 1.0),
+        "ci_high": np.clip(value + half, -1.0, 1.0),
+        "z": z,
+        "p_value": _two_sided_p(z),
+    }
+
+
+def _raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
+    out = np.zeros(n_groups, dtype=np.int64)
+    for r in range(codes.shape[0]):
+        rated = codes[r] >= 0
+        where = np.zeros(rated.sum(), np.intp) if group is None else group[rated]
+        out += np.bincount(where, minlength=n_groups) > 0
+    return out
+
+
+def overall(
+    data: FrameT,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    method: Method | Sequence[Method] = "fleiss",
+    weights: str | ArrayLike | None = None,
+    level: Level = "nominal",
+    categories: Sequence[Any] | None = None,
+    scale: Scale = "landis_koch",
+    ci: float | None = None,
+    duplicates: Duplicates = "raise",
+) -> FrameT:
+    r"""One agreement coefficient over all raters at once, per group.
+
+    Every method has the form :math:`(p_o - p_e) / (1 - p_e)`. With :math:`r_{ik}` the
+    number of raters who put item :math:`i` in category :math:`k`, :math:`r_i` its
+    labels, :math:`A = 1 - W` the agreement weights and :math:`\pi_k` the mean over items of
+    :math:`r_{ik} / r_i`, the observed agreement of every method but ``"krippendorff"``
+    and ``"light"`` is
+
+    .. math:: p_o = \frac{1}{n_2} \sum_{i: r_i \ge 2}
+              \frac{\sum_k r_{ik} (\sum_l A_{kl} r_{il} - 1)}{r_i (r_i - 1)}
+
+    and the chance agreement is, for ``"fleiss"`` (Fleiss 1971)
+    :math:`\sum_{kl} A_{kl} \pi_k \pi_l`; ``"conger"`` (Conger 1980) the mean over pairs
+    of raters of Cohen's :math:`\sum_{kl} A_{kl} p_{gk} p_{hl}` from each rater's own
+    shares; ``"gwet_ac1"`` / ``"gwet_ac2"`` (Gwet 2008)
+    :math:`\frac{\sum A}{q (q - 1)} \sum_k \pi_k (1 - \pi_k)` (AC1: :math:`A = I`);
+    ``"brennan_prediger"`` (Brennan & Prediger 1981) :math:`\sum A / q^2` (``1/q``
+    unweighted), with :math:`q` the number of categories. ``"krippendorff"`` is
+    Krippendorff's alpha :math:`1 - D_o / D_e`; ``"light"`` (Light 1971) is the mean of
+    Cohen's kappa over every pair of raters.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+        Wide layout (one row per item, one column per rater) or long layout (``item``,
+        ``rater``, ``label``), as in :func:`pairwise`.
+    raters, item, rater, label, by, categories, duplicates
+        As in :func:`pairwise`.
+    method : str or list of str, default "fleiss"
+        One or more of "fleiss", "light", "conger", "krippendorff", "gwet_ac1",
+        "gwet_ac2", "brennan_prediger": one row per method (per group), in this order.
+    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
+        Disagreement weights for "fleiss", "light", "conger", "gwet_ac2" and
+        "brennan_prediger" (needed by "gwet_ac2"). "gwet_ac1" is unweighted by
+        definition and "krippendorff" takes ``level``.
+    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
+        Krippendorff's metric: nominal ``[c != k]``; ordinal on the category order and
+        the counts of the values in between; interval ``(c - k)^2`` and ratio
+        ``((c - k) / (c + k))^2`` on the label values (which must be numbers). Only with
+        ``method="krippendorff"``.
+    scale : str or mapping, default "landis_koch"
+        Interpretation bands of ``value``, as in :func:`pairwise`.
+    ci : float, optional
+        Confidence level: adds ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``.
+
+    Returns
+    -------
+    Frame of the input's library with one row per group and method:
+        the ``by`` columns; ``method``; ``n_items`` (items with at least one label);
+        ``n_raters`` (raters with at least one label); ``p_o``; ``p_e``; ``value``;
+        ``interpretation``; with ``ci``, ``se``, ``ci_low``, ``ci_high``, ``z`` and
+        ``p_value``.
+
+    Raises
+    ------
+    KappaFrameError
+        As :func:`pairwise`; an unknown method or level; "gwet_ac2" without weights;
+        ``level`` other than "nominal" without "krippendorff"; interval or ratio levels
+        on labels that are not numbers.
+
+    Warns
+    -----
+    UndefinedKappaWarning
+        Once per call, with a count, when some value is undefined.
+
+    See Also
+    --------
+    pairwise : Cohen's kappa of each pair.
+    per_category : each category against the rest.
+
+    Notes
+    -----
+    Missing labels: every rating is used, as each coefficient's author defined it for
+    incomplete data. An item counts for ``p_o`` once it has two labels and for the
+    shares :math:`\pi` once it has one (Gwet 2014, whose irrCAC package these match).
+    Conger's shares are each rater's over the items they labeled, among the raters
+    with a label in the group. Krippendorff uses only the items with two or more labels
+    (the pairable values); its ``p_o`` and ``p_e`` are Gwet's
+    :math:`p_o = (1 - \epsilon) p_o' + \epsilon` (:math:`\epsilon` = 1 / pairable
+    values) and :math:`p_e = \sum A_{kl} \pi_k \pi_l` with :math:`A = 1 - \delta^2 /
+    \max \delta^2`, for which :math:`(p_o - p_e) / (1 - p_e) = 1 - D_o / D_e` exactly.
+    Light's mean leaves out the pairs whose kappa is undefined; its ``p_o`` and ``p_e``
+    are the means of the pairs', so for "light" alone ``value`` is not
+    ``(p_o - p_e) / (1 - p_e)``.
+
+    Undefined: ``value`` is NaN when no item has two labels, or when ``p_e == 1`` (every
+    label in one category). No 1.0: there is no chance-free agreement to report.
+
+    Standard errors (``ci``): Gwet's (2008, 2014) linearization for "fleiss",
+    "conger", "gwet_ac1", "gwet_ac2", "brennan_prediger" and "krippendorff" (irrCAC's,
+    without the finite-population correction); for "light" the same idea applied to
+    Fleiss, Cohen & Everitt's (1969) influence of each item on each pair's kappa. The
+    interval is ``value -/+ z_(1 - alpha/2) se`` with the normal quantile (irrCAC uses
+    Student's t with n - 1 degrees of freedom: wider for small n) and is clipped to
+    [-1, 1]. ``z`` tests value = 0: for unweighted "fleiss" with the null standard error
+    of Fleiss, Nee & Landis (1979), the one R's ``irr::kappam.fleiss`` reports
+    (generalised item by item, by the same derivation, when items have different
+    numbers of labels); for every other method ``z = value / se``. ``p_value`` is
+    two-sided.
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+    *Psychological Bulletin* 76(5), 378-382.
+    Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of kappa
+    in the case of different sets of raters. *Psychological Bulletin* 86(5), 974-977.
+    Conger, A. J. (1980). Integration and generalization of kappas for multiple raters.
+    *Psychological Bulletin* 88(2), 322-328.
+    Light, R. J. (1971). Measures of response agreement for qualitative data.
+    *Psychological Bulletin* 76(5), 365-377.
+    Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, and
+    alternatives. *Educational and Psychological Measurement* 41, 687-699.
+    Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
+    presence of high agreement. *British Journal of Mathematical and Statistical
+    Psychology* 61, 29-48.
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. Advanced
+    Analytics.
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
+    https://repository.upenn.edu/asc_papers/43
+
+    Examples
+    --------
+    Krippendorff's (2011) reliability data: 4 observers, 12 units, missing values.
+
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> nan = float("nan")
+    >>> df = pd.DataFrame({
+    ...     "A": [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+    ...     "B": [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+    ...     "C": [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+    ...     "D": [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],
+    ... })
+    >>> res = kf.overall(df, method=["krippendorff", "fleiss", "gwet_ac1"])
+    >>> [round(float(v), 3) for v in res["value"]]
+    [0.743, 0.761, 0.775]
+    >>> res = kf.overall(df, method="krippendorff", level="interval")
+    >>> round(float(res["value"].iloc[0]), 3)
+    0.849
+    """
+    methods = resolve_methods(method)
+    if level not in LEVELS:
+        raise bad_option("level", level, LEVELS)
+    if level != "nominal" and "krippendorff" not in methods:
+        raise KappaFrameError(
+            f"level={level!r} applies to method='krippendorff' only; add it to method= or "
+            "drop level=."
+        )
+    if "gwet_ac2" in methods and weights is None:
+        raise KappaFrameError(
+            "method 'gwet_ac2' is Gwet's weighted coefficient and needs weights= (e.g. "
+            "'linear' or 'quadratic'); without weights it is 'gwet_ac1'."
+        )
+    ci = check_pair_options(ci).ci
+    _check_by(as_list(by), OVERALL_COLUMNS)
+    frame = adapt(data)
+    prep = prepare(
+        frame,
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+    _needs_ratings(prep, "overall()")
+    scale_obj = resolve_scale(scale)
+    disagree = weight_matrix(weights, prep.categories)
+    check_symmetric(disagree)
+    n_groups = prep.groups.n_groups
+    rt = ratings_of(prep.codes, prep.groups.codes, n_groups, len(prep.categories))
+    results = [
+        compute(
+            rt,
+            m,
+            disagree,
+            weighted=weights is not None,
+            level=level,
+            categories=prep.categories,
+            with_variance=ci is not None,
+        )
+        for m in methods
+    ]
+
+    def rows(key: str) -> np.ndarray:
+        return np.stack([res[key] for res in results], axis=1).reshape(-1)
+
+    n_methods = len(methods)
+    group_of_row = np.repeat(np.arange(n_groups), n_methods)
+    value = rows("value")
+    _warn_undefined(value, "the agreement coefficient")
+    names = np.empty(n_methods, dtype=object)
+    names[:] = methods
+    n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
+    n_raters = _raters_per_group(prep.codes, prep.groups.codes, n_groups)
+    columns = key_columns(prep, group_of_row)
+    columns += [
+        Column("method", "name", np.tile(names, n_groups)),
+        Column("n_items", "int", n_items[group_of_row]),
+        Column("n_raters", "int", n_raters[group_of_row]),
+        Column("p_o", "float", rows("p_o")),
+        Column("p_e", "float", rows("p_e")),
+        Column("value", "float", value),
+        Column("interpretation", "enum", scale_obj.classify(value), categories=scale_obj.labels),
+    ]
+    if ci is not None:
+        var0 = np.stack(
+            [res.get("var0", np.full(n_groups, np.nan)) for res in results], axis=1
+        ).reshape(-1)
+        has_null = np.repeat([["var0" in res for res in results]], n_groups, axis=0).reshape(-1)
+        errors = _interval(value, rows("var"), None, ci)
+        null = _interval(value, rows("var"), var0, ci)
+        errors["z"] = np.where(has_null, null["z"], errors["z"])
+        errors["p_value"] = np.where(has_null, null["p_value"], errors["p_value"])
+        columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
+    return frame.render(Table(columns))
+
+
+def _order_stats(square: np.ndarray) -> dict[str, np.ndarray]:
+    """Mean, median, min and argmin over the last axis, ignoring NaN, without warnings."""
+    finite = np.isfinite(square)
+    count = finite.sum(axis=-1)
+    some = count > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(some, np.where(finite, square, 0.0).sum(axis=-1) / count, np.nan)
+    ordered = np.sort(np.where(finite, square, np.inf), axis=-1)
+    lo = np.clip((count - 1) // 2, 0, None)[..., None]
+    hi = np.clip(count // 2, 0, None)[..., None]
+    width = square.shape[-1]
+    if width:
+        low = np.take_along_axis(ordered, np.minimum(lo, width - 1), axis=-1)[..., 0]
+        high = np.take_along_axis(ordered, np.minimum(hi, width - 1), axis=-1)[..., 0]
+        median = np.where(some, (low + high) / 2.0, np.nan)
+        where_min = np.argmin(np.where(finite, square, np.inf), axis=-1)
+        minimum = np.where(some, ordered[..., 0], np.nan)
+    else:
+        median = minimum = np.full(count.shape, np.nan)
+        where_min = np.zeros(count.shape, dtype=np.intp)
+    return {"mean": mean, "median": median, "min": minimum, "argmin": where_min, "some": some}
+
+
+def raters(
+    data: FrameT,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    weights: str | ArrayLike | None = None,
+    categories: Sequence[Any] | None = None,
+    duplicates: Duplicates = "raise",
+) -> FrameT:
+    """One row per rater: how they agree with the others, and how their labels differ.
+
+    For each rater (per group): Cohen's kappa with every other rater on the items both
+    labeled (as in :func:`pairwise`), summarised; and the rater's label mix against
+    their colleagues' on the same items. With ``o_k`` the share of category k in the
+    rater's labels and ``c_k`` in their colleagues' labels, over every pair of labels
+    (the rater's, a colleague's) given to a shared item:
+
+    ``label_shift = sum_k |o_k - c_k| / 2`` (total variation distance: 0 = the same
+    mix, 1 = no label in common; the multi-rater form of Pontius' quantity
+    disagreement), and ``overused = argmax_k (o_k - c_k)``.
+
+    Parameters
+    ----------
+    data, raters, item, rater, label, by, weights, categories, duplicates
+        As in :func:`pairwise`.
+
+    Returns
+    -------
+    Frame of the input's library with one row per rater (per group), raters in order:
+        the ``by`` columns; ``rater``; ``n_items`` (items the rater labeled);
+        ``mean_kappa``, ``median_kappa``, ``min_kappa`` (over the partners with a
+        defined kappa: pairs with no shared item or chance agreement 1 are left out,
+        with one warning); ``min_kappa_with`` (the partner of ``min_kappa``: who they
+        disagree with most; missing without a defined kappa); ``label_shift``;
+        ``overused`` (the category the rater uses most above their colleagues; missing
+        when ``label_shift`` is 0 or nothing is shared); ``overused_share`` (the
+        rater's share of it) and ``others_share`` (the colleagues' share on the same
+        items). A rater who passes everything shows ``overused="pass"`` with, say,
+        0.95 against 0.60; one twice as strict ``overused="fail"`` with 0.40 against 0.20.
+
+    See Also
+    --------
+    pairwise : the kappa of each pair.
+    matrix : the same kappas as a rater x rater frame.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({
+    ...     "ann1": ["ok", "ok", "bad", "ok", "bad", "ok"],
+    ...     "ann2": ["ok", "ok", "bad", "ok", "bad", "bad"],
+    ...     "ann3": ["bad", "ok", "bad", "bad", "bad", "bad"],
+    ... })
+    >>> res = kf.raters(df)
+    >>> str(res["overused"].iloc[2]), round(float(res["overused_share"].iloc[2]), 3)
+    ('bad', 0.833)
+    >>> str(res["min_kappa_with"].iloc[0]), round(float(res["min_kappa"].iloc[0]), 3)
+    ('ann3', 0.182)
+    """
+    _check_by(as_list(by), RATER_COLUMNS)
+    frame = adapt(data)
+    prep = prepare(
+        frame,
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+    disagree = weight_matrix(weights, prep.categories)
+    check_symmetric(disagree)
+    n_raters = len(prep.raters)
+    n_groups = prep.groups.n_groups
+    k = len(prep.categories)
+    between = all_pairs(n_raters)
+    own_pairs = np.repeat(np.arange(n_raters, dtype=np.intp), 2).reshape(-1, 2)
+    pairs = np.concatenate([between, own_pairs])
+    tables = _pair_tables(prep, pairs)
+    mutual = tables[: len(between)]
+    n_items = tables[len(between) :].sum(axis=(-2, -1)).T.astype(np.int64)  # (G, R)
+    agreed = agreement(mutual, disagree)
+    warn_undefined(agreed["undefined"], agreed["n"])
+    kappa = agreed["kappa"]  # (P, G)
+
+    square = np.full((n_groups, n_raters, n_raters), np.nan)
+    own = np.zeros((n_groups, n_raters, k))
+    others = np.zeros((n_groups, n_raters, k))
+    rows_a = mutual.sum(axis=-1)  # (P, G, K): labels of rater a on shared items
+    cols_b = mutual.sum(axis=-2)
+    for p, (a, b) in enumerate(between):
+        square[:, a, b] = kappa[p]
+        square[:, b, a] = kappa[p]
+        own[:, a] += rows_a[p]
+        others[:, a] += cols_b[p]
+        own[:, b] += cols_b[p]
+        others[:, b] += rows_a[p]
+    summary = _order_stats(square)
+    shared = own.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        own_share = own / shared[..., None]
+        other_share = others / shared[..., None]
+    diff = own_share - other_share
+    shift = np.where(shared > 0, np.abs(np.nan_to_num(diff)).sum(axis=-1) / 2.0, np.nan)
+    top = np.argmax(np.nan_to_num(diff, nan=-np.inf), axis=-1) if k else np.zeros_like(shared)
+    top = top.astype(np.intp)
+    has_top = (shared > 0) & (shift > 0) if k else np.zeros_like(shared, dtype=bool)
+
+    names = np.empty(n_raters, dtype=object)
+    names[:] = prep.raters
+    labels = np.empty(k, dtype=object)
+    labels[:] = prep.categories
+    partner = np.where(summary["some"], names[summary["argmin"]], None)
+    overused = np.where(has_top, labels[top] if k else None, None)
+
+    def take(values: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(values, top[..., None], axis=-1)[..., 0] if k else values[..., 0]
+
+    group_of_row = np.repeat(np.arange(n_groups), n_raters)
+    columns = key_columns(prep, group_of_row)
+    columns += [
+        Column("rater", "name", np.tile(names, n_groups)),
+        Column("n_items", "int", n_items.reshape(-1)),
+        Column("mean_kappa", "float", summary["mean"].reshape(-1)),
+        Column("median_kappa", "float", summary["median"].reshape(-1)),
+        Column("min_kappa", "float", summary["min"].reshape(-1)),
+        Column("min_kappa_with", "name", partner.reshape(-1)),
+        Column("label_shift", "float", shift.reshape(-1)),
+        Column("overused", "label", overused.reshape(-1)),
+        Column("overused_share", "float", np.where(has_top, take(own_share), np.nan).reshape(-1)),
+        Column("others_share", "float", np.where(has_top, take(other_share), np.nan).reshape(-1)),
+    ]
+    return frame.render(Table(columns))
+
+
+def per_category(
+    data: FrameT,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    method: CategoryMethod = "fleiss",
+    categories: Sequence[Any] | None = None,
+    scale: Scale = "landis_koch",
+    ci: float | None = None,
+    duplicates: Duplicates = "raise",
+) -> FrameT:
+    r"""Kappa of each category against the rest: which label the team cannot agree on.
+
+    Every label is collapsed to "this category" or "another one" and the agreement of the
+    two-category data is measured. ``method="fleiss"``: over all raters at once, Fleiss'
+    kappa of each category (Fleiss 1971), from the per-item counts :math:`r_{ik}`,
+
+    .. math:: \kappa_k = \frac{p_o - p_e}{1 - p_e},\quad
+              p_e = \pi_k^2 + (1 - \pi_k)^2,
+
+    which with every item fully rated is Fleiss' :math:`1 - \sum_i r_{ik}(m - r_{ik}) /
+    (n m (m - 1) \pi_k (1 - \pi_k))`. ``method="cohen"``: per pair of raters, Cohen's
+    kappa of the 2 x 2 table collapsed from the pair's K x K table (no recount).
+
+    Parameters
+    ----------
+    data, raters, item, rater, label, by, categories, scale, duplicates
+        As in :func:`pairwise`.
+    method : {"fleiss", "cohen"}, default "fleiss"
+        All raters together, or each pair.
+    ci : float, optional
+        Adds ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``. "fleiss": as in
+        :func:`overall` (``z`` from Fleiss, Nee & Landis' null variance, which is
+        ``2 / (n m (m - 1))`` per category for complete data). "cohen": as in
+        :func:`pairwise` (Fleiss, Cohen & Everitt 1969).
+
+    Returns
+    -------
+    Frame of the input's library with one row per group and category ("fleiss") or per
+    group, pair and category ("cohen"), categories in category order:
+        the ``by`` columns; "cohen": ``rater_a``, ``rater_b``; ``category``;
+        ``n_items`` (items with a label, "fleiss") or ``n`` (items both labeled,
+        "cohen"); ``p_o``; ``p_e``; ``kappa``; ``interpretation``; with ``ci`` the five
+        interval columns. Kappa is NaN for a category nobody (or everybody always) used.
+
+    Missing labels are handled as in :func:`overall` ("fleiss") and :func:`pairwise`
+    ("cohen").
+
+    Examples
+    --------
+    Fleiss' (1971) 30 patients, 6 psychiatrists, 5 diagnoses (kappa 0.430 overall):
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> codes = ["444444", "222555", "233335", "555555", "222444", "113333", "333355",
+    ...          "113334", "114444", "555555", "144444", "124444", "222333", "144444",
+    ...          "224445", "333335", "111455", "111112", "224444", "133555", "555555",
+    ...          "244444", "224555", "114444", "144445", "222224", "111155", "224444",
+    ...          "133333", "555555"]
+    >>> df = pd.DataFrame([list(map(int, c)) for c in codes])
+    >>> res = kf.per_category(df)
+    >>> [round(float(v), 3) for v in res["kappa"]]
+    [0.245, 0.245, 0.52, 0.471, 0.566]
+    """
+    if method not in ("fleiss", "cohen"):
+        raise bad_option("method", method, ("fleiss", "cohen"))
+    ci = check_pair_options(ci).ci
+    _check_by(as_list(by), CATEGORY_COLUMNS)
+    frame = adapt(data)
+    prep = prepare(
+        frame,
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+    scale_obj = resolve_scale(scale)
+    k = len(prep.categories)
+    n_groups = prep.groups.n_groups
+    labels = np.empty(k, dtype=object)
+    labels[:] = prep.categories
+    if method == "fleiss":
+        _needs_ratings(prep, "per_category(method='fleiss')")
+        rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
+        return frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci))
+    pairs = all_pairs(len(prep.raters))
+    tables = _pair_tables(prep, pairs)  # (P, G, K, K)
+    binary = _one_vs_rest(tables)  # (P, G, K, 2, 2)
+    plain = 1.0 - np.eye(2)
+    agreed = agreement(binary, plain)
+    kappa = agreed["kappa"]
+    # rows: group, then pair, then category
+    order = (1, 0, 2)
+
+    def rows(values: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.transpose(values, order)).reshape(-1)
+
+    n_pairs = len(pairs)
+    group_of_row = np.repeat(np.arange(n_groups), n_pairs * k)
+    pair_of_row = np.tile(np.repeat(np.arange(n_pairs), k), n_groups)
+    cat_of_row = np.tile(np.arange(k), n_groups * n_pairs)
+    values = rows(kappa)
+    _warn_undefined(values, "kappa of a category against the rest")
+    names = np.empty(len(prep.raters), dtype=object)
+    names[:] = prep.raters
+    columns = key_columns(prep, group_of_row)
+    columns += [
+        Column("rater_a", "name", names[pairs[:, 0]][pair_of_row]),
+        Column("rater_b", "name", names[pairs[:, 1]][pair_of_row]),
+        Column("category", "label", labels[cat_of_row]),
+        Column("n", "int", rows(agreed["n"]).astype(np.int64)),
+        Column("p_o", "float", rows(agreed["p_o"])),
+        Column("p_e", "float", rows(agreed["p_e"])),
+        Column("kappa", "float", values),
+        Column("interpretation", "enum", scale_obj.classify(values), categories=scale_obj.labels),
+    ]
+    if ci is not None:
+        errors = standard_errors(binary, plain, kappa, ci)
+        columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
+    return frame.render(Table(columns))
+
+
+def _one_vs_rest(tables: np.ndarray) -> np.ndarray:
+    """Collapse ``tables[..., K, K]`` to ``[..., K, 2, 2]``: category k against the rest."""
+    tables = np.asarray(tables)
+    both = np.diagonal(tables, axis1=-2, axis2=-1)  # (..., K)
+    rows = tables.sum(axis=-1)
+    cols = tables.sum(axis=-2)
+    n = tables.sum(axis=(-2, -1))[..., None]
+    only_a = rows - both
+    only_b = cols - both
+    neither = n - rows - cols + both
+    top = np.stack([both, only_a], axis=-1)
+    bottom = np.stack([only_b, neither], axis=-1)
+    return np.stack([top, bottom], axis=-2)
+
+
+def _fleiss_table(
+    prep: Prepared, rt: Ratings, labels: np.ndarray, scale_obj: Any, ci: float | None
+) -> Table:
+    k = rt.n_categories
+    n_groups = rt.n_groups
+    results = [category_fleiss(rt, c) for c in range(k)]
+
+    def rows(key: str) -> np.ndarray:
+        if not results:
+            return np.zeros(0)
+        return np.stack([res[key] for res in results], axis=1).reshape(-1)
+
+    group_of_row = np.repeat(np.arange(n_groups), k)
+    values = rows("value")
+    _warn_undefined(values, "kappa of a category against the rest")
+    n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
+    columns = key_columns(prep, group_of_row)
+    columns += [
+        Column("category", "label", np.tile(labels, n_groups)),
+        Column("n_items", "int", n_items[group_of_row]),
+        Column("p_o", "float", rows("p_o")),
+        Column("p_e", "float", rows("p_e")),
+        Column("kappa", "float", values),
+        Column("interpretation", "enum", scale_obj.classify(values), categories=scale_obj.labels),
+    ]
+    if ci is not None:
+        errors = _interval(values, rows("var"), rows("var0"), ci)
+        columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
+    return Table(columns)

@@ -1,0 +1,543 @@
+"""Many raters at once: one coefficient per group. NumPy only.
+
+The input is the code matrix ``codes[rater, item]`` (``-1`` = missing) and the group of
+each item. One ``np.bincount`` per rater turns it into the per-item category counts
+``r[i, k]`` (how many raters put item i in category k); every coefficient here is a
+function of those counts (Conger's also of each rater's own label counts, Light's of the
+pairwise K x K tables of :mod:`kappaframe._kernel`). All of it is vectorised over groups:
+per-item terms are summed per group with ``np.bincount``.
+
+Missing labels follow Gwet (2014, ch. 5-6; his R package irrCAC), which keeps every
+rating: an item counts for observed agreement when it has two or more labels, and for the
+category shares ``pi`` when it has at least one. Krippendorff's alpha keeps, as Krippendorff
+defined it, only the items with two or more labels (the pairable values).
+
+Agreement weights here are ``A = 1 - W`` for the disagreement weights ``W`` of
+:func:`kappaframe._stats.weight_matrix` (1 on the diagonal).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
+from ._kernel import MAX_COUNT_BYTES, pair_counts
+from ._stats import agreement
+
+__all__ = [
+    "LEVELS",
+    "METHODS",
+    "Ratings",
+    "category_fleiss",
+    "compute",
+    "level_weights",
+    "ratings_of",
+    "resolve_methods",
+]
+
+METHODS = ("fleiss", "light", "conger", "krippendorff", "gwet_ac1", "gwet_ac2", "brennan_prediger")
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+_ONE = 1e-12  # chance agreement this close to 1 leaves nothing to correct for: NaN
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """The items that carry at least one label, as codes and as per-item category counts."""
+
+    codes: np.ndarray  # (n_raters, n_items), -1 missing
+    counts: np.ndarray  # (n_items, K) float: raters per item and category
+    group: np.ndarray  # (n_items,) group code of each item
+    n_groups: int
+    n_categories: int
+
+
+def ratings_of(
+    codes: np.ndarray, group_codes: np.ndarray | None, n_groups: int, n_categories: int
+) -> Ratings:
+    """Per-item category counts (one bincount per rater); unlabeled items dropped."""
+    codes = np.asarray(codes)
+    n_raters, n_items = codes.shape
+    k = n_categories
+    size = n_items * max(k, 1) * 8
+    if size > MAX_COUNT_BYTES:
+        raise KappaFrameError(
+            f"the per-item category counts would take {size / 1024**3:.1f} GiB ({n_items} "
+            f"items x {k} categories); merge rare categories or pass fewer items per call."
+        )
+    group = (
+        np.zeros(n_items, dtype=np.intp)
+        if group_codes is None
+        else np.asarray(group_codes, dtype=np.intp)
+    )
+    counts = np.zeros(n_items * k, dtype=np.int64)
+    base = np.arange(n_items, dtype=np.intp) * k
+    for r in range(n_raters):
+        rated = codes[r] >= 0
+        counts += np.bincount(base[rated] + codes[r][rated], minlength=n_items * k)
+    counts2 = counts.reshape(n_items, k)
+    keep = counts2.sum(axis=1) > 0
+    if keep.all():
+        return Ratings(codes, counts2.astype(float), group, n_groups, k)
+    return Ratings(codes[:, keep], counts2[keep].astype(float), group[keep], n_groups, k)
+
+
+def resolve_methods(method: Any) -> list[str]:
+    """One name or a list of names from :data:`METHODS`, checked, in the order given."""
+    names = [method] if isinstance(method, str) else method
+    try:
+        names = list(names)
+    except TypeError:
+        raise KappaFrameTypeError(
+            f"method must be a name or a list of names from {list(METHODS)}; got {method!r}."
+        ) from None
+    if not names:
+        raise KappaFrameError(f"method is empty; choose one or more of {list(METHODS)}.")
+    seen: set[str] = set()
+    for name in names:
+        if name not in METHODS:
+            raise bad_option("method", name, METHODS)
+        if name in seen:
+            raise KappaFrameError(f"method lists {name!r} twice.")
+        seen.add(name)
+    return names
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _gsum(values: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
+    """Sum per group of a per-item vector (n,) or matrix (n, K)."""
+    if values.ndim == 1:
+        return np.bincount(group, weights=values, minlength=n_groups)
+    k = values.shape[1]
+    index = (group[:, None] * k + np.arange(k)).ravel()
+    flat = np.bincount(index, weights=values.ravel(), minlength=n_groups * k)
+    return flat.reshape(n_groups, k)
+
+
+def _times(counts: np.ndarray, agree: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """``counts[i] @ A`` with one A for all, or ``A[group[i]]`` per group."""
+    if agree.ndim == 2:
+        return counts @ agree
+    out = np.empty_like(counts)
+    order = np.argsort(group, kind="stable")
+    bounds = np.searchsorted(group[order], np.arange(agree.shape[0] + 1))
+    for g in range(agree.shape[0]):
+        rows = order[bounds[g] : bounds[g + 1]]
+        if rows.size:
+            out[rows] = counts[rows] @ agree[g]
+    return out
+
+
+def _vec_times(vectors: np.ndarray, agree: np.ndarray) -> np.ndarray:
+    """``v[g] @ A`` (or ``A[g]``) for each group's K-vector."""
+    if agree.ndim == 2:
+        return vectors @ agree
+    return np.einsum("gk,gkl->gl", vectors, agree)
+
+
+def _rater_times(values: np.ndarray, agree: np.ndarray) -> np.ndarray:
+    """``values[g, r] @ A`` (or ``A[g]``) for each group's per-rater K-vectors."""
+    if agree.ndim == 2:
+        return values @ agree
+    return np.einsum("grk,gkl->grl", values, agree)
+
+
+def _total(agree: np.ndarray, n_groups: int) -> np.ndarray:
+    """Sum of the agreement weights, per group."""
+    total = agree.sum(axis=(-2, -1))
+    return np.broadcast_to(total, (n_groups,)).astype(float)
+
+
+def _ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1.0), np.nan)
+
+
+def _corrected(p_o: np.ndarray, p_e: np.ndarray) -> np.ndarray:
+    """``(p_o - p_e) / (1 - p_e)``, NaN where undefined (``p_e == 1`` or no data)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = (p_o - p_e) / (1.0 - p_e)
+    bad = ~np.isfinite(value) | ~np.isfinite(p_e) | (np.abs(1.0 - p_e) <= _ONE)
+    return np.where(bad, np.nan, value)
+
+
+@dataclass
+class _Observed:
+    """The observed-agreement part shared by Fleiss, Conger, Gwet and Brennan-Prediger."""
+
+    r: np.ndarray  # labels per item
+    two: np.ndarray  # item has >= 2 labels
+    pa_i: np.ndarray  # agreement of each item (0 for single-label items)
+    n: np.ndarray  # items per group (>= 1 label)
+    n2: np.ndarray  # items per group with >= 2 labels
+    pa: np.ndarray  # observed agreement per group
+    share: np.ndarray  # r_ik / r_i
+    pi: np.ndarray  # (G, K) mean share per group
+
+
+def _observed(rt: Ratings, agree: np.ndarray) -> _Observed:
+    counts, group, n_groups = rt.counts, rt.group, rt.n_groups
+    r = counts.sum(axis=1)
+    weighted = _times(counts, agree, group)
+    sum_q = (counts * weighted).sum(axis=1) - r
+    two = r >= 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa_i = np.where(two, sum_q / np.where(two, r * (r - 1.0), 1.0), 0.0)
+        share = counts / r[:, None]
+    n = np.bincount(group, minlength=n_groups).astype(float)
+    n2 = np.bincount(group[two], minlength=n_groups).astype(float)
+    pa = _ratio(_gsum(pa_i, group, n_groups), n2)
+    pi = _gsum(share, group, n_groups) / np.where(n > 0, n, 1.0)[:, None]
+    return _Observed(r, two, pa_i, n, n2, pa, share, pi)
+
+
+def _linearized(
+    obs: _Observed,
+    group: np.ndarray,
+    n_groups: int,
+    p_e: np.ndarray,
+    pe_i: np.ndarray,
+    value: np.ndarray,
+) -> np.ndarray:
+    """Gwet's (2008) linearization variance of ``(p_a - p_e) / (1 - p_e)`` (irrCAC's).
+
+    ``c_i = (n / n2) (p_a,i - p_e [r_i >= 2]) / (1 - p_e)``,
+    ``c*_i = c_i - 2 (1 - c) (p_e,i - p_e) / (1 - p_e)``,
+    ``var = sum (c*_i - c)^2 / (n (n - 1))`` (no finite-population correction).
+    """
+    g = group
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = (obs.n / obs.n2)[g]
+        denom = (1.0 - p_e)[g]
+        c_i = scale * (obs.pa_i - p_e[g] * obs.two) / denom
+        c_x = c_i - 2.0 * (1.0 - value[g]) * (pe_i - p_e[g]) / denom
+        spread = _gsum((c_x - value[g]) ** 2, g, n_groups)
+        var = spread / (obs.n * (obs.n - 1.0))
+    return np.where((obs.n >= 2) & np.isfinite(value), var, np.nan)
+
+
+def _fnl_null_variance(obs: _Observed, group: np.ndarray, n_groups: int) -> np.ndarray:
+    """Null variance of unweighted Fleiss kappa, Fleiss, Nee & Landis (1979), item by item.
+
+    Under kappa = 0 each item's labels are a multinomial draw of ``r_i`` labels over the
+    shares ``pi``. With ``s2 = sum pi^2``, ``s3 = sum pi^3``, an item's agreement ``P_i``
+    and its share term ``L_i = 2 sum_k pi_k r_ik / r_i`` have
+    ``Var P_i = [2 s2 + (6 - 4m) s2^2 + 4 (m - 2) s3] / (m (m - 1))``,
+    ``Cov(P_i, L_i) = Var L_i = 4 (s3 - s2^2) / m`` (``m = r_i``), and
+    ``p_o - p_e ~ sum_i (P_i / n2 - L_i / n)``, so
+    ``var0 = sum_i Var(P_i / n2 - L_i / n) / (1 - p_e)^2``. With the same ``m`` on every
+    item this is FNL's ``2 [(sum p q)^2 - sum p q (q - p)] / (n m (m - 1) (sum p q)^2)``,
+    the value R's ``irr::kappam.fleiss`` reports.
+    """
+    pi = obs.pi
+    s2 = (pi**2).sum(axis=1)
+    s3 = (pi**3).sum(axis=1)
+    m = obs.r
+    g = group
+    spread = 4.0 * (s3 - s2**2)[g] / m
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var_p = np.where(
+            obs.two,
+            (2.0 * s2[g] + (6.0 - 4.0 * m) * s2[g] ** 2 + 4.0 * (m - 2.0) * s3[g])
+            / np.where(obs.two, m * (m - 1.0), 1.0),
+            0.0,
+        )
+        a = np.where(obs.two, 1.0 / obs.n2[g], 0.0)
+        b = 1.0 / obs.n[g]
+        item_var = a * a * var_p - 2.0 * a * b * np.where(obs.two, spread, 0.0) + b * b * spread
+        p_e = s2
+        var0 = _gsum(item_var, g, n_groups) / (1.0 - p_e) ** 2
+    return np.where(var0 > 0, var0, np.nan)
+
+
+# --------------------------------------------------------------------------- methods
+
+
+def _fleiss(rt: Ratings, agree: np.ndarray, plain: bool) -> dict[str, np.ndarray]:
+    obs = _observed(rt, agree)
+    g, ng = rt.group, rt.n_groups
+    a_pi = _vec_times(obs.pi, agree)
+    p_e = (obs.pi * a_pi).sum(axis=1)
+    value = _corrected(obs.pa, p_e)
+    pe_i = (obs.share * a_pi[g]).sum(axis=1)
+    out = {
+        "p_o": obs.pa,
+        "p_e": p_e,
+        "value": value,
+        "var": _linearized(obs, g, ng, p_e, pe_i, value),
+    }
+    if plain:
+        out["var0"] = _fnl_null_variance(obs, g, ng)
+    return out
+
+
+def _gwet(rt: Ratings, agree: np.ndarray) -> dict[str, np.ndarray]:
+    obs = _observed(rt, agree)
+    g, ng, q = rt.group, rt.n_groups, rt.n_categories
+    if q < 2:
+        nan = np.full(ng, np.nan)
+        return {"p_o": obs.pa, "p_e": nan, "value": nan, "var": nan}
+    factor = _total(agree, ng) / (q * (q - 1.0))
+    p_e = factor * (obs.pi * (1.0 - obs.pi)).sum(axis=1)
+    value = _corrected(obs.pa, p_e)
+    pe_i = factor[g] * (obs.share * (1.0 - obs.pi[g])).sum(axis=1)
+    return {
+        "p_o": obs.pa,
+        "p_e": p_e,
+        "value": value,
+        "var": _linearized(obs, g, ng, p_e, pe_i, value),
+    }
+
+
+def _brennan_prediger(rt: Ratings, agree: np.ndarray) -> dict[str, np.ndarray]:
+    obs = _observed(rt, agree)
+    g, ng, q = rt.group, rt.n_groups, rt.n_categories
+    p_e = _total(agree, ng) / q**2 if q else np.ones(ng)
+    value = _corrected(obs.pa, p_e)
+    return {
+        "p_o": obs.pa,
+        "p_e": p_e,
+        "value": value,
+        "var": _linearized(obs, g, ng, p_e, p_e[g], value),
+    }
+
+
+def _conger(rt: Ratings, agree: np.ndarray) -> dict[str, np.ndarray]:
+    """Conger (1980): Fleiss' observed agreement, chance from each rater's own shares.
+
+    ``p_e = [(sum_g p_g)^T A (sum_g p_g) - sum_g p_g^T A p_g] / (r (r - 1))``, the mean
+    over ordered pairs of raters of Cohen's chance agreement, where ``p_g`` are rater
+    ``g``'s category shares among the items they labeled in the group and ``r`` counts
+    the raters with at least one label in the group. Variance: Gwet's linearization
+    (irrCAC's ``conger.kappa.raw``).
+    """
+    obs = _observed(rt, agree)
+    g, ng, k = rt.group, rt.n_groups, rt.n_categories
+    codes = rt.codes
+    n_raters = codes.shape[0]
+    own = np.zeros((ng, n_raters, k))
+    for r in range(n_raters):
+        rated = codes[r] >= 0
+        own[:, r, :] = np.bincount(g[rated] * k + codes[r][rated], minlength=ng * k).reshape(ng, k)
+    labeled = own.sum(axis=2)  # (G, R)
+    active = labeled > 0
+    r_eff = active.sum(axis=1).astype(float)
+    shares = own / np.where(active, labeled, 1.0)[:, :, None]
+    total = shares.sum(axis=1)  # (G, K)
+    a_total = _vec_times(total, agree)
+    a_shares = _rater_times(shares, agree)
+    pairs = r_eff * (r_eff - 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_e = ((total * a_total).sum(axis=1) - (shares * a_shares).sum(axis=(1, 2))) / pairs
+    p_e = np.where(r_eff >= 2, p_e, np.nan)
+    value = _corrected(obs.pa, p_e)
+    # pe_i = p_e + sum over the raters of item i of (n / n_g)(b_g[c] - s_g) / (r (r - 1)),
+    # with b_g = A (sum of the other raters' shares) and s_g = b_g . p_g.
+    others = total[:, None, :] - shares
+    b = _rater_times(others, agree)
+    s = (b * shares).sum(axis=2)  # (G, R)
+    pe_i = p_e[g].copy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for r in range(n_raters):
+            rated = codes[r] >= 0
+            gr = g[rated]
+            scale = obs.n[gr] / labeled[gr, r]
+            pe_i[rated] += scale * (b[gr, r, codes[r][rated]] - s[gr, r]) / pairs[gr]
+    var = _linearized(obs, g, ng, p_e, pe_i, value)
+    return {"p_o": obs.pa, "p_e": p_e, "value": value, "var": var}
+
+
+def level_weights(
+    level: str, categories: Sequence[Any], marginals: np.ndarray | None = None
+) -> np.ndarray:
+    """Krippendorff's agreement weights ``1 - delta^2 / max(delta^2)`` for ``level``.
+
+    nominal: ``delta = [c != k]``; interval: ``delta^2 = (c - k)^2`` on the category
+    values; ratio: ``((c - k) / (c + k))^2`` (0 when ``c + k == 0``); ordinal (needs the
+    pairable-value counts ``marginals[G, K]``, one row per group):
+    ``delta^2 = (sum_{g=c}^{k} n_g - (n_c + n_k) / 2)^2`` in category order.
+    Returns (K, K), or (G, K, K) for ordinal.
+    """
+    k = len(categories)
+    if level == "nominal":
+        return np.eye(k)
+    if level in ("interval", "ratio"):
+        bad = [c for c in categories if isinstance(c, bool) or not isinstance(c, numbers.Real)]
+        if bad:
+            raise KappaFrameError(
+                f"level={level!r} needs numeric labels (it measures distances between their "
+                f"values); label {bad[0]!r} is not a number. Use level='ordinal' or "
+                "'nominal', or recode the labels to numbers."
+            )
+        values = np.asarray([float(c) for c in categories])
+        diff = values[:, None] - values[None, :]
+        if level == "interval":
+            delta = diff**2
+        else:
+            if np.any(values < 0):
+                raise KappaFrameError(
+                    f"level='ratio' needs non-negative values (a ratio scale has a true "
+                    f"zero); got {values.min():g}. Use level='interval'."
+                )
+            total = values[:, None] + values[None, :]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                delta = np.where(total > 0, (diff / np.where(total > 0, total, 1.0)) ** 2, 0.0)
+        top = delta.max() if delta.size else 0.0
+        return 1.0 - delta / top if top > 0 else np.ones((k, k))
+    if level == "ordinal":
+        if marginals is None:  # pragma: no cover - compute() always passes them
+            raise KappaFrameError("ordinal weights need the category counts")
+        marg = np.asarray(marginals, dtype=float)
+        cum = np.cumsum(marg, axis=1)
+        i = np.arange(k)
+        lo = np.minimum(i[:, None], i[None, :])
+        hi = np.maximum(i[:, None], i[None, :])
+        between = cum[:, hi] - cum[:, lo] + marg[:, lo]
+        delta = (between - (marg[:, :, None] + marg[:, None, :]) / 2.0) ** 2
+        top = delta.max(axis=(1, 2), keepdims=True) if k else np.zeros((len(marg), 1, 1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(top > 0, 1.0 - delta / np.where(top > 0, top, 1.0), 1.0)
+    raise bad_option("level", level, LEVELS)
+
+
+def _krippendorff(rt: Ratings, level: str, categories: Sequence[Any]) -> dict[str, np.ndarray]:
+    """Krippendorff's alpha in Gwet's (2014) form, from the items with two or more labels.
+
+    With ``n`` pairable items, ``rbar`` their mean number of labels and
+    ``eps = 1 / sum r_i``: ``p_a' = sum_i sum_k r_ik (r*_ik - 1) / (rbar (r_i - 1)) / n``,
+    ``p_o = (1 - eps) p_a' + eps``, ``pi_k = sum_i r_ik / (n rbar)`` (the share of category
+    k among the pairable values), ``p_e = pi^T A pi`` and ``alpha = (p_o - p_e) / (1 - p_e)``,
+    which is Krippendorff's ``1 - D_o / D_e`` exactly. Variance: Gwet's linearization
+    (irrCAC's ``krippen.alpha.raw``).
+    """
+    ng = rt.n_groups
+    r_all = rt.counts.sum(axis=1)
+    pairable = r_all >= 2
+    counts = rt.counts[pairable]
+    g = rt.group[pairable]
+    r = r_all[pairable]
+    n = np.bincount(g, minlength=ng).astype(float)
+    values = _gsum(r, g, ng)
+    marg = _gsum(counts, g, ng)
+    agree = level_weights(level, categories, marg if level == "ordinal" else None)
+    weighted = _times(counts, agree, g)
+    sum_q = (counts * weighted).sum(axis=1) - r
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rbar = values / n
+        eps = 1.0 / values
+        pa_prime = _gsum(sum_q / (r - 1.0), g, ng) / (n * rbar)
+        p_o = (1.0 - eps) * pa_prime + eps
+        pi = marg / values[:, None]
+        a_pi = _vec_times(np.nan_to_num(pi), agree)
+        p_e = np.where(n > 0, (np.nan_to_num(pi) * a_pi).sum(axis=1), np.nan)
+        value = _corrected(p_o, p_e)
+        prime = _corrected(pa_prime, p_e)
+        rb = rbar[g]
+        pa_i = sum_q / (rb * (r - 1.0)) - pa_prime[g] * (r - rb) / rb
+        kappa_i = (pa_i - p_e[g]) / (1.0 - p_e[g])
+        pe_i = (counts * a_pi[g]).sum(axis=1) / rb - p_e[g] * (r - rb) / rb
+        kappa_x = kappa_i - 2.0 * (1.0 - prime[g]) * (pe_i - p_e[g]) / (1.0 - p_e[g])
+        var = _gsum((kappa_x - prime[g]) ** 2, g, ng) / (n * (n - 1.0))
+    var = np.where((n >= 2) & np.isfinite(value), var, np.nan)
+    return {"p_o": np.where(n > 0, p_o, np.nan), "p_e": p_e, "value": value, "var": var}
+
+
+def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
+    """Light (1971): the mean of Cohen's kappa over every pair of raters.
+
+    Pairs whose kappa is undefined in a group (no shared items, or chance agreement 1)
+    are left out of that group's mean. ``p_o`` and ``p_e`` are the means of the pairs'.
+    Variance: each pair's kappa moves by ``sum_i IF_i / n_pair`` with Fleiss, Cohen &
+    Everitt's (1969) influence ``IF_ij = [A_ij - (abar_i. + abar_.j)(1 - k)] / (1 - p_e)
+    - [k - p_e (1 - k)] / (1 - p_e)``, so the mean moves by ``sum_i d_i`` with ``d_i``
+    the average over pairs of ``IF_i / n_pair``; ``var = sum_i d_i^2``. For one pair this
+    is exactly FCE's variance.
+    """
+    codes, g, ng, k = rt.codes, rt.group, rt.n_groups, rt.n_categories
+    n_raters = codes.shape[0]
+    pairs = list(combinations(range(n_raters), 2))
+    counts = pair_counts(codes, pairs, k, g, ng)
+    stats = agreement(counts, disagree)
+    kappa = stats["kappa"]  # (P, G)
+    defined = np.isfinite(kappa)
+    used = defined.sum(axis=0).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(used > 0, np.where(defined, kappa, 0.0).sum(axis=0) / used, np.nan)
+        p_o = np.where(used > 0, np.where(defined, stats["p_o"], 0.0).sum(axis=0) / used, np.nan)
+        p_e = np.where(used > 0, np.where(defined, stats["p_e"], 0.0).sum(axis=0) / used, np.nan)
+    out = {"p_o": p_o, "p_e": p_e, "value": value}
+    if not with_variance:
+        return out
+    agree = 1.0 - disagree
+    n_pair = counts.sum(axis=(-2, -1)).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        probs = counts / n_pair[..., None, None]
+        rows = probs.sum(axis=-1)
+        cols = probs.sum(axis=-2)
+        abar_row = np.einsum("...j,ij->...i", cols, agree)
+        abar_col = np.einsum("...i,ij->...j", rows, agree)
+        pe = stats["p_e"]
+        kk = np.where(defined, kappa, 0.0)
+        spread = abar_row[..., :, None] + abar_col[..., None, :]
+        influence = (agree - spread * (1.0 - kk)[..., None, None]) / (1.0 - pe)[..., None, None]
+        influence -= ((kk - pe * (1.0 - kk)) / (1.0 - pe))[..., None, None]
+        weight = np.where(defined, 1.0 / (n_pair * used[None, :]), 0.0)
+        influence = np.where(defined[..., None, None], influence, 0.0) * weight[..., None, None]
+    flat = influence.reshape(len(pairs), -1)
+    d = np.zeros(codes.shape[1])
+    for p, (a, b) in enumerate(pairs):
+        both = (codes[a] >= 0) & (codes[b] >= 0)
+        index = (g[both] * k + codes[a][both]) * k + codes[b][both]
+        d[both] += flat[p, index]
+    var = _gsum(d * d, g, ng)
+    out["var"] = np.where(np.isfinite(value), var, np.nan)
+    return out
+
+
+def compute(
+    rt: Ratings,
+    method: str,
+    disagree: np.ndarray,
+    *,
+    weighted: bool,
+    level: str,
+    categories: Sequence[Any],
+    with_variance: bool,
+) -> dict[str, np.ndarray]:
+    """One method on every group: ``p_o``, ``p_e``, ``value``, ``var`` (and ``var0``)."""
+    agree = 1.0 - disagree
+    if method == "fleiss":
+        return _fleiss(rt, agree, plain=not weighted)
+    if method == "gwet_ac1":
+        return _gwet(rt, np.eye(rt.n_categories))
+    if method == "gwet_ac2":
+        return _gwet(rt, agree)
+    if method == "brennan_prediger":
+        return _brennan_prediger(rt, agree)
+    if method == "conger":
+        return _conger(rt, agree)
+    if method == "krippendorff":
+        return _krippendorff(rt, level, categories)
+    if method == "light":
+        return _light(rt, disagree, with_variance)
+    raise bad_option("method", method, METHODS)  # pragma: no cover
+
+
+def category_fleiss(rt: Ratings, category: int) -> dict[str, np.ndarray]:
+    """Fleiss' kappa of one category against the rest (labels collapsed to two).
+
+    With every item fully rated this is Fleiss' (1971) ``kappa_j = 1 - sum_i r_ij
+    (m - r_ij) / (n m (m - 1) p_j q_j)`` and its null variance ``2 / (n m (m - 1))``.
+    """
+    mine = rt.counts[:, category]
+    rest = rt.counts.sum(axis=1) - mine
+    binary = Ratings(rt.codes, np.stack([mine, rest], axis=1), rt.group, rt.n_groups, 2)
+    return _fleiss(binary, np.eye(2), plain=True)
