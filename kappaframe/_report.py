@@ -521,10 +521,34 @@ def render_markdown(report: Report) -> str:
 
 
 def rater_summary(report: Report) -> pd.DataFrame | None:
-    """One row per rater (per group): pairs, mean and lowest kappa, and with whom.
+    """Summarise each rater (per group): :func:`kappaframe.raters` when this build has it.
 
-    Read off the tidy table (no statistic is recomputed): each rater's kappas against
-    every other rater of the same group.
+    Without it (or without the input rows), :func:`summary_from_tidy` reads a shorter
+    summary off the tidy table.
+    """
+    import kappaframe
+
+    raters = getattr(kappaframe, "raters", None)
+    if raters is None or report.data is None:
+        return summary_from_tidy(report)
+    return raters(
+        report.data,
+        report.raters,
+        item=report.item,
+        rater=report.rater,
+        label=report.label,
+        by=report.by or None,
+        weights=report.weights,
+        categories=report.categories,
+        duplicates=report.duplicates,
+    )
+
+
+def summary_from_tidy(report: Report) -> pd.DataFrame | None:
+    """Summarise each rater (per group) from the tidy table: pairs, mean and lowest kappa.
+
+    Nothing is recomputed: each rater's kappas against every other rater of the same
+    group, as the tidy table gives them.
     """
     tidy = report.tidy
     if not len(tidy) or "kappa" not in tidy:
@@ -602,6 +626,11 @@ def worst_pair_confusion(report: Report) -> tuple[str, pd.DataFrame] | None:
 
 
 # --------------------------------------------------------------------------- html
+
+_SUMMARY_COLOURS = ("mean_kappa", "median_kappa", "min_kappa")
+
+#: The HTML report draws rater x rater matrices up to this many raters (crowds get none).
+MAX_MATRIX_RATERS = 40
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -737,7 +766,14 @@ def render_html(report: Report) -> str:
     with warnings.catch_warnings():
         # The pairwise call already reported undefined kappas once.
         warnings.simplefilter("ignore", category=RuntimeWarning)
-        if report.data is not None:
+        n_raters = len(set(tidy["rater_a"]) | set(tidy["rater_b"])) if len(tidy) else 0
+        if report.data is not None and n_raters > MAX_MATRIX_RATERS:
+            sections.append(
+                '<section id="heatmaps"><h2>Kappa matrix per group</h2><p class="note">'
+                f"{n_raters} raters: too many for a rater x rater matrix (at most "
+                f"{MAX_MATRIX_RATERS} are drawn); see the pairs and raters tables.</p></section>"
+            )
+        elif report.data is not None:
             if _has_matplotlib():
                 body = _heatmaps_html(report)
             else:
@@ -753,7 +789,7 @@ def render_html(report: Report) -> str:
             sections.append(
                 '<section id="raters"><h2>Raters</h2>'
                 '<p class="note">Each rater against every other rater of the same group.</p>'
-                f"{_html_table(summary, colour=('mean_kappa', 'min_kappa'))}</section>"
+                f"{_html_table(summary, colour=_SUMMARY_COLOURS)}</section>"
             )
         worst = _worst_html(report)
         if worst:

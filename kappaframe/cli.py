@@ -124,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument(
         "--reference", metavar="COL", help="compare every rater with this column only"
     )
+    stats.add_argument(
+        "--min-overlap",
+        type=int,
+        metavar="N",
+        help="long layout with many raters: only pairs that co-rated at least N items",
+    )
     out = report.add_argument_group("output")
     out.add_argument("-o", "--output", metavar="PATH", help="write here (atomically)")
     out.add_argument(
@@ -311,7 +317,8 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     by = list(args.by or [])
     extras: dict[str, Any] = {}
     accepted = inspect.signature(pairwise).parameters
-    for option, name in (("--stats", "stats"), ("--reference", "reference")):
+    passed = (("--stats", "stats"), ("--reference", "reference"), ("--min-overlap", "min_overlap"))
+    for option, name in passed:
         value = getattr(args, name)
         if value is None:
             continue

@@ -327,6 +327,20 @@ def test_stats_and_reference_pass_through(
         assert len(got) == len(TEAM)
 
 
+def test_min_overlap_passes_through(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if "min_overlap" not in inspect.signature(kf.pairwise).parameters:
+        pytest.skip("this build has no pairwise(min_overlap=)")
+    long = _plain(datasets.labeling_team(seed=0, layout="long"))
+    long = long[~((long["annotator"] == "eli") & (long["item"] > 20))]
+    path = tmp_path / "ratings.csv"
+    long.to_csv(path, index=False)
+    args = ["report", str(path), "--item", "item", "--rater", "annotator", "--label", "grade"]
+    code, out, _ = run([*args, "--min-overlap", "50", "--format", "csv"], capsys)
+    assert code == 0
+    got = pd.read_csv(io.StringIO(out))
+    assert len(got) == 6 and "eli" not in set(got["rater_a"]) | set(got["rater_b"])
+
+
 def test_python_dash_m_and_entry_point() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "kappaframe", "--version"],

@@ -22,6 +22,7 @@ from kappaframe._report import (
     render_html,
     render_markdown,
     render_text,
+    summary_from_tidy,
     worst_pair_confusion,
 )
 
@@ -42,7 +43,7 @@ def team_report(**kwargs: object) -> Report:
 
 def test_rater_summary_reads_the_tidy_table() -> None:
     report = team_report()
-    summary = rater_summary(report)
+    summary = summary_from_tidy(report)
     assert summary is not None
     assert list(summary.columns) == [
         "project",
@@ -63,6 +64,18 @@ def test_rater_summary_reads_the_tidy_table() -> None:
         assert row.min_kappa == pytest.approx(mine["kappa"].min(), abs=1e-12)
     dee = summary[summary["rater"] == "dee"]
     assert (dee["mean_kappa"].to_numpy() < 0.1).all()
+
+
+def test_rater_summary_uses_kf_raters_when_there() -> None:
+    report = team_report()
+    summary = rater_summary(report)
+    assert summary is not None
+    if not hasattr(kf, "raters"):
+        pd.testing.assert_frame_equal(summary, summary_from_tidy(report))
+        return
+    data = report.data
+    expected = kf.raters(data, TEAM, by="project")
+    pd.testing.assert_frame_equal(summary, expected)
 
 
 def test_worst_pair_is_counted_within_its_group() -> None:
@@ -247,3 +260,16 @@ def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert dark_blue > 3 * 5 * 400  # three panels x five diagonal cells x a few hundred px
     # The page is not blank.
     assert (pixels.std(axis=(0, 1)) > 10).all()
+
+
+def test_html_skips_the_matrix_for_a_crowd() -> None:
+    rng = np.random.default_rng(5)
+    items = np.repeat(np.arange(200), 3)
+    workers = np.concatenate([rng.choice(60, 3, replace=False) for _ in range(200)])
+    long = pd.DataFrame({"item": items, "worker": workers, "label": rng.integers(0, 3, 600)})
+    with pytest.warns(kf.UndefinedKappaWarning):
+        tidy = long.kappa.pairwise(item="item", rater="worker", label="label")
+    report = Report(tidy=tidy, data=long, item="item", rater="worker", label="label")
+    page = render_html(report)  # undefined kappas were reported by pairwise already
+    assert "60 raters: too many for a rater x rater matrix" in page
+    assert page.count("<svg") <= 1  # only the worst pair's confusion matrix
