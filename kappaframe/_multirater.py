@@ -24,7 +24,7 @@ from ._core import (
     warn_undefined,
 )
 from ._errors import KappaFrameError, UndefinedKappaWarning, bad_option
-from ._kernel import all_pairs, pair_counts
+from ._kernel import all_pairs
 from ._overall import (
     LEVELS,
     Ratings,
@@ -81,7 +81,7 @@ def _check_by(by: Sequence[Hashable], names: Sequence[str]) -> None:
 
 
 def _needs_ratings(prep: Prepared, what: str) -> None:
-    if getattr(prep, "source", None) is not None:
+    if prep.source is not None:
         raise KappaFrameError(
             f"{what} needs every rating of every item, but this input is counted per rater "
             "pair (the sparse path for many raters with few items each, or stored counts). "
@@ -90,13 +90,11 @@ def _needs_ratings(prep: Prepared, what: str) -> None:
 
 
 def _pair_tables(prep: Prepared, pairs: np.ndarray) -> np.ndarray:
-    """Full K x K tables ``(n_pairs, G, K, K)`` of ``pairs``, from whatever counted them."""
-    tables = getattr(prep, "tables", None)
-    if tables is not None:
-        return np.asarray(tables(pairs, None, full=True))
-    k, groups = len(prep.categories), prep.groups
-    listed = [(int(a), int(b)) for a, b in pairs]
-    return pair_counts(prep.codes, listed, k, groups.codes, groups.n_groups)
+    """Count the full K x K tables ``(n_pairs, G, K, K)`` of ``pairs``.
+
+    From whatever counts them: the dense kernel, the crowd path or stored counts.
+    """
+    return np.asarray(prep.tables(pairs, None, full=True))
 
 
 def _warn_undefined(values: np.ndarray, what: str) -> None:
@@ -512,8 +510,11 @@ def raters(
     names[:] = prep.raters
     labels = np.empty(k, dtype=object)
     labels[:] = prep.categories
-    partner = np.where(summary["some"], names[summary["argmin"]], None)
-    overused = np.where(has_top, labels[top] if k else None, None)
+    partner = np.empty(shift.shape, dtype=object)
+    partner[summary["some"]] = names[summary["argmin"]][summary["some"]]
+    overused = np.empty(shift.shape, dtype=object)
+    if k:
+        overused[has_top] = labels[top][has_top]
 
     def take(values: np.ndarray) -> np.ndarray:
         return np.take_along_axis(values, top[..., None], axis=-1)[..., 0] if k else values[..., 0]

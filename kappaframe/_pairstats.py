@@ -92,13 +92,15 @@ def check_pair_options(
 
 
 def pair_extras(
-    counts: np.ndarray, weights: np.ndarray, kappa: np.ndarray, options: PairOptions
+    counts: Any, weights: np.ndarray, kappa: np.ndarray, options: PairOptions
 ) -> dict[str, np.ndarray]:
     """Compute the optional columns for tables ``counts[..., K, K]``, in output order.
 
     With ``ci``: ``se``, ``ci_low``, ``ci_high`` (Fleiss, Cohen & Everitt, or the
     percentile bootstrap), ``z`` and ``p_value`` (always the large-sample test of
     kappa = 0). Then the ``stats`` columns (see :func:`kappaframe._family.family`).
+    ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
+    not read (it may be the diagonal-only counts of many categories).
     """
     out: dict[str, np.ndarray] = {}
     if options.ci is not None:
