@@ -35,6 +35,7 @@ __all__ = [
     "Report",
     "input_format",
     "output_format",
+    "read_head",
     "read_input",
     "render_html",
     "render_markdown",
@@ -233,6 +234,44 @@ def read_input(
         raise
     except (ValueError, OSError, UnicodeDecodeError) as err:
         raise KappaFrameError(f"could not read {str(source)!r} as {kind}: {err}") from None
+
+
+def read_head(
+    path: str | os.PathLike[str],
+    columns: Sequence[Hashable] | None = None,
+    *,
+    fmt: str | None = None,
+    rows: int = 10_000,
+) -> pd.DataFrame:
+    """Read the first ``rows`` rows (to see column names and label types cheaply)."""
+    source = Path(path)
+    kind = input_format(source, fmt)
+    if not source.is_file():
+        raise KappaFrameError(f"input file not found: {str(source)!r}.")
+    wanted = None if columns is None else list(dict.fromkeys(columns))
+    try:
+        if kind == "parquet":
+            try:
+                import pyarrow.parquet as pq
+            except ModuleNotFoundError as err:
+                raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
+            parquet = pq.ParquetFile(source)
+            _check_wanted(wanted, parquet.schema_arrow.names, source)
+            names = None if wanted is None else [str(c) for c in wanted]
+            batch = next(parquet.iter_batches(columns=names, batch_size=rows), None)
+            if batch is None:
+                return read_input(source, wanted, fmt=kind, progress=False)
+            return batch.to_pandas()
+        if kind in ("csv", "tsv"):
+            sep = "\t" if kind == "tsv" else ","
+            header = pd.read_csv(source, sep=sep, nrows=0)
+            _check_wanted(wanted, list(header.columns), source)
+            return pd.read_csv(source, sep=sep, usecols=wanted, nrows=rows)
+    except KappaFrameError:
+        raise
+    except (ValueError, OSError) as err:
+        raise KappaFrameError(f"could not read {str(source)!r} as {kind}: {err}") from None
+    return read_input(source, wanted, fmt=kind, progress=False)
 
 
 def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], source: Path) -> None:

@@ -152,6 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
+    report.add_argument(
+        "--stream",
+        action="store_true",
+        help="count CSV or Parquet in batches (memory flat in the file's size) instead of "
+        "reading it whole; tables only (not markdown or html)",
+    )
     return parser
 
 
@@ -300,6 +306,35 @@ def _coerce(values: list[str] | None, frame: Any, columns: Sequence[Hashable]) -
     return out
 
 
+def _streamed(args: argparse.Namespace, fmt: str, needed: Any) -> tuple[Any, Any]:
+    """``kf.scan`` of the input for pairwise, and its first rows (for label types)."""
+    import kappaframe
+
+    from ._errors import KappaFrameError
+    from ._report import input_format, read_head
+
+    scan = getattr(kappaframe, "scan", None)
+    if scan is None:
+        raise KappaFrameError("--stream needs a kappaframe with kappaframe.scan.")
+    if fmt in ("markdown", "html"):
+        raise KappaFrameError(
+            f"--format {fmt} shows pictures and summaries of the rows, so it reads the file "
+            "whole; drop --stream, or write a table (csv, json, jsonl, parquet, text)."
+        )
+    kind = input_format(args.input, args.input_format)
+    if kind not in ("csv", "tsv", "parquet") or args.input.lower().endswith(
+        (".gz", ".bz2", ".xz", ".zst")
+    ):
+        raise KappaFrameError("--stream reads uncompressed CSV, TSV and Parquet files.")
+    head = read_head(args.input, needed, fmt=kind)
+    # Empty cells are missing labels, as pandas reads them (pyarrow's default is "").
+    options: dict[str, Any] = {"convert": {"strings_can_be_null": True}}
+    if kind == "tsv":
+        options["parse"] = {"delimiter": "\t"}
+    fmt_name = "parquet" if kind == "parquet" else "csv"
+    return scan(args.input, format=fmt_name, csv_options=options), head
+
+
 def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ._api import pairwise
     from ._errors import KappaFrameError
@@ -335,7 +370,11 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     else:
         needed = None
     progress = False if args.no_progress else None
-    data = read_input(args.input, needed, fmt=args.input_format, progress=progress)
+    if args.stream:
+        source, data = _streamed(args, fmt, needed)
+    else:
+        data = read_input(args.input, needed, fmt=args.input_format, progress=progress)
+        source = data
 
     label_columns = [args.label] if long else (args.raters or [c for c in data if c not in by])
     categories = _coerce(args.categories, data, label_columns)
@@ -343,7 +382,7 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         tidy = pairwise(
-            data,
+            source,
             raters,
             item=args.item,
             rater=args.rater,
@@ -364,7 +403,7 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         raise KappaFrameError(f"--fail-on column {args.fail_on!r} is not in the result: {shown}.")
     report = Report(
         tidy=tidy,
-        data=data,
+        data=None if args.stream else data,
         source=os.path.basename(args.input),
         raters=raters,
         by=by,

@@ -341,6 +341,32 @@ def test_min_overlap_passes_through(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert len(got) == 6 and "eli" not in set(got["rater_a"]) | set(got["rater_b"])
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet"])
+def test_stream_gives_the_same_table(
+    tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not hasattr(kf, "scan"):
+        pytest.skip("this build has no kappaframe.scan")
+    pytest.importorskip("pyarrow")
+    team = _plain(datasets.labeling_team(seed=0))
+    path = tmp_path / f"team{suffix}"
+    if suffix == ".parquet":
+        team.to_parquet(path)
+    else:
+        team.to_csv(path, index=False, sep="\t" if suffix == ".tsv" else ",")
+    args = ["report", str(path), "--raters", *TEAM, "--by", "project", "--format", "csv"]
+    code, out, err = run(
+        [*args, "--categories", *GRADES, "--weights", "linear", "--stream"], capsys
+    )
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out))
+    np.testing.assert_allclose(
+        got["kappa"], expected_team(weights="linear")["kappa"], rtol=0, atol=1e-12
+    )
+    code, _, err = run([*args[:-2], "--stream", "--format", "html", "-o", "x.html"], capsys)
+    assert code == 2 and "drop --stream" in err
+
+
 def test_python_dash_m_and_entry_point() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "kappaframe", "--version"],
