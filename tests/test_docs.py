@@ -1,0 +1,47 @@
+"""The API reference and the changelog keep up with the public API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import kappaframe as kf
+
+ROOT = Path(__file__).resolve().parents[1]
+API = ROOT / "docs" / "api.md"
+
+
+@pytest.mark.skipif(not API.exists(), reason="docs/ not shipped with this copy")
+def test_api_reference_names_every_public_name() -> None:
+    text = API.read_text(encoding="utf-8")
+    missing = [
+        name
+        for name in kf.__all__
+        if not name.startswith("__") and f"kf.{name}" not in text and f"`{name}`" not in text
+    ]
+    assert missing == []
+
+
+@pytest.mark.skipif(not API.exists(), reason="docs/ not shipped with this copy")
+def test_api_reference_names_every_accessor_method() -> None:
+    text = API.read_text(encoding="utf-8")
+    methods = [m for m in dir(kf._accessor.KappaAccessor) if not m.startswith("_")]
+    assert [m for m in methods if f"kf.{m}" not in text and f"kappa.{m}" not in text] == []
+
+
+@pytest.mark.skipif(not API.exists(), reason="docs/ not shipped with this copy")
+def test_api_reference_names_every_cli_option() -> None:
+    from kappaframe.cli import build_parser
+
+    text = API.read_text(encoding="utf-8")
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    options = {
+        option
+        for sub in commands.values()
+        for action in sub._actions
+        for option in action.option_strings
+        if option.startswith("--") and option != "--help"
+    }
+    assert sorted(o for o in options if o not in text) == []
