@@ -76,7 +76,7 @@ def bootstrap_kappa(
     lead = counts.shape[:-2]
     k = counts.shape[-1]
     cells = k * k
-    flat = counts.reshape(-1, cells).astype(np.int64)
+    flat = counts.reshape(int(np.prod(lead)), cells).astype(np.int64)
     n_tables = flat.shape[0]
     se = np.full(n_tables, np.nan)
     low = np.full(n_tables, np.nan)

@@ -370,27 +370,51 @@ def overall(
     return frame.render(Table(columns))
 
 
-def _order_stats(square: np.ndarray) -> dict[str, np.ndarray]:
-    """Mean, median, min and argmin over the last axis, ignoring NaN, without warnings."""
-    finite = np.isfinite(square)
-    count = finite.sum(axis=-1)
+def _partner_stats(
+    group: np.ndarray,
+    rater: np.ndarray,
+    partner: np.ndarray,
+    kappa: np.ndarray,
+    n_groups: int,
+    n_raters: int,
+) -> dict[str, np.ndarray]:
+    """Summarise each (group, rater)'s kappas with their partners: mean, median, min.
+
+    Also the partner of the min (the first in rater order on ties). Undefined kappas are
+    left out.
+
+    One entry per (group, rater, partner); sorted once, no square matrix (crowds have
+    many raters and few partners each).
+    """
+    keep = np.isfinite(kappa)
+    key = group[keep] * n_raters + rater[keep]
+    value = kappa[keep]
+    other = partner[keep]
+    order = np.lexsort((other, value, key))
+    value, other = value[order], other[order]
+    cells = n_groups * n_raters
+    count = np.bincount(key, minlength=cells)
     some = count > 0
+    first = np.cumsum(count) - count
+    last = max(len(value) - 1, 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        mean = np.where(some, np.where(finite, square, 0.0).sum(axis=-1) / count, np.nan)
-    ordered = np.sort(np.where(finite, square, np.inf), axis=-1)
-    lo = np.clip((count - 1) // 2, 0, None)[..., None]
-    hi = np.clip(count // 2, 0, None)[..., None]
-    width = square.shape[-1]
-    if width:
-        low = np.take_along_axis(ordered, np.minimum(lo, width - 1), axis=-1)[..., 0]
-        high = np.take_along_axis(ordered, np.minimum(hi, width - 1), axis=-1)[..., 0]
-        median = np.where(some, (low + high) / 2.0, np.nan)
-        where_min = np.argmin(np.where(finite, square, np.inf), axis=-1)
-        minimum = np.where(some, ordered[..., 0], np.nan)
+        mean = np.bincount(key, weights=kappa[keep], minlength=cells) / count
+    if len(value):
+        low = value[np.minimum(first + (count - 1) // 2, last)]
+        high = value[np.minimum(first + count // 2, last)]
+        minimum = value[np.minimum(first, last)]
+        worst = other[np.minimum(first, last)]
     else:
-        median = minimum = np.full(count.shape, np.nan)
-        where_min = np.zeros(count.shape, dtype=np.intp)
-    return {"mean": mean, "median": median, "min": minimum, "argmin": where_min, "some": some}
+        low = high = minimum = np.zeros(cells)
+        worst = np.zeros(cells, dtype=np.intp)
+    shape = (n_groups, n_raters)
+    return {
+        "mean": np.where(some, mean, np.nan).reshape(shape),
+        "median": np.where(some, (low + high) / 2.0, np.nan).reshape(shape),
+        "min": np.where(some, minimum, np.nan).reshape(shape),
+        "argmin": worst.reshape(shape),
+        "some": some.reshape(shape),
+    }
 
 
 def raters(
@@ -473,7 +497,8 @@ def raters(
     n_raters = len(prep.raters)
     n_groups = prep.groups.n_groups
     k = len(prep.categories)
-    between = all_pairs(n_raters)
+    # Every pair (on the sparse paths: the pairs that share an item), then each rater alone.
+    between = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
     own_pairs = np.repeat(np.arange(n_raters, dtype=np.intp), 2).reshape(-1, 2)
     pairs = np.concatenate([between, own_pairs])
     tables = _pair_tables(prep, pairs)
@@ -483,19 +508,37 @@ def raters(
     warn_undefined(agreed["undefined"], agreed["n"])
     kappa = agreed["kappa"]  # (P, G)
 
-    square = np.full((n_groups, n_raters, n_raters), np.nan)
-    own = np.zeros((n_groups, n_raters, k))
-    others = np.zeros((n_groups, n_raters, k))
-    rows_a = mutual.sum(axis=-1)  # (P, G, K): labels of rater a on shared items
-    cols_b = mutual.sum(axis=-2)
-    for p, (a, b) in enumerate(between):
-        square[:, a, b] = kappa[p]
-        square[:, b, a] = kappa[p]
-        own[:, a] += rows_a[p]
-        others[:, a] += cols_b[p]
-        own[:, b] += cols_b[p]
-        others[:, b] += rows_a[p]
-    summary = _order_stats(square)
+    # Each pair (a, b) in each group gives a the partner b and b the partner a.
+    group = np.broadcast_to(np.arange(n_groups), kappa.shape)
+    first = np.broadcast_to(between[:, :1], kappa.shape)
+    second = np.broadcast_to(between[:, 1:], kappa.shape)
+    raters_e = np.concatenate([first.ravel(), second.ravel()])
+    partners_e = np.concatenate([second.ravel(), first.ravel()])
+    summary = _partner_stats(
+        np.concatenate([group.ravel(), group.ravel()]),
+        raters_e,
+        partners_e,
+        np.concatenate([kappa.ravel(), kappa.ravel()]),
+        n_groups,
+        n_raters,
+    )
+    # The rater's labels and their partners' on the items they share, summed per rater.
+    rows_a = mutual.sum(axis=-1).reshape(kappa.size, k)  # rater a's labels on shared items
+    cols_b = mutual.sum(axis=-2).reshape(kappa.size, k)
+    key_a = (group * n_raters + first).ravel()
+    key_b = (group * n_raters + second).ravel()
+    cells = n_groups * n_raters
+    own = np.zeros((cells, k))
+    others = np.zeros((cells, k))
+    for c in range(k):
+        own[:, c] = np.bincount(key_a, rows_a[:, c], cells) + np.bincount(
+            key_b, cols_b[:, c], cells
+        )
+        others[:, c] = np.bincount(key_a, cols_b[:, c], cells) + np.bincount(
+            key_b, rows_a[:, c], cells
+        )
+    own = own.reshape(n_groups, n_raters, k)
+    others = others.reshape(n_groups, n_raters, k)
     shared = own.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         own_share = own / shared[..., None]
@@ -517,7 +560,9 @@ def raters(
         overused[has_top] = labels[top][has_top]
 
     def take(values: np.ndarray) -> np.ndarray:
-        return np.take_along_axis(values, top[..., None], axis=-1)[..., 0] if k else values[..., 0]
+        if not k:
+            return np.full(top.shape, np.nan)
+        return np.take_along_axis(values, top[..., None], axis=-1)[..., 0]
 
     group_of_row = np.repeat(np.arange(n_groups), n_raters)
     columns = key_columns(prep, group_of_row)

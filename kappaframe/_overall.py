@@ -512,7 +512,35 @@ def compute(
     categories: Sequence[Any],
     with_variance: bool,
 ) -> dict[str, np.ndarray]:
-    """One method on every group: ``p_o``, ``p_e``, ``value``, ``var`` (and ``var0``)."""
+    """One method on every group: ``p_o``, ``p_e``, ``value``, ``var`` (and ``var0``).
+
+    Everything is NaN for a group without a labeled item.
+    """
+    out = _compute(
+        rt,
+        method,
+        disagree,
+        weighted=weighted,
+        level=level,
+        categories=categories,
+        with_variance=with_variance,
+    )
+    empty = np.bincount(rt.group, minlength=rt.n_groups) == 0
+    if empty.any():
+        out = {key: np.where(empty, np.nan, value) for key, value in out.items()}
+    return out
+
+
+def _compute(
+    rt: Ratings,
+    method: str,
+    disagree: np.ndarray,
+    *,
+    weighted: bool,
+    level: str,
+    categories: Sequence[Any],
+    with_variance: bool,
+) -> dict[str, np.ndarray]:
     agree = 1.0 - disagree
     if method == "fleiss":
         return _fleiss(rt, agree, plain=not weighted)

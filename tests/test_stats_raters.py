@@ -210,3 +210,32 @@ def test_per_category_errors(rng: np.random.Generator) -> None:
         df.kappa.per_category(["ann", "bob"], method="scott")
     with pytest.raises(kf.KappaFrameError, match="name of an output column"):
         df.rename(columns={"project": "category"}).kappa.per_category(["ann", "bob"], by="category")
+
+
+def crowd(rng: np.random.Generator) -> pd.DataFrame:
+    """Up to 1500 workers, 1000 items, 3 labels per item: the sparse (crowd) counting path."""
+    n_items, n_workers = 1000, 1500
+    truth = rng.choice(["cat", "dog"], n_items)
+    items = np.repeat(np.arange(n_items), 3)
+    workers = np.concatenate([rng.choice(n_workers, 3, replace=False) for _ in range(n_items)])
+    labels = np.where(
+        rng.random(len(items)) < 0.8, truth[items], rng.choice(["cat", "dog"], len(items))
+    )
+    return pd.DataFrame({"item": items, "worker": workers, "label": labels})
+
+
+def test_raters_on_the_crowd_path(rng: np.random.Generator) -> None:
+    df = crowd(rng)
+    long = {"item": "item", "rater": "worker", "label": "label"}
+    with pytest.warns(kf.UndefinedKappaWarning):
+        res = df.kappa.raters(**long).set_index("rater")
+    assert len(res) == df["worker"].nunique()
+    assert res["n_items"].sum() == len(df)
+    with pytest.warns(kf.UndefinedKappaWarning):
+        pairs = df.kappa.pairwise(**long, min_overlap=1)
+    some = pairs[pairs["kappa"].notna()]
+    worker = int(some["rater_a"].iloc[0])
+    mine = some[(some["rater_a"] == worker) | (some["rater_b"] == worker)]
+    assert res.loc[worker, "mean_kappa"] == pytest.approx(mine["kappa"].mean(), abs=1e-12)
+    with pytest.raises(kf.KappaFrameError, match="counted per rater pair"):
+        df.kappa.overall(**long)
