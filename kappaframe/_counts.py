@@ -157,7 +157,7 @@ class Counts:
     def matrix(
         self, *, stat: str = "kappa", weights: Any = None, min_overlap: int | None = None
     ) -> Any:
-        """A square rater x rater frame of one statistic, as :func:`kappaframe.matrix`."""
+        """Return a square rater x rater frame of one statistic, as :func:`kappaframe.matrix`."""
         from ._api import STATS, matrix_table
         from ._core import check_min_overlap
         from ._display import mark_matrix
@@ -176,28 +176,38 @@ class Counts:
         return mark_matrix(prep.frame.render(matrix_table(prep, stat, weights)), stat)
 
     def prepared(self, min_overlap: int | None = None) -> Any:
-        """The :class:`kappaframe._core.Prepared` view the shared statistics read."""
+        """Return the :class:`kappaframe._core.Prepared` view the shared statistics read."""
         from ._core import Prepared
 
         g = self.n_groups
         groups = Groups(None, g, np.arange(g, dtype=np.intp))
         codes = np.zeros((len(self.raters), 0), dtype=np.int8)
         return Prepared(
-            _CountsFrame(self), self.raters, codes, self.categories, groups, self.by,
-            source=_CountsSource(self), min_overlap=min_overlap,
+            _CountsFrame(self),
+            self.raters,
+            codes,
+            self.categories,
+            groups,
+            self.by,
+            source=_CountsSource(self),
+            min_overlap=min_overlap,
         )
 
     def __iadd__(self, other: Any) -> Counts:
         """Add in place when the layouts match (the batch loop's case), else as ``+``."""
-        if isinstance(other, Counts) and _same_layout(self, other) and other.by == self.by:
-            if np.can_cast(other.tables.dtype, self.tables.dtype):
-                self.tables += other.tables
-                return self
+        if (
+            isinstance(other, Counts)
+            and _same_layout(self, other)
+            and other.by == self.by
+            and np.can_cast(other.tables.dtype, self.tables.dtype)
+        ):
+            self.tables += other.tables
+            return self
         return self + other
 
     # ---------------------------------------------------------- serialising
     def to_frame(self) -> Any:
-        """The non-zero cells as a tidy frame: ``by`` columns, then :data:`CELL_COLUMNS`.
+        """Return the non-zero cells as a tidy frame: ``by`` columns, then the cells.
 
         One row per group, rater pair (``rater_a <= rater_b`` in rater order, a rater
         with themself included) and pair of labels, with its ``count``. A pandas frame, or
@@ -257,9 +267,11 @@ class Counts:
         frame.load([*by_list, *CELL_COLUMNS])
         n_rows = frame.n_rows
         fa, fb = frame.labels("rater_a"), frame.labels("rater_b")
-        for fact, name in ((fa, "rater_a"), (fb, "rater_b"), *(
-            (frame.labels(c), c) for c in ("label_a", "label_b")
-        )):
+        for fact, name in (
+            (fa, "rater_a"),
+            (fb, "rater_b"),
+            *((frame.labels(c), c) for c in ("label_a", "label_b")),
+        ):
             if (fact.codes < 0).any():
                 raise KappaFrameError(
                     f"column {name!r} is missing on {int((fact.codes < 0).sum())} row(s); "
@@ -301,17 +313,15 @@ class Counts:
         """Count every pair (and each rater with themself) of a prepared input."""
         r = len(prep.raters)
         own = np.repeat(np.arange(r, dtype=np.intp), 2).reshape(-1, 2)
-        if prep.source is None:
-            shared = _kernel.all_pairs(r)
-        else:
-            shared = prep.source.pairs(1)
+        shared = _kernel.all_pairs(r) if prep.source is None else prep.source.pairs(1)
         pairs = np.concatenate([own, shared])
         order = np.lexsort((pairs[:, 1], pairs[:, 0]))
         pairs = pairs[order]
         tables = np.asarray(prep.tables(pairs, full=True))
         keys = None
         if prep.by:
-            keys = _take(_native(prep.frame), prep.by, prep.groups.first_row[: prep.groups.n_groups])
+            first_rows = prep.groups.first_row[: prep.groups.n_groups]
+            keys = _take(_native(prep.frame), prep.by, first_rows)
         return cls(tables, pairs, prep.raters, prep.categories, prep.by, keys, output=output)
 
 
@@ -369,7 +379,9 @@ class CountingFrame:
     def counts(self, raters: Any = None, **options: Any) -> Counts:  # pragma: no cover
         raise NotImplementedError
 
-    def prepared(self, raters: Any = None, *, min_overlap: int | None = None, **options: Any) -> Any:
+    def prepared(
+        self, raters: Any = None, *, min_overlap: int | None = None, **options: Any
+    ) -> Any:
         self._result = self.counts(raters, **options)
         return self._result.prepared(min_overlap)
 
@@ -380,7 +392,7 @@ class CountingFrame:
 
 
 def check_raters(total: Counts, min_raters: int, rater: Hashable) -> Counts:
-    """The long layout's check, made on the total: enough distinct raters."""
+    """Check the long layout's raters on the total: at least ``min_raters`` of them."""
     if len(total.raters) < min_raters:
         raise KappaFrameError(
             f"agreement needs at least {min_raters} raters; column {rater!r} has "
@@ -437,8 +449,14 @@ def counts(
     from ._core import adapt, prepare
 
     frame = adapt(data)
-    options = {"by": by, "item": item, "rater": rater, "label": label,
-               "categories": categories, "duplicates": duplicates}
+    options = {
+        "by": by,
+        "item": item,
+        "rater": rater,
+        "label": label,
+        "categories": categories,
+        "duplicates": duplicates,
+    }
     build = getattr(frame, "counts", None)
     if build is not None:  # Dask, files, streamed LazyFrames: counted in parts
         return build(raters, min_raters=2, **options)
@@ -496,8 +514,15 @@ def combine(parts: Sequence[Counts]) -> Counts:
         total = first.tables.copy() if len(parts) > 1 else first.tables
         for other in parts[1:]:
             total += other.tables
-        return Counts(total, first.pairs, first.raters, first.categories, first.by,
-                      first.keys, output=first.output)
+        return Counts(
+            total,
+            first.pairs,
+            first.raters,
+            first.categories,
+            first.by,
+            first.keys,
+            output=first.output,
+        )
 
     raters = _merge_order([p.raters for p in parts], "rater")
     categories = _merge_order([p.categories for p in parts], "category")
@@ -555,8 +580,11 @@ def _same_keys(a: Any, b: Any) -> bool:
 
 
 def _merge_order(lists: list[list[Any]], what: str) -> list[Any]:
-    """One order for several lists: equal lists as they are; sorted lists sorted; else the
-    one list that holds every value in an order the others agree with."""
+    """Order the values of several lists as one.
+
+    Equal lists stay as they are; sorted lists give the sorted union; else the one list
+    that holds every value in an order the others agree with.
+    """
     first = lists[0]
     if all(lst == first for lst in lists[1:]):
         return list(first)
@@ -579,7 +607,7 @@ def _merge_order(lists: list[list[Any]], what: str) -> list[Any]:
 
 
 def _merge_keys(parts: list[Counts]) -> tuple[Any, list[np.ndarray]]:
-    """The sorted union of the parts' group keys and, per part, where its groups went."""
+    """Sort the union of the parts' group keys; say, per part, where its groups went."""
     first = parts[0]
     if not first.by:
         return None, [np.zeros(1, dtype=np.intp) for _ in parts]
@@ -604,7 +632,7 @@ def _family(output: str) -> str:
 
 
 def _output_of(frame: Any) -> str:
-    """The output kind of an adapter: pandas, polars, lazy (LazyFrame) or dask."""
+    """Name the output kind of an adapter: pandas, polars, lazy (LazyFrame) or dask."""
     kind = getattr(frame, "output", None)
     if kind is not None:
         return str(kind)
@@ -614,7 +642,7 @@ def _output_of(frame: Any) -> str:
 
 
 def _native(frame: Any) -> Any:
-    """The eager native frame behind an adapter (after ``load``)."""
+    """Return the eager native frame behind an adapter (after ``load``)."""
     return frame.frame
 
 

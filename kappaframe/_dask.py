@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ._counts import Counts, CountingFrame, check_raters, combine
+from ._counts import CountingFrame, Counts, check_raters, combine
 from ._encode import Factorized, shared_categories
 from ._errors import KappaFrameError, missing_columns
 
@@ -44,14 +44,16 @@ def _dask() -> tuple[Any, Any]:
 
 
 def from_pandas(frame: Any) -> Any:
-    """A small pandas result as a one-partition Dask DataFrame (index levels but the last
-    become columns: Dask has no MultiIndex)."""
+    """Wrap a small pandas result as a one-partition Dask DataFrame.
+
+    Index levels but the last become columns: Dask has no MultiIndex.
+    """
     import pandas as pd
 
     _, dd = _dask()
     if isinstance(frame.index, pd.MultiIndex):
         frame = frame.reset_index(level=list(range(frame.index.nlevels - 1)))
-    return dd.from_pandas(frame, npartitions=1)
+    return dd.from_pandas(frame, npartitions=1, sort=False)
 
 
 class DaskFrame(CountingFrame):
@@ -77,7 +79,12 @@ class DaskFrame(CountingFrame):
         by = as_list(options.get("by"), self.columns())
         meta = self.source._meta
         # Column checks on the empty meta frame: the same messages as pandas.
-        first = prepare(PandasFrame(meta), raters, min_raters=0 if long else min_raters, **options)
+        first = prepare(
+            PandasFrame(meta),
+            None if long else raters,
+            min_raters=0 if long else min_raters,
+            **options,
+        )
         categories = options.get("categories")
         wanted = as_list(raters) if long else []
         if long:
@@ -91,8 +98,10 @@ class DaskFrame(CountingFrame):
         everyone: list[Hashable] = list(first.raters)
         if categories is None or long:
             found = dask.compute(
-                *[dask.delayed(_distinct)(part, label_columns, rater if long else None)
-                  for part in data.to_delayed()]
+                *[
+                    dask.delayed(_distinct)(part, label_columns, rater if long else None)
+                    for part in data.to_delayed()
+                ]
             )
             if categories is None:
                 categories = _categories(found, label_columns)
@@ -111,8 +120,7 @@ class DaskFrame(CountingFrame):
         ]
         while len(parts) > 1:
             parts = [
-                dask.delayed(combine)(parts[i : i + FAN_IN])
-                for i in range(0, len(parts), FAN_IN)
+                dask.delayed(combine)(parts[i : i + FAN_IN]) for i in range(0, len(parts), FAN_IN)
             ]
         if not parts:  # pragma: no cover - a Dask DataFrame has at least one partition
             raise KappaFrameError("the Dask DataFrame has no partitions.")
@@ -162,7 +170,7 @@ def _categories(found: tuple[dict[Any, Any], ...], columns: list[Hashable]) -> l
 def _partition_counts(
     part: Any, raters: list[Hashable], selected: bool, long: bool, options: dict[str, Any]
 ) -> Counts:
-    """Counts of one partition (a pandas frame), on a worker, over all ``raters``."""
+    """Count one partition (a pandas frame), on a worker, over all ``raters``."""
     from ._core import prepare
     from ._pandas import PandasFrame
 
@@ -180,7 +188,11 @@ def _partition_counts(
     # Every partition over the same raters, so that the sum only aligns groups.
     everyone = Counts(
         np.zeros((0, *counts.tables.shape[1:]), dtype=counts.tables.dtype),
-        np.zeros((0, 2), dtype=np.intp), raters, counts.categories, counts.by, counts.keys,
+        np.zeros((0, 2), dtype=np.intp),
+        raters,
+        counts.categories,
+        counts.by,
+        counts.keys,
         output=counts.output,
     )
     return combine([everyone, counts])

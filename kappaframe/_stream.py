@@ -24,7 +24,7 @@ import os
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ._counts import Counts, CountingFrame
+from ._counts import CountingFrame, Counts
 from ._errors import KappaFrameError, KappaFrameTypeError
 
 __all__ = ["DEFAULT_BATCH_ROWS", "FileScan", "StreamedLazyFrame", "file_adapter", "scan"]
@@ -62,7 +62,9 @@ class FileScan:
     ) -> None:
         ds = _arrow_dataset()
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise KappaFrameError(f"batch_size must be a positive number of rows; got {batch_size!r}.")
+            raise KappaFrameError(
+                f"batch_size must be a positive number of rows; got {batch_size!r}."
+            )
         self.batch_size = batch_size
         self.csv_options = dict(csv_options or {})
         if isinstance(source, ds.Dataset):
@@ -77,7 +79,7 @@ class FileScan:
         self.dataset = self._open()
 
     def _open(self, dictionary: Sequence[str] = ()) -> Any:
-        """The pyarrow dataset; ``dictionary`` columns read dictionary-encoded."""
+        """Open the pyarrow dataset; ``dictionary`` columns read dictionary-encoded."""
         ds = _arrow_dataset()
         if self.paths is None:
             return self.dataset
@@ -116,7 +118,7 @@ def scan(
     batch_size: int = DEFAULT_BATCH_ROWS,
     csv_options: dict[str, Any] | None = None,
 ) -> FileScan:
-    """Parquet or CSV files, read in batches by the functions they are passed to.
+    r"""Parquet or CSV files, read in batches by the functions they are passed to.
 
     ``kf.pairwise(kf.scan("ratings/*.parquet"), by="project")`` counts the files batch
     by batch (peak memory set by ``batch_size``, not by the files) and returns a pandas
@@ -133,7 +135,7 @@ def scan(
     csv_options : dict, optional
         ``{"parse": {...}, "convert": {...}, "read": {...}}``: keyword arguments of
         ``pyarrow.csv.ParseOptions``, ``ConvertOptions`` and ``ReadOptions`` (e.g.
-        ``{"parse": {"delimiter": "\\t"}}``).
+        ``{"parse": {"delimiter": "\t"}}``).
 
     Returns
     -------
@@ -144,7 +146,7 @@ def scan(
     >>> import pathlib, tempfile
     >>> import kappaframe as kf
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "labels.csv"
-    >>> _ = path.write_text("ann1,ann2\\na,a\\na,b\\nb,b\\nb,b\\n")
+    >>> _ = path.write_text("ann1,ann2\na,a\na,b\nb,b\nb,b\n")
     >>> res = kf.pairwise(kf.scan(path, batch_size=2))
     >>> round(float(res["kappa"].iloc[0]), 4)
     0.5
@@ -164,8 +166,6 @@ def _expand(source: Any) -> list[str]:
             if not found:
                 raise KappaFrameError(f"no file matches {text!r}.")
             paths.extend(found)
-        elif os.path.isdir(text):
-            paths.append(text)
         elif os.path.exists(text):
             paths.append(text)
         else:
@@ -195,7 +195,7 @@ def _infer_format(paths: list[str]) -> str:
 
 
 def file_adapter(data: Any) -> _FileFrame | None:
-    """The adapter for a path, a list of paths, a Dataset or a :class:`FileScan`; else None."""
+    """Adapt a path, a list of paths, a Dataset or a :class:`FileScan`; else None."""
     if isinstance(data, FileScan):
         return _FileFrame(data)
     if isinstance(data, (str, os.PathLike)):
@@ -203,8 +203,10 @@ def file_adapter(data: Any) -> _FileFrame | None:
         if not (os.path.exists(text) or glob.glob(text)):
             return None
         return _FileFrame(FileScan(data))
-    if isinstance(data, (list, tuple)) and data and all(
-        isinstance(x, (str, os.PathLike)) for x in data
+    if (
+        isinstance(data, (list, tuple))
+        and data
+        and all(isinstance(x, (str, os.PathLike)) for x in data)
     ):
         return _FileFrame(FileScan(list(data)))
     ds = _loaded("pyarrow.dataset")
@@ -248,13 +250,19 @@ class _FileFrame(CountingFrame):
         long, by = _layout(raters, options)
         empty = self.scan.dataset.schema.empty_table().to_pandas()
         if long:
-            prepare(PandasFrame(empty), raters, min_raters=0, **options)  # checks columns
+            prepare(PandasFrame(empty), None, min_raters=0, **options)  # checks columns
             needed = [*by, options["item"], options["rater"], options["label"]]
             strings = [
-                c for c in needed[len(by):]
-                if _is_string(self.scan.dataset.schema.field(c).type)
+                c for c in needed[len(by) :] if _is_string(self.scan.dataset.schema.field(c).type)
             ]
             table = self.scan._open(strings).to_table(columns=[str(c) for c in needed])
+            for name in by:  # group keys come back as plain values, not categoricals
+                column = table.column(str(name))
+                if pa_types().is_dictionary(column.type):
+                    position = table.schema.get_field_index(str(name))
+                    table = table.set_column(
+                        position, str(name), column.cast(column.type.value_type)
+                    )
             frame = PandasFrame(table.to_pandas())
             prep = prepare(frame, raters, min_raters=min_raters, **options)
             return Counts.from_prepared(prep, output=self.output)
@@ -283,11 +291,18 @@ def _accumulate(total: Counts, part: Counts) -> Counts:
     return total
 
 
+def pa_types() -> Any:
+    import pyarrow as pa
+
+    return pa.types
+
+
 def _is_string(kind: Any) -> bool:
     import pyarrow as pa
 
     return bool(
-        pa.types.is_string(kind) or pa.types.is_large_string(kind)
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
         or getattr(pa.types, "is_string_view", lambda _: False)(kind)
     )
 

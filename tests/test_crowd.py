@@ -1,0 +1,210 @@
+"""The crowd path: sparse co-rating pair counts for the long layout, and min_overlap."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+import kappaframe as kf
+from kappaframe import _crowd
+from kappaframe._core import adapt, prepare
+
+from .conftest import to_pandas
+
+DATA = Path(__file__).parents[2] / "shared" / "data"
+ANSWERS = sorted(DATA.glob("*_answers.csv")) if DATA.is_dir() else []
+
+
+def crowd(rng: np.random.Generator, n_items: int = 150, n_raters: int = 12) -> dict[str, Any]:
+    """Each item rated by 2-6 of the raters; some labels missing; two projects."""
+    rows: dict[str, list[Any]] = {"item": [], "worker": [], "label": [], "project": []}
+    for item in range(n_items):
+        project = "beta" if item % 3 else "alpha"
+        truth = rng.choice(["a", "b", "c"])
+        for worker in rng.choice(n_raters, rng.integers(2, 7), replace=False):
+            label = truth if rng.random() < 0.6 else rng.choice(["a", "b", "c"])
+            rows["item"].append(item)
+            rows["worker"].append(f"w{worker:02d}")
+            rows["label"].append(None if rng.random() < 0.05 else label)
+            rows["project"].append(project)
+    return rows
+
+
+@pytest.fixture
+def sparse_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count every long-layout input the crowd way."""
+    monkeypatch.setattr(_crowd, "use_crowd", lambda *args: True)
+
+
+LONG = {"item": "item", "rater": "worker", "label": "label"}
+
+
+def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
+        return fn(*args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"by": "project", "weights": "linear", "ci": 0.95},
+        {"weights": "quadratic", "categories": ["a", "b", "c"]},
+        {"weights": [[0, 1, 3], [1, 0, 1], [3, 1, 0]], "by": "project"},
+        {"min_overlap": 4, "by": "project"},
+        {"raters": ["w03", "w01", "w07"]},
+    ],
+)
+def test_crowd_equals_dense(
+    constructor: Any,
+    rng: np.random.Generator,
+    monkeypatch: pytest.MonkeyPatch,
+    options: dict[str, Any],
+) -> None:
+    frame = constructor(crowd(rng))
+    dense = to_pandas(quietly(kf.pairwise, frame, **LONG, **options))
+    monkeypatch.setattr(_crowd, "use_crowd", lambda *args: True)
+    sparse = to_pandas(quietly(kf.pairwise, frame, **LONG, **options))
+    pd.testing.assert_frame_equal(sparse, dense, check_exact=False, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("stat", ["kappa", "n", "p_e"])
+def test_crowd_matrix_equals_dense(
+    rng: np.random.Generator, monkeypatch: pytest.MonkeyPatch, stat: str
+) -> None:
+    df = pd.DataFrame(crowd(rng))
+    dense = quietly(kf.matrix, df, **LONG, by="project", stat=stat, min_overlap=3)
+    monkeypatch.setattr(_crowd, "use_crowd", lambda *args: True)
+    sparse = quietly(kf.matrix, df, **LONG, by="project", stat=stat, min_overlap=3)
+    pd.testing.assert_frame_equal(sparse, dense, check_exact=False, rtol=0, atol=1e-12)
+
+
+def test_crowd_is_chosen_for_a_large_sparse_crowd(rng: np.random.Generator) -> None:
+    # 3,000 raters x 2,000 items, 4 ratings per item: 6 million cells, 12,000 pairs of ratings.
+    n_items, per_item = 2000, 4
+    workers = np.concatenate([rng.choice(3000, per_item, replace=False) for _ in range(n_items)])
+    df = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(n_items), per_item),
+            "worker": workers,
+            "label": rng.integers(0, 3, n_items * per_item),
+        }
+    )
+    prep = prepare(adapt(df), **LONG)
+    assert isinstance(prep.source, _crowd.CrowdCounts)
+    assert prep.source.n_rating_pairs == n_items * per_item * (per_item - 1) // 2
+    res = kf.pairwise(df, **LONG, min_overlap=2)
+    assert (res["n"] >= 2).all()
+    # every returned pair against sklearn on the items both rated
+    by_worker = df.set_index(["worker", "item"])["label"]
+    for row in res.head(20).itertuples():
+        a, b = by_worker.loc[row.rater_a], by_worker.loc[row.rater_b]
+        both = a.index.intersection(b.index)
+        assert len(both) == row.n
+        expected = cohen_kappa_score(a.loc[both], b.loc[both], labels=[0, 1, 2])
+        if np.isnan(row.kappa):
+            assert len(set(a.loc[both]) | set(b.loc[both])) == 1
+        else:
+            assert row.kappa == pytest.approx(expected, abs=1e-12)
+
+
+def test_min_overlap_keeps_rows_with_enough_items(rng: np.random.Generator) -> None:
+    df = pd.DataFrame(crowd(rng))
+    everything = quietly(kf.pairwise, df, **LONG, by="project")
+    some = quietly(kf.pairwise, df, **LONG, by="project", min_overlap=5)
+    expected = everything[everything["n"] >= 5].reset_index(drop=True)
+    pd.testing.assert_frame_equal(some, expected)
+    zero = quietly(kf.pairwise, df, **LONG, by="project", min_overlap=0)
+    pd.testing.assert_frame_equal(zero, everything)
+
+
+def test_min_overlap_in_the_wide_layout(rng: np.random.Generator) -> None:
+    data = {f"r{i}": rng.choice([1.0, 2.0, np.nan], 40, p=[0.3, 0.3, 0.4]) for i in range(4)}
+    df = pd.DataFrame(data)
+    res = kf.pairwise(df, min_overlap=12)
+    full = kf.pairwise(df)
+    assert list(res["n"]) == [n for n in full["n"] if n >= 12]
+
+
+def test_min_overlap_does_not_warn_for_rows_it_drops(sparse_everywhere: None) -> None:
+    df = pd.DataFrame(
+        {
+            "item": [1, 1, 2, 2, 3, 3, 4, 4],
+            "worker": ["a", "b", "a", "b", "a", "b", "c", "d"],
+            "label": ["x", "y", "x", "x", "y", "y", "x", "x"],
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = kf.pairwise(df, **LONG, min_overlap=2)
+    assert list(zip(res["rater_a"], res["rater_b"], res["n"], strict=True)) == [("a", "b", 3)]
+    with pytest.warns(kf.UndefinedKappaWarning, match="1 of 1"):
+        kf.pairwise(df, **LONG, min_overlap=1, raters=["c", "d"])
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "2"])
+def test_min_overlap_must_be_a_whole_number(bad: Any) -> None:
+    df = pd.DataFrame({"a": [1, 2], "b": [1, 2]})
+    with pytest.raises(kf.KappaFrameError, match="min_overlap must be a whole number"):
+        kf.pairwise(df, min_overlap=bad)
+
+
+def test_crowd_duplicates_are_caught(sparse_everywhere: None) -> None:
+    df = pd.DataFrame(
+        {"item": [1, 1, 1, 2, 2], "worker": ["a", "a", "b", "a", "b"], "label": [0, 1, 1, 0, 0]}
+    )
+    with pytest.raises(kf.KappaFrameError, match="rated item 1 more than once"):
+        kf.pairwise(df, **LONG)
+    last = kf.pairwise(df, **LONG, duplicates="last", min_overlap=1)
+    assert list(last["kappa"]) == [1.0]
+    first = kf.pairwise(df, **LONG, duplicates="first", min_overlap=1)
+    assert list(first["p_o"]) == [0.5]
+
+
+def test_crowd_counts_pairs_of_ratings() -> None:
+    # sizes 3, 1, 2 -> 3 + 0 + 1 pairs of ratings
+    unit = np.array([0, 0, 0, 1, 2, 2])
+    first, second = _crowd._pairs_of_ratings(unit)
+    assert sorted(zip(first.tolist(), second.tolist(), strict=True)) == [
+        (0, 1),
+        (0, 2),
+        (1, 2),
+        (4, 5),
+    ]
+    assert _crowd.rating_pairs(unit, 3) == 4
+
+
+@pytest.mark.skipif(not ANSWERS, reason="needs ../shared/data/*_answers.csv")
+@pytest.mark.parametrize("path", ANSWERS, ids=lambda p: p.name)
+def test_real_crowd_data(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = pd.read_csv(path)
+    long = {"item": "question", "rater": "worker", "label": "answer"}
+    dense = quietly(kf.pairwise, answers, **long, min_overlap=1)
+    monkeypatch.setattr(_crowd, "use_crowd", lambda *args: True)
+    sparse = quietly(kf.pairwise, answers, **long, min_overlap=1, weights="linear")
+    plain = quietly(kf.pairwise, answers, **long, min_overlap=1)
+    pd.testing.assert_frame_equal(plain, dense, check_exact=False, rtol=0, atol=1e-12)
+    assert (sparse["n"] >= 1).all() and len(sparse) == len(dense)
+
+    labels = sorted(answers["answer"].unique())
+    by_worker = answers.set_index(["worker", "question"])["answer"]
+    rng = np.random.default_rng(7)
+    sample = sparse.iloc[rng.choice(len(sparse), min(25, len(sparse)), replace=False)]
+    checked = 0
+    for row in sample.itertuples():
+        a, b = by_worker.loc[row.rater_a], by_worker.loc[row.rater_b]
+        both = a.index.intersection(b.index)
+        assert len(both) == row.n
+        if np.isnan(row.kappa):
+            continue
+        expected = cohen_kappa_score(a.loc[both], b.loc[both], labels=labels, weights="linear")
+        assert row.kappa == pytest.approx(expected, abs=1e-12)
+        checked += 1
+    assert checked >= 5
