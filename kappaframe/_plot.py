@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -160,12 +160,12 @@ def heatmap(
         axes = axes[:n_groups]
 
     cmap, norm = _scale(stat, squares)
-    image = None
+    images = []
     for g, panel in enumerate(axes):
-        image = _draw_square(panel, squares[g], names, cmap, norm, stat, annotate)
+        images.append(_draw_square(panel, squares[g], names, cmap, norm, stat, annotate))
         panel.set_title(titles[g])
-    fig.colorbar(image, ax=axes, shrink=0.8, label=_CAPTIONS[stat])
-    return fig
+    fig.colorbar(images[0], ax=axes, shrink=0.8, label=_CAPTIONS[stat])
+    return cast("Figure", fig)
 
 
 def group_squares(
@@ -320,7 +320,7 @@ def confusion_plot(
         fig = _new_figure(size + 0.8, size)
         ax = fig.subplots()
     else:
-        fig = ax.figure
+        fig = cast("Figure", ax.figure)
     import matplotlib as mpl
     from matplotlib.colors import Normalize
 

@@ -283,13 +283,14 @@ def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], sour
 
 
 def _read_text(source: Path, kind: str, wanted: list[Hashable] | None, bar: Progress) -> Any:
-    _, compression = _split_suffix(source)
+    compression: Any = _split_suffix(source)[1]
     sep = "\t" if kind == "tsv" else ","
     if kind in ("csv", "tsv"):
         header = pd.read_csv(source, sep=sep, nrows=0, compression=compression)
         _check_wanted(wanted, list(header.columns), source)
     raw = open(source, "rb")  # noqa: SIM115 - closed by the buffered reader below
-    with io.BufferedReader(_CountingReader(raw, bar)) as handle:
+    with io.BufferedReader(_CountingReader(raw, bar)) as buffered:
+        handle: Any = buffered
         if kind in ("csv", "tsv"):
             return pd.read_csv(
                 handle, sep=sep, usecols=wanted, compression=compression, low_memory=False
@@ -443,7 +444,11 @@ def write_report(report: Report, fmt: str, output: str | os.PathLike[str] | None
         text = render_text(tidy)
     if output is None:
         return text
-    write_atomic(output, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+    def write_text(tmp: Path) -> None:
+        tmp.write_text(text, encoding="utf-8")
+
+    write_atomic(output, write_text)
     return None
 
 
@@ -535,7 +540,7 @@ def _worst_row(tidy: pd.DataFrame) -> Any:
     return tidy["kappa"].idxmin()
 
 
-def _pair_name(row: pd.Series, by: Sequence[Hashable]) -> str:
+def _pair_name(row: Any, by: Sequence[Hashable]) -> str:
     where = ", ".join(f"{b} = {row[b]}" for b in by)
     text = f"{row['rater_a']} vs {row['rater_b']}: kappa {float(row['kappa']):.3f}"
     return f"{text} ({where})" if where else text
@@ -770,8 +775,10 @@ def _has_matplotlib() -> bool:
 def _matrix_tables_html(report: Report) -> str:
     from ._api import matrix
 
-    m = matrix(
-        report.data,
+    data: Any = report.data
+    duplicates: Any = report.duplicates
+    m: Any = matrix(
+        data,
         report.raters,
         item=report.item,
         rater=report.rater,
@@ -779,7 +786,7 @@ def _matrix_tables_html(report: Report) -> str:
         by=report.by or None,
         weights=report.weights,
         categories=report.categories,
-        duplicates=report.duplicates,
+        duplicates=duplicates,
     )
     names = list(m.columns)
     return _html_table(m.reset_index(), colour=names)

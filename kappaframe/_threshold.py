@@ -140,9 +140,9 @@ def threshold_sweep(
     truth = _positive(frame.labels(y_true), pos_label, repr(y_true))
     score = _numbers(frame.labels(scores), repr(scores))
     groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
-    table, undefined = _sweep(truth, score, groups, grid, by_list)
+    result, undefined = _sweep(truth, score, groups, grid, by_list)
     warn_undefined(*undefined, "threshold x group cells")
-    return frame.render(table)
+    return frame.render(result)
 
 
 def _thresholds(thresholds: Any) -> np.ndarray | None:

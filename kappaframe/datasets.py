@@ -12,7 +12,8 @@ pandas Categoricals, so weighted kappa uses the grades in their natural order.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -35,6 +36,13 @@ TEAM: tuple[str, ...] = ("ana", "ben", "cai", "dee", "eli")
 
 #: The diagnostic classes of :func:`multiple_sclerosis`, most certain first.
 MS_CLASSES: tuple[str, ...] = ("certain", "probable", "possible", "doubtful")
+
+
+def _ordered(codes: Any, categories: Sequence[str]) -> pd.Categorical:
+    """Build an ordered Categorical from integer codes (-1 missing)."""
+    dtype = pd.CategoricalDtype(list(categories), ordered=True)
+    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int64), dtype=dtype)
+
 
 # How each project's items are spread over GRADES (gold grades).
 _PROJECTS: dict[str, tuple[float, ...]] = {
@@ -135,7 +143,7 @@ def labeling_team(
     score = np.round(1.0 / (1.0 + np.exp(-latent)), 2)
 
     def grades(c: np.ndarray) -> pd.Categorical:
-        return pd.Categorical.from_codes(c, categories=list(GRADES), ordered=True)
+        return _ordered(c, GRADES)
 
     frame = pd.DataFrame(
         {
@@ -206,12 +214,11 @@ def multiple_sclerosis() -> pd.DataFrame:
                 samples += [sample] * count
                 new_orleans += [i] * count
                 winnipeg += [j] * count
-    dtype = list(MS_CLASSES)
     return pd.DataFrame(
         {
             "patient": np.arange(1, len(samples) + 1),
             "patients": samples,
-            "new_orleans": pd.Categorical.from_codes(new_orleans, categories=dtype, ordered=True),
-            "winnipeg": pd.Categorical.from_codes(winnipeg, categories=dtype, ordered=True),
+            "new_orleans": _ordered(new_orleans, MS_CLASSES),
+            "winnipeg": _ordered(winnipeg, MS_CLASSES),
         }
     )
