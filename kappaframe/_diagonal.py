@@ -42,8 +42,9 @@ __all__ = [
 
 #: Above this many categories, kappa comes from the diagonal and the marginals when it can.
 DIAGONAL_MIN_CATEGORIES = 32
-#: ... and so it does whenever the full tables would take more than this many bytes.
-FULL_TABLE_BYTES = 256 * 1024**2
+#: ... and so it does whenever the full tables would take more than this many bytes (e.g.
+#: a crowd's million co-rating pairs): the O(K) sums are smaller and faster to finalise.
+FULL_TABLE_BYTES = 64 * 1024**2
 
 _NAMED = (None, "linear", "quadratic")
 
