@@ -1,8 +1,9 @@
 """Many raters at once: one coefficient per group. NumPy only.
 
 The input is the code matrix ``codes[rater, item]`` (``-1`` = missing) and the group of
-each item. One ``np.bincount`` per rater turns it into the per-item category counts
-``r[i, k]`` (how many raters put item i in category k); every coefficient here is a
+each item, turned into the per-item category counts ``r[i, k]`` (how many raters put
+item i in category k: one comparison pass over the code matrix per category when there
+are few, one ``np.bincount`` per rater otherwise); every coefficient here is a
 function of those counts (Conger's also of each rater's own label counts, Light's of the
 pairwise K x K tables of :mod:`kappaframe._kernel`). All of it is vectorised over groups:
 per-item terms are summed per group with ``np.bincount``.
@@ -45,6 +46,7 @@ METHODS = ("fleiss", "light", "conger", "krippendorff", "gwet_ac1", "gwet_ac2", 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
 _ONE = 1e-12  # chance agreement this close to 1 leaves nothing to correct for: NaN
+_FEW_CATEGORIES = 32  # up to this many categories, count items by comparison, not bincount
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class Ratings:
 def ratings_of(
     codes: np.ndarray, group_codes: np.ndarray | None, n_groups: int, n_categories: int
 ) -> Ratings:
-    """Per-item category counts (one bincount per rater); unlabeled items dropped."""
+    """Per-item category counts; items without a label are dropped."""
     codes = np.asarray(codes)
     n_raters, n_items = codes.shape
     k = n_categories
@@ -76,12 +78,19 @@ def ratings_of(
         if group_codes is None
         else np.asarray(group_codes, dtype=np.intp)
     )
-    counts = np.zeros(n_items * k, dtype=np.int64)
-    base = np.arange(n_items, dtype=np.intp) * k
-    for r in range(n_raters):
-        rated = codes[r] >= 0
-        counts += np.bincount(base[rated] + codes[r][rated], minlength=n_items * k)
-    counts2 = counts.reshape(n_items, k)
+    if k <= _FEW_CATEGORIES:
+        # one pass over the (small-integer) code matrix per category
+        counts2 = np.empty((n_items, k), dtype=np.int64)
+        for c in range(k):
+            counts2[:, c] = np.count_nonzero(codes == c, axis=0)
+    else:
+        # one bincount per rater over (item, category)
+        counts = np.zeros(n_items * k, dtype=np.int64)
+        base = np.arange(n_items, dtype=np.intp) * k
+        for r in range(n_raters):
+            rated = codes[r] >= 0
+            counts += np.bincount(base[rated] + codes[r][rated], minlength=n_items * k)
+        counts2 = counts.reshape(n_items, k)
     keep = counts2.sum(axis=1) > 0
     if keep.all():
         return Ratings(codes, counts2.astype(float), group, n_groups, k)
@@ -125,14 +134,17 @@ def _gsum(values: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
 def _times(counts: np.ndarray, agree: np.ndarray, group: np.ndarray) -> np.ndarray:
     """``counts[i] @ A`` with one A for all, or ``A[group[i]]`` per group."""
     if agree.ndim == 2:
-        return counts @ agree
+        if np.array_equal(agree, np.eye(len(agree))):
+            return counts
+        # einsum, not ``@``: BLAS is slow on tall, thin (n x K) @ (K x K) products
+        return np.einsum("ik,kl->il", counts, agree)
     out = np.empty_like(counts)
     order = np.argsort(group, kind="stable")
     bounds = np.searchsorted(group[order], np.arange(agree.shape[0] + 1))
     for g in range(agree.shape[0]):
         rows = order[bounds[g] : bounds[g + 1]]
         if rows.size:
-            out[rows] = counts[rows] @ agree[g]
+            out[rows] = np.einsum("ik,kl->il", counts[rows], agree[g])
     return out
 
 
@@ -146,7 +158,7 @@ def _vec_times(vectors: np.ndarray, agree: np.ndarray) -> np.ndarray:
 def _rater_times(values: np.ndarray, agree: np.ndarray) -> np.ndarray:
     """``values[g, r] @ A`` (or ``A[g]``) for each group's per-rater K-vectors."""
     if agree.ndim == 2:
-        return values @ agree
+        return np.einsum("grk,kl->grl", values, agree)
     return np.einsum("grk,gkl->grl", values, agree)
 
 

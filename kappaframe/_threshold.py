@@ -111,12 +111,13 @@ def threshold_sweep(
     if data is None:
         if by is not None:
             raise KappaFrameError("by= needs data=: pass the frame and name the columns.")
-        truth, score = _arrays(y_true, scores, pos_label)
-        table = _sweep(truth, score, Groups(None, 1, np.zeros(1, dtype=np.intp)), grid, [])
-        warn_undefined(*table[1], "thresholds")
+        truth, ranks = _arrays(y_true, scores, pos_label)
+        one_group = Groups(None, 1, np.zeros(1, dtype=np.intp))
+        table, undefined = _sweep(truth, *ranks, one_group, grid, [])
+        warn_undefined(*undefined, "thresholds")
         from ._pandas import render
 
-        return render(table[0])
+        return render(table)
 
     from ._core import adapt, as_list
 
@@ -138,9 +139,9 @@ def threshold_sweep(
         )
     frame.load([*by_list, y_true, scores])
     truth = _positive(frame.labels(y_true), pos_label, repr(y_true))
-    score = _numbers(frame.labels(scores), repr(scores))
+    rank, values = _ranks(frame.labels(scores), repr(scores))
     groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
-    result, undefined = _sweep(truth, score, groups, grid, by_list)
+    result, undefined = _sweep(truth, rank, values, groups, grid, by_list)
     warn_undefined(*undefined, "threshold x group cells")
     return frame.render(result)
 
@@ -157,7 +158,11 @@ def _thresholds(thresholds: Any) -> np.ndarray | None:
     return np.unique(grid)
 
 
-def _arrays(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(
+    y_true: Any, scores: Any, pos_label: Any
+) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    import pandas as pd
+
     from ._api import _factorize_any
 
     if isinstance(y_true, (str, bytes)) or isinstance(scores, (str, bytes)):
@@ -170,7 +175,8 @@ def _arrays(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, np.nd
         raise KappaFrameError(
             f"y_true and scores must have the same length; got {len(truth)} and {len(score)}."
         )
-    return truth, score
+    codes, uniques = pd.factorize(score, use_na_sentinel=True)
+    return truth, _ranks(Factorized(np.asarray(codes, dtype=np.intp), list(uniques)), "scores")
 
 
 def _scores_array(scores: Any) -> np.ndarray:
@@ -188,8 +194,8 @@ def _scores_array(scores: Any) -> np.ndarray:
     return array
 
 
-def _numbers(fact: Factorized, name: str) -> np.ndarray:
-    """Score values back from a factorized column (NaN where missing)."""
+def _ranks(fact: Factorized, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Dense ranks of the scores (-1 missing) and the sorted distinct scores."""
     try:
         uniques = np.asarray(fact.uniques, dtype=float)
     except (TypeError, ValueError):
@@ -198,8 +204,15 @@ def _numbers(fact: Factorized, name: str) -> np.ndarray:
             f"score column {name} must hold numbers; it holds {shown}. Convert it first, "
             "e.g. with pd.to_numeric."
         ) from None
-    lookup = np.append(uniques, np.nan)
-    return lookup[fact.codes]
+    codes = np.asarray(fact.codes, dtype=np.intp)
+    finite = ~np.isnan(uniques)  # NaN is missing, whatever the factorizer did with it
+    order = np.argsort(np.where(finite, uniques, np.inf), kind="stable")
+    rank_of = np.empty(len(uniques) + 1, dtype=np.intp)
+    rank_of[order] = np.arange(len(uniques))
+    rank_of[-1] = -1
+    rank_of[np.flatnonzero(~finite)] = -1
+    values = uniques[order][: int(finite.sum())]
+    return rank_of[codes], values
 
 
 def _positive(fact: Factorized, pos_label: Any, name: str) -> np.ndarray:
@@ -242,43 +255,60 @@ def _positive(fact: Factorized, pos_label: Any, name: str) -> np.ndarray:
 
 def _sweep(
     truth: np.ndarray,
-    score: np.ndarray,
+    rank: np.ndarray,
+    values: np.ndarray,
     groups: Groups,
     grid: np.ndarray | None,
     by: list[Hashable],
 ) -> tuple[Table, tuple[np.ndarray, np.ndarray]]:
-    keep = (truth >= 0) & ~np.isnan(score)
+    """Count every threshold: cumulative sums over (group, score rank) cells.
+
+    Scores are dense ranks into the sorted ``values``, so ``key = group * stride + rank``
+    orders rows by group, then score. With few cells the counts per cell come from one
+    ``bincount`` (no sort at all); otherwise the keys are sorted once. Either way the
+    positives at or above each threshold are a difference of cumulative sums.
+    """
+    keep = (truth >= 0) & (rank >= 0)
     group = np.zeros(len(truth), dtype=np.intp) if groups.codes is None else groups.codes
     n_groups = groups.n_groups
     first_row = groups.first_row
-    group, truth, score = group[keep], truth[keep].astype(np.int64), score[keep]
-
-    # One sort by (group, score); scores as dense ranks so one integer key orders both.
-    values, rank = np.unique(score, return_inverse=True)
-    stride = len(values) + 1
+    group, positive, rank = group[keep], truth[keep] == 1, rank[keep]
+    stride = len(values) + 1  # rank len(values): above every score
     key = group.astype(np.int64) * stride + rank
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    cum_pos = np.concatenate([[0], np.cumsum(truth[order])])
-    size = np.bincount(group, minlength=n_groups)
-    end = np.cumsum(size)
-    positives = cum_pos[end]
-    positives = positives - np.concatenate([[0], positives[:-1]])
+    size = np.bincount(group, minlength=n_groups).astype(np.int64)
+    positives = np.bincount(group[positive], minlength=n_groups).astype(np.int64)
 
-    if grid is None:
-        # Every distinct score of each group.
-        query = np.unique(key)
-        q_group = query // stride
-        q_threshold = values[query % stride] if len(query) else np.empty(0)
-    else:
+    if grid is not None:
         present = np.flatnonzero(size > 0)
         q_group = np.repeat(present, len(grid))
+        q_rank = np.tile(np.searchsorted(values, grid, side="left"), len(present))
         q_threshold = np.tile(grid, len(present))
-        query = q_group * stride + np.searchsorted(values, q_threshold, side="left")
-    start = np.searchsorted(key, query, side="left")
-    g_end = end[q_group]
-    predicted = g_end - start
-    tp = cum_pos[g_end] - cum_pos[start]
+
+    cells = n_groups * stride
+    if cells <= max(4 * len(key), 1 << 16):
+        total = np.bincount(key, minlength=cells).reshape(n_groups, stride)
+        hits = np.bincount(key[positive], minlength=cells).reshape(n_groups, stride)
+        # At or above each rank: cumulative sums from the top score down.
+        predicted_at = np.cumsum(total[:, ::-1], axis=1)[:, ::-1]
+        tp_at = np.cumsum(hits[:, ::-1], axis=1)[:, ::-1]
+        if grid is None:  # every distinct score of each group
+            q_group, q_rank = np.nonzero(total)
+            q_threshold = values[q_rank]
+        predicted = predicted_at[q_group, q_rank]
+        tp = tp_at[q_group, q_rank]
+    else:
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        cum_pos = np.concatenate([[0], np.cumsum(positive[order], dtype=np.int64)])
+        end = np.cumsum(size)
+        if grid is None:
+            query = key[np.concatenate([[True], key[1:] != key[:-1]])] if len(key) else key
+            q_group, q_rank = query // stride, query % stride
+            q_threshold = values[q_rank]
+        start = np.searchsorted(key, q_group * stride + q_rank, side="left")
+        predicted = end[q_group] - start
+        tp = cum_pos[end[q_group]] - cum_pos[start]
+    q_group = np.asarray(q_group, dtype=np.intp)
     n = size[q_group]
     pos = positives[q_group]
     fp = predicted - tp

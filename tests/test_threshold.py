@@ -174,3 +174,44 @@ def test_labeling_team_model_score() -> None:
         assert row["kappa"] == pytest.approx(
             cohen_kappa_score(sub["acceptable"], predicted), abs=1e-12
         )
+
+
+def check_by_broadcasting(rows: pd.DataFrame, truth: np.ndarray, score: np.ndarray) -> None:
+    """Every threshold at once by brute force: an (items x thresholds) boolean table."""
+    predicted = score[:, None] >= rows["threshold"].to_numpy()[None, :]
+    tp = (predicted & truth[:, None]).sum(axis=0)
+    fp = (predicted & ~truth[:, None]).sum(axis=0)
+    fn = truth.sum() - tp
+    tn = len(truth) - tp - fp - fn
+    n = len(truth)
+    p_o = (tp + tn) / n
+    p_e = ((tn + fn) * (tn + fp) + (fp + tp) * (fn + tp)) / n**2
+    assert rows[COUNTS].to_numpy().T.tolist() == [
+        tn.tolist(),
+        fp.tolist(),
+        fn.tolist(),
+        tp.tolist(),
+    ]
+    np.testing.assert_allclose(rows["kappa"], (p_o - p_e) / (1 - p_e), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("n_groups", [3, 60])  # few cells: bincount; many: one sort
+def test_both_counting_paths(rng: np.random.Generator, n_groups: int) -> None:
+    n = 2000
+    df = pd.DataFrame(
+        {
+            "g": rng.integers(0, n_groups, n),
+            "truth": rng.random(n) < 0.3,
+            "score": rng.random(n),  # every score distinct: many (group, score) cells
+        }
+    )
+    df.loc[::97, "score"] = np.nan
+    for grid in (None, [0.1, 0.5, 0.9, 1.5]):
+        sweep = df.kappa.threshold_sweep("truth", "score", by="g", thresholds=grid)
+        kept = df.dropna(subset=["score"])
+        for g in [0, n_groups // 2, n_groups - 1]:
+            sub = kept[kept["g"] == g]
+            part = sweep[sweep["g"] == g]
+            if grid is None:
+                assert part["threshold"].tolist() == sorted(sub["score"])
+            check_by_broadcasting(part, sub["truth"].to_numpy(), sub["score"].to_numpy())
