@@ -36,7 +36,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import kappaframe  # noqa: E402, F401  (registers the .kappa accessor)
+import kappaframe  # noqa: F401  (registers the .kappa accessor)
 
 
 def make(n: int, groups: int, seed: int) -> pd.DataFrame:
