@@ -460,10 +460,29 @@ def raters(
         items). A rater who passes everything shows ``overused="pass"`` with, say,
         0.95 against 0.60; one twice as strict ``overused="fail"`` with 0.40 against 0.20.
 
+    Warns
+    -----
+    UndefinedKappaWarning
+        Once per call, with a count, when some pair's kappa is undefined.
+
     See Also
     --------
     pairwise : the kappa of each pair.
     matrix : the same kappas as a rater x rater frame.
+    per_category : which category the raters disagree on.
+
+    Notes
+    -----
+    The label shares are paired: on each item a rater shares with a colleague, the
+    rater's label and the colleague's label are counted once each, so an item with three
+    colleagues weighs three times. That compares a rater with the colleagues who saw the
+    same items, not with a pool that saw different ones.
+
+    References
+    ----------
+    Pontius, R. G., & Millones, M. (2011). Death to kappa: birth of quantity disagreement
+    and allocation disagreement for accuracy assessment. *International Journal of
+    Remote Sensing* 32(15), 4407-4429.
 
     Examples
     --------
@@ -629,8 +648,28 @@ def per_category(
         "cohen"); ``p_o``; ``p_e``; ``kappa``; ``interpretation``; with ``ci`` the five
         interval columns. Kappa is NaN for a category nobody (or everybody always) used.
 
+    Warns
+    -----
+    UndefinedKappaWarning
+        Once per call, with a count, for the categories whose kappa is undefined (a
+        category no rater of the pair, or of the group, used).
+
+    See Also
+    --------
+    overall : all categories at once.
+    raters : which rater over-uses which category.
+
+    Notes
+    -----
     Missing labels are handled as in :func:`overall` ("fleiss") and :func:`pairwise`
     ("cohen").
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+    *Psychological Bulletin* 76(5), 378-382.
+    Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of kappa
+    in the case of different sets of raters. *Psychological Bulletin* 86(5), 974-977.
 
     Examples
     --------

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kappaframe as kf
 from kappaframe._overall import METHODS, compute, ratings_of
@@ -358,3 +360,56 @@ def test_warnings_are_not_raised_for_defined_results(rng: np.random.Generator) -
         warnings.simplefilter("error")
         res = df.kappa.overall(method=[m for m in METHODS if m != "gwet_ac2"], ci=0.95)
     assert res["value"].notna().all() and res["se"].notna().all()
+
+
+def test_category_order_drives_ordinal_alpha_and_weights() -> None:
+    krippendorff = pytest.importorskip("krippendorff")
+    rng = np.random.default_rng(5)
+    order = ["low", "mid", "high"]
+    df = random_team(rng, 60, 4, order, 0.2)
+    as_codes = df.apply(lambda col: col.map({c: i for i, c in enumerate(order)})).astype(float)
+    expected = krippendorff.alpha(
+        reliability_data=as_codes.to_numpy().T, level_of_measurement="ordinal"
+    )
+    given = df.kappa.overall(method="krippendorff", level="ordinal", categories=order)
+    assert given["value"].iloc[0] == pytest.approx(expected, abs=1e-12)
+    # an ordered Categorical declares the same order; the alphabetical default does not
+    ordered = df.astype(pd.CategoricalDtype(order, ordered=True))
+    declared = ordered.kappa.overall(method="krippendorff", level="ordinal")
+    assert declared["value"].iloc[0] == pytest.approx(expected, abs=1e-12)
+    alphabetical = df.kappa.overall(method="krippendorff", level="ordinal")
+    assert abs(alphabetical["value"].iloc[0] - expected) > 1e-3
+    # weighted Fleiss with a weight matrix labelled by category equals the array form
+    w = pd.DataFrame([[0, 1, 4], [1, 0, 1], [4, 1, 0]], index=order, columns=order)
+    a = df.kappa.overall(weights=w, categories=order)["value"].iloc[0]
+    b = df.kappa.overall(weights=w.to_numpy(), categories=order)["value"].iloc[0]
+    assert a == pytest.approx(b, abs=1e-15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_items=st.integers(2, 40),
+    n_raters=st.integers(2, 5),
+    missing=st.sampled_from([0.0, 0.2, 0.5]),
+)
+def test_invariant_to_rater_and_item_order_and_relabelling(
+    seed: int, n_items: int, n_raters: int, missing: float
+) -> None:
+    rng = np.random.default_rng(seed)
+    df = random_team(rng, n_items, n_raters, ["a", "b", "c"], missing)
+    methods = [m for m in METHODS if m != "gwet_ac2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
+        base = df.kappa.overall(method=methods, categories=["a", "b", "c"], ci=0.9)
+        shuffled = df.sample(frac=1.0, random_state=seed % 1000)
+        shuffled = shuffled[list(rng.permutation(df.columns))]
+        moved = shuffled.kappa.overall(method=methods, categories=["a", "b", "c"], ci=0.9)
+        renamed = df.replace({"a": "z", "b": "y", "c": "x"})
+        relabelled = renamed.kappa.overall(method=methods, categories=["z", "y", "x"], ci=0.9)
+    for other in (moved, relabelled):
+        for name in ["value", "p_o", "p_e", "se", "z"]:
+            np.testing.assert_allclose(other[name], base[name], rtol=1e-9, atol=1e-12)
+    values = base["value"].dropna()
+    assert (values <= 1 + 1e-12).all()
+    assert (base["se"].dropna() >= 0).all()
