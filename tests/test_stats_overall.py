@@ -413,3 +413,21 @@ def test_invariant_to_rater_and_item_order_and_relabelling(
     values = base["value"].dropna()
     assert (values <= 1 + 1e-12).all()
     assert (base["se"].dropna() >= 0).all()
+
+
+def test_which_standard_error_z_uses(rng: np.random.Generator) -> None:
+    df = random_team(rng, 80, 4, ["a", "b", "c"], 0.2)
+    methods = [m for m in METHODS if m != "gwet_ac2"]
+    plain = df.kappa.overall(method=methods, ci=0.95).set_index("method")
+    wald = plain.drop(index="fleiss")
+    np.testing.assert_allclose(wald["z"], wald["value"] / wald["se"], rtol=1e-12)
+    # unweighted Fleiss: the null standard error, smaller than se when kappa > 0
+    fleiss = plain.loc["fleiss"]
+    assert fleiss["z"] > fleiss["value"] / fleiss["se"]
+    # weighted Fleiss has no published null variance here: z = value / se
+    weighted = df.kappa.overall(weights="linear", ci=0.95).iloc[0]
+    assert weighted["z"] == pytest.approx(weighted["value"] / weighted["se"], rel=1e-12)
+    from statistics import NormalDist
+
+    p = 2 * (1 - NormalDist().cdf(abs(weighted["z"])))
+    assert weighted["p_value"] == pytest.approx(p, abs=1e-12)
