@@ -547,17 +547,17 @@ def raters(
     key_a = (group * n_raters + first).ravel()
     key_b = (group * n_raters + second).ravel()
     cells = n_groups * n_raters
-    own = np.zeros((cells, k))
-    others = np.zeros((cells, k))
+    own_flat = np.zeros((cells, k))
+    others_flat = np.zeros((cells, k))
     for c in range(k):
-        own[:, c] = np.bincount(key_a, rows_a[:, c], cells) + np.bincount(
+        own_flat[:, c] = np.bincount(key_a, rows_a[:, c], cells) + np.bincount(
             key_b, cols_b[:, c], cells
         )
-        others[:, c] = np.bincount(key_a, cols_b[:, c], cells) + np.bincount(
+        others_flat[:, c] = np.bincount(key_a, cols_b[:, c], cells) + np.bincount(
             key_b, rows_a[:, c], cells
         )
-    own = own.reshape(n_groups, n_raters, k)
-    others = others.reshape(n_groups, n_raters, k)
+    own = own_flat.reshape(n_groups, n_raters, k)
+    others = others_flat.reshape(n_groups, n_raters, k)
     shared = own.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         own_share = own / shared[..., None]
