@@ -30,7 +30,10 @@ from ._errors import KappaFrameError, KappaFrameTypeError
 __all__ = ["DEFAULT_BATCH_ROWS", "FileScan", "StreamedLazyFrame", "file_adapter", "scan"]
 
 #: Rows per batch when reading files or streaming a LazyFrame.
-DEFAULT_BATCH_ROWS = 1 << 20
+DEFAULT_BATCH_ROWS = 1 << 18
+
+#: Bytes per block read from a CSV file.
+CSV_BLOCK_BYTES = 8 * 1024**2
 
 _FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "csv", ".txt": "csv"}
 
@@ -86,25 +89,76 @@ class FileScan:
         if self.format == "parquet":
             fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": list(dictionary)})
         else:
-            import pyarrow.csv as pacsv
-
-            options = dict(self.csv_options)
-            parse = pacsv.ParseOptions(**options.pop("parse", {}))
-            convert = dict(options.pop("convert", {}))
-            if dictionary:
-                convert.setdefault("auto_dict_encode", True)
-            read = pacsv.ReadOptions(**options.pop("read", {}))
-            if options:
-                raise KappaFrameError(
-                    f"csv_options takes 'parse', 'convert' and 'read' (pyarrow.csv option "
-                    f"dicts); got {sorted(options)}."
-                )
-            fmt = ds.CsvFileFormat(
-                parse_options=parse,
-                convert_options=pacsv.ConvertOptions(**convert),
-                read_options=read,
-            )
+            parse, convert, read = self._csv(dictionary=bool(dictionary))
+            fmt = ds.CsvFileFormat(parse_options=parse, convert_options=convert, read_options=read)
         return ds.dataset(self.paths, format=fmt)
+
+    def _csv(self, dictionary: bool = False, columns: Sequence[str] = ()) -> tuple[Any, ...]:
+        """Build the CSV options: the caller's, with empty strings read as missing (as pandas)."""
+        import pyarrow.csv as pacsv
+
+        options = dict(self.csv_options)
+        parse = pacsv.ParseOptions(**options.pop("parse", {}))
+        convert = dict(options.pop("convert", {}))
+        convert.setdefault("strings_can_be_null", True)
+        if dictionary:
+            convert.setdefault("auto_dict_encode", True)
+        if columns:
+            convert["include_columns"] = list(columns)
+            schema = self.dataset.schema
+            types = {c: schema.field(c).type for c in columns}
+            convert["column_types"] = {**types, **convert.get("column_types", {})}
+        read = dict(options.pop("read", {}))
+        if columns:
+            read.setdefault("block_size", CSV_BLOCK_BYTES)
+        if options:
+            raise KappaFrameError(
+                f"csv_options takes 'parse', 'convert' and 'read' (pyarrow.csv option "
+                f"dicts); got {sorted(options)}."
+            )
+        return parse, pacsv.ConvertOptions(**convert), pacsv.ReadOptions(**read)
+
+    def batches(self, columns: Sequence[str]) -> Any:
+        """Record batches of ``columns``, file by file, holding about one batch at a time.
+
+        Parquet: ``ParquetFile.iter_batches`` without pre-buffering; CSV: pyarrow's
+        streaming reader; a ``Dataset`` given by the caller: its scanner, with the least
+        read-ahead it allows.
+        """
+        ds = _arrow_dataset()
+        columns = list(columns)
+        if self.paths is None:
+            options: dict[str, Any] = {}
+            if isinstance(self.dataset, ds.FileSystemDataset) and isinstance(
+                self.dataset.format, ds.ParquetFileFormat
+            ):
+                options["fragment_scan_options"] = ds.ParquetFragmentScanOptions(pre_buffer=False)
+            yield from self.dataset.to_batches(
+                columns=columns,
+                batch_size=self.batch_size,
+                batch_readahead=1,
+                fragment_readahead=1,
+                **options,
+            )
+            return
+        for path in self.dataset.files:
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
+
+                with pq.ParquetFile(path, pre_buffer=False) as parquet:
+                    yield from parquet.iter_batches(
+                        batch_size=self.batch_size, columns=columns, use_threads=False
+                    )
+            else:
+                import pyarrow.csv as pacsv
+
+                parse, convert, read = self._csv(columns=columns)
+                with pacsv.open_csv(
+                    path, read_options=read, parse_options=parse, convert_options=convert
+                ) as reader:
+                    for batch in reader:
+                        for start in range(0, batch.num_rows, self.batch_size):
+                            yield batch.slice(start, self.batch_size)
 
     def __repr__(self) -> str:
         where = self.paths if self.paths is not None else "a pyarrow dataset"
@@ -130,7 +184,7 @@ def scan(
     source : path, glob, list of paths, or pyarrow.dataset.Dataset
     format : {"parquet", "csv"}, optional
         Default: from the file suffix (``.parquet``/``.pq``; ``.csv``/``.tsv``/``.txt``).
-    batch_size : int, default 1048576
+    batch_size : int, default 262144
         Rows per batch.
     csv_options : dict, optional
         ``{"parse": {...}, "convert": {...}, "read": {...}}``: keyword arguments of
@@ -270,13 +324,7 @@ class _FileFrame(CountingFrame):
         first = prepare(PandasFrame(empty), raters, min_raters=min_raters, **options)
         needed = [*by, *first.raters]
         total: Counts | None = None
-        batches = self.scan.dataset.to_batches(
-            columns=[str(c) for c in needed],
-            batch_size=self.scan.batch_size,
-            batch_readahead=1,
-            fragment_readahead=1,
-        )
-        for batch in batches:
+        for batch in self.scan.batches([str(c) for c in needed]):
             frame = PandasFrame(batch.to_pandas())
             prep = prepare(frame, first.raters, min_raters=min_raters, **options)
             part = Counts.from_prepared(prep, output=self.output)
@@ -387,4 +435,5 @@ def _batches(query: Any, size: int) -> Any:
     if collect_batches is None:  # pragma: no cover - polars before collect_batches
         yield query.collect()
         return
-    yield from collect_batches(chunk_size=size)
+    # Counts do not depend on row order, so polars need not keep it.
+    yield from collect_batches(chunk_size=size, maintain_order=False)

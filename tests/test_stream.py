@@ -82,6 +82,15 @@ def test_long_layout_file(labels: pd.DataFrame, tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(got, expected)
 
 
+def test_csv_string_labels_with_blanks(tmp_path: Path) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_text("g,a,b\nx,yes,yes\nx,,no\ny,no,no\ny,yes,\nx,no,yes\ny,yes,yes\n")
+    expected = kf.pairwise(pd.read_csv(path), ["a", "b"], by="g")
+    got = kf.pairwise(kf.scan(path, batch_size=2), ["a", "b"], by="g")
+    pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+    assert list(got["n"]) == [2, 2]  # blanks are missing, not a label
+
+
 def test_csv_options(labels: pd.DataFrame, tmp_path: Path) -> None:
     path = tmp_path / "labels.tsv"
     labels.to_csv(path, sep="\t", index=False)
