@@ -206,21 +206,16 @@ def prepare(
     ``from_counts=True`` says the caller reads pair counts only (``prep.tables``), never
     ``prep.codes``: then adapters that count in parts (Dask, files, streamed polars
     LazyFrames) count batch by batch (through here) and return a prepared view of the
-    summed :class:`kappaframe.Counts`.
+    summed :class:`kappaframe.Counts`. Otherwise they gather the label codes of every
+    item (one small integer per rating) from their parts.
     """
     min_overlap = check_min_overlap(min_overlap)
-    counted = getattr(frame, "prepared", None) if from_counts else None
-    if counted is not None:
+    counted = getattr(frame, "prepared", None)
+    if counted is not None:  # Dask, files, LazyFrames: they choose how to read in parts
         return counted(
             raters, by=by, item=item, rater=rater, label=label, categories=categories,
             duplicates=duplicates, min_raters=min_raters, min_overlap=min_overlap,
-        )
-    if getattr(frame, "counts_only", False):
-        raise KappaFrameError(
-            f"this statistic needs every item's labels in memory, which a {frame.kind} "
-            "does not give: pairwise(), matrix(), score(), confusion() and counts() work "
-            "on it by counting in parts. Load the data first (e.g. .compute() or "
-            "pandas.read_parquet) to use this one."
+            from_counts=from_counts,
         )
     names = frame.columns()
     by_list = as_list(by, names)

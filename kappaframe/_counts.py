@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -143,6 +144,11 @@ class Counts:
         scale: Any = "landis_koch",
         ci: float | None = None,
         min_overlap: int | None = None,
+        stats: str | Sequence[str] | None = None,
+        reference: Hashable | None = None,
+        ci_method: str = "analytic",
+        n_boot: int | None = None,
+        seed: Any = None,
     ) -> Any:
         """Cohen's kappa of every pair (per group), as :func:`kappaframe.pairwise` gives it.
 
@@ -150,9 +156,12 @@ class Counts:
         library the counts came from (pandas for files and for Dask).
         """
         from ._core import check_min_overlap, tidy
+        from ._pairstats import check_pair_options
 
+        extra = check_pair_options(ci, ci_method, n_boot, seed, stats, self.by)
         prep = self.prepared(check_min_overlap(min_overlap))
-        return prep.frame.render(tidy(prep, weights=weights, scale=scale, ci=ci))
+        table = tidy(prep, weights=weights, scale=scale, ci=ci, reference=reference, extra=extra)
+        return prep.frame.render(table)
 
     def matrix(
         self, *, stat: str = "kappa", weights: Any = None, min_overlap: int | None = None
@@ -363,15 +372,18 @@ class _CountsSource:
 
 
 class CountingFrame:
-    """Base of the adapters that count in parts before preparing (Dask, files, streams).
+    """Base of the adapters that read in parts (Dask partitions, file batches).
 
-    Subclasses implement :meth:`columns` and :meth:`counts`; :meth:`prepared` is what
-    :func:`kappaframe._core.prepare` calls for the statistics that need pair counts only,
-    and :meth:`render` renders with the group keys of the last counts.
+    Subclasses implement :meth:`columns`, :meth:`counts` (pair counts summed over the
+    parts) and :meth:`item_parts` (each part's label codes). :meth:`prepared` is what
+    :func:`kappaframe._core.prepare` calls: with ``from_counts`` it prepares from the
+    summed counts, else from the codes of every item gathered from the parts (one small
+    integer per rating: far less than the frame). :meth:`render` renders with the group
+    keys of what was prepared.
     """
 
     output = "pandas"
-    _result: Counts | None = None
+    _keys: Any = None
 
     def columns(self) -> list[Hashable]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -379,16 +391,101 @@ class CountingFrame:
     def counts(self, raters: Any = None, **options: Any) -> Counts:  # pragma: no cover
         raise NotImplementedError
 
+    def item_parts(self, raters: Any = None, **options: Any) -> list[ItemCodes]:
+        raise NotImplementedError  # pragma: no cover - abstract
+
     def prepared(
-        self, raters: Any = None, *, min_overlap: int | None = None, **options: Any
+        self,
+        raters: Any = None,
+        *,
+        min_overlap: int | None = None,
+        from_counts: bool = False,
+        **options: Any,
     ) -> Any:
-        self._result = self.counts(raters, **options)
-        return self._result.prepared(min_overlap)
+        if from_counts:
+            total = self.counts(raters, **options)
+            self._keys = total.keys
+            return total.prepared(min_overlap)
+        parts = self.item_parts(raters, **options)
+        prep = stack_items(parts, self.output, min_overlap)
+        self._keys = prep.frame.keys
+        return prep
 
     def render(self, table: Table) -> Any:
-        if self._result is None:  # pragma: no cover - prepared() always runs first
-            raise RuntimeError("render() before prepared()")
-        return _CountsFrame(self._result).render(table)
+        return render(table, self._keys, self.output)
+
+
+@dataclass
+class ItemCodes:
+    """One part's items: label codes ``(n_raters, n_items)``, group codes, group keys."""
+
+    raters: list[Hashable]
+    categories: list[Any]
+    codes: np.ndarray
+    group: np.ndarray | None
+    keys: Any
+    by: list[Hashable]
+
+    @classmethod
+    def of(cls, prep: Any) -> ItemCodes:
+        """Take the codes of a prepared part (dense: the crowd path keeps no codes)."""
+        if prep.source is not None:
+            raise KappaFrameError(
+                "this statistic needs every rating of every item, but this input is "
+                "counted per rater pair (the sparse path for many raters with few items "
+                "each); pass the wide layout, or fewer raters per call."
+            )
+        keys = None
+        if prep.by:
+            first_rows = prep.groups.first_row[: prep.groups.n_groups]
+            keys = _take(_native(prep.frame), prep.by, first_rows)
+        return cls(prep.raters, prep.categories, prep.codes, prep.groups.codes, keys, prep.by)
+
+
+class _KeysFrame:
+    """Renders with stored group keys (what a stacked or counted input prepares)."""
+
+    def __init__(self, keys: Any, output: str) -> None:
+        self.keys = keys
+        self.output = output
+
+    def render(self, table: Table) -> Any:
+        return render(table, self.keys, self.output)
+
+
+def stack_items(parts: Sequence[ItemCodes], output: str, min_overlap: int | None = None) -> Any:
+    """One prepared input from the parts' item codes: raters, categories, groups aligned."""
+    from ._core import Prepared
+
+    parts = list(parts)
+    raters = _merge_order([p.raters for p in parts], "rater")
+    categories = _merge_order([p.categories for p in parts], "category")
+    keys, group_maps = _merge_keys(parts)  # type: ignore[arg-type]
+    n_groups = _n_groups(keys, parts[0].by)
+    rater_pos = {x: i for i, x in enumerate(raters)}
+    cat_pos = {x: i for i, x in enumerate(categories)}
+    n_items = sum(p.codes.shape[1] for p in parts)
+    codes = np.full((len(raters), n_items), -1, dtype=_kernel.code_dtype(len(categories)))
+    group = np.zeros(n_items, dtype=np.intp)
+    start = 0
+    for part, gmap in zip(parts, group_maps, strict=True):
+        stop = start + part.codes.shape[1]
+        rows = np.array([rater_pos[r] for r in part.raters], dtype=np.intp)
+        lookup = np.array([cat_pos[c] for c in part.categories] + [-1], dtype=codes.dtype)
+        codes[rows, start:stop] = lookup[part.codes]
+        if part.group is not None:
+            group[start:stop] = gmap[part.group]
+        start = stop
+    groups = Groups(group if parts[0].by else None, n_groups, np.arange(n_groups))
+    return Prepared(
+        _KeysFrame(keys, output),
+        raters,
+        codes,
+        categories,
+        groups,
+        parts[0].by,
+        min_overlap=min_overlap,
+    )
 
 
 def check_raters(total: Counts, min_raters: int, rater: Hashable) -> Counts:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ._counts import CountingFrame, Counts, check_raters, combine
+from ._counts import CountingFrame, Counts, ItemCodes, check_raters, combine
 from ._encode import Factorized, shared_categories
 from ._errors import KappaFrameError, missing_columns
 
@@ -57,11 +57,14 @@ def from_pandas(frame: Any) -> Any:
 
 
 class DaskFrame(CountingFrame):
-    """A Dask DataFrame seen through the adapter interface (pair counts only)."""
+    """A Dask DataFrame seen through the adapter interface.
+
+    Pair counts are summed over partitions on the cluster (:meth:`counts`); statistics
+    that need every item's labels (``overall``, ``per_category``, ...) gather the label
+    codes of each partition (:meth:`item_parts`, one byte per rating for few categories).
+    """
 
     output = "dask"
-    counts_only = True
-    kind = "Dask DataFrame"
 
     def __init__(self, frame: Any) -> None:
         self.source = frame
@@ -70,6 +73,47 @@ class DaskFrame(CountingFrame):
         return list(self.source.columns)
 
     def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
+        dask, _ = _dask()
+        data, everyone, wanted, long, options = self._plan(raters, min_raters, options)
+        parts = [
+            dask.delayed(_partition_counts)(part, everyone, bool(wanted), long, options)
+            for part in data.to_delayed()
+        ]
+        while len(parts) > 1:
+            parts = [
+                dask.delayed(combine)(parts[i : i + FAN_IN]) for i in range(0, len(parts), FAN_IN)
+            ]
+        if not parts:  # pragma: no cover - a Dask DataFrame has at least one partition
+            raise KappaFrameError("the Dask DataFrame has no partitions.")
+        (total,) = dask.compute(parts[0])
+        if long:
+            check_raters(total, min_raters, options["rater"])
+        return total
+
+    def item_parts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> list[Any]:
+        dask, _ = _dask()
+        data, everyone, wanted, long, options = self._plan(raters, min_raters, options)
+        parts = dask.compute(
+            *[
+                dask.delayed(_partition_items)(part, everyone, bool(wanted), long, options)
+                for part in data.to_delayed()
+            ]
+        )
+        if long and len(everyone) < min_raters:
+            raise KappaFrameError(
+                f"agreement needs at least {min_raters} raters; column {options['rater']!r} "
+                f"has {len(everyone)}: {everyone[:10]}."
+            )
+        return list(parts)
+
+    def _plan(
+        self, raters: Any, min_raters: int, options: dict[str, Any]
+    ) -> tuple[Any, list[Hashable], list[Hashable], bool, dict[str, Any]]:
+        """Check the columns, discover categories (and rater ids), shuffle the long layout.
+
+        Returns the frame of the needed columns, every rater, the raters asked for (long
+        layout), whether the layout is long, and the options with ``categories`` set.
+        """
         from ._core import as_list, prepare
         from ._pandas import PandasFrame
 
@@ -114,20 +158,7 @@ class DaskFrame(CountingFrame):
         options = {**options, "categories": categories}
         if long:
             data = data.shuffle(on=item)
-        parts = [
-            dask.delayed(_partition_counts)(part, everyone, bool(wanted), long, options)
-            for part in data.to_delayed()
-        ]
-        while len(parts) > 1:
-            parts = [
-                dask.delayed(combine)(parts[i : i + FAN_IN]) for i in range(0, len(parts), FAN_IN)
-            ]
-        if not parts:  # pragma: no cover - a Dask DataFrame has at least one partition
-            raise KappaFrameError("the Dask DataFrame has no partitions.")
-        (total,) = dask.compute(parts[0])
-        if long:
-            check_raters(total, min_raters, rater)
-        return total
+        return data, everyone, wanted, long, options
 
 
 def _sorted(ids: list[Any]) -> list[Any]:
@@ -165,6 +196,24 @@ def _categories(found: tuple[dict[Any, Any], ...], columns: list[Hashable]) -> l
             np.zeros(0, dtype=np.intp), uniques, list(declared[0]) if declared else None
         )
     return shared_categories(merged, None)
+
+
+def _partition_items(
+    part: Any, raters: list[Hashable], selected: bool, long: bool, options: dict[str, Any]
+) -> ItemCodes:
+    """Encode one partition's items (label codes, groups), on a worker."""
+    from ._core import prepare
+    from ._pandas import PandasFrame
+
+    if not long:
+        prep = prepare(PandasFrame(part), raters, min_raters=0, **options)
+        return ItemCodes.of(prep)
+    present = set(part[options["rater"]].dropna().unique().tolist())
+    here = [r for r in raters if r in present]
+    if selected and not here:
+        part = part.iloc[:0]
+    prep = prepare(PandasFrame(part), here if selected else None, min_raters=0, **options)
+    return ItemCodes.of(prep)
 
 
 def _partition_counts(

@@ -285,11 +285,13 @@ def _layout(raters: Any, options: dict[str, Any]) -> tuple[bool, list[Hashable]]
 
 
 class _FileFrame(CountingFrame):
-    """Adapter: files counted batch by batch (wide) or from their needed columns (long)."""
+    """Adapter: files counted batch by batch (wide) or from their needed columns (long).
+
+    Statistics that need every item's labels get the label codes of all batches,
+    stacked (one small integer per rating).
+    """
 
     output = "pandas"
-    counts_only = True
-    kind = "file scan"
 
     def __init__(self, scan: FileScan) -> None:
         self.scan = scan
@@ -298,6 +300,20 @@ class _FileFrame(CountingFrame):
         return list(self.scan.dataset.schema.names)
 
     def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
+        total: Counts | None = None
+        for prep in self._parts(raters, min_raters, options):
+            part = Counts.from_prepared(prep, output=self.output)
+            total = part if total is None else _accumulate(total, part)
+        assert total is not None  # _parts yields at least once
+        return total
+
+    def item_parts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> list[Any]:
+        from ._counts import ItemCodes
+
+        return [ItemCodes.of(prep) for prep in self._parts(raters, min_raters, options)]
+
+    def _parts(self, raters: Any, min_raters: int, options: dict[str, Any]) -> Any:
+        """Prepare batches of rows (wide layout), or all the needed columns (long)."""
         from ._core import prepare
         from ._pandas import PandasFrame
 
@@ -318,20 +334,18 @@ class _FileFrame(CountingFrame):
                         position, str(name), column.cast(column.type.value_type)
                     )
             frame = PandasFrame(table.to_pandas())
-            prep = prepare(frame, raters, min_raters=min_raters, **options)
-            return Counts.from_prepared(prep, output=self.output)
+            yield prepare(frame, raters, min_raters=min_raters, **options)
+            return
 
         first = prepare(PandasFrame(empty), raters, min_raters=min_raters, **options)
         needed = [*by, *first.raters]
-        total: Counts | None = None
+        some = False
         for batch in self.scan.batches([str(c) for c in needed]):
             frame = PandasFrame(batch.to_pandas())
-            prep = prepare(frame, first.raters, min_raters=min_raters, **options)
-            part = Counts.from_prepared(prep, output=self.output)
-            total = part if total is None else _accumulate(total, part)
-        if total is None:
-            total = Counts.from_prepared(first, output=self.output)
-        return total
+            yield prepare(frame, first.raters, min_raters=min_raters, **options)
+            some = True
+        if not some:
+            yield first
 
 
 def _accumulate(total: Counts, part: Counts) -> Counts:
@@ -416,8 +430,18 @@ class StreamedLazyFrame:
         return total
 
     def prepared(
-        self, raters: Any = None, *, min_overlap: int | None = None, **options: Any
+        self,
+        raters: Any = None,
+        *,
+        min_overlap: int | None = None,
+        from_counts: bool = False,
+        **options: Any,
     ) -> Any:
+        if not from_counts:  # item-level statistics: collect the needed columns once
+            from ._core import prepare
+
+            self._result = None
+            return prepare(self.inner, raters, min_overlap=min_overlap, **options)
         self._result = self.counts(raters, **options)
         return self._result.prepared(min_overlap)
 

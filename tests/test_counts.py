@@ -108,8 +108,9 @@ def test_cells_from_a_group_and_count_job(rng: np.random.Generator) -> None:
         .sample(frac=1.0, random_state=3)  # any row order
     )
     counts = kf.Counts.from_frame(cells, by="project")
-    expected = kf.pairwise(df, ["ann1", "ann2", "ann3"], by="project", ci=0.95)
-    pd.testing.assert_frame_equal(counts.pairwise(ci=0.95), expected, atol=1e-12, rtol=0)
+    options = {"ci": 0.95, "stats": ["pabak", "gwet_ac1"], "reference": "ann1"}
+    expected = kf.pairwise(df, ["ann1", "ann2", "ann3"], by="project", **options)
+    pd.testing.assert_frame_equal(counts.pairwise(**options), expected, atol=1e-12, rtol=0)
     pd.testing.assert_frame_equal(
         counts.matrix(), kf.matrix(df, ["ann1", "ann2", "ann3"], by="project")
     )

@@ -80,6 +80,13 @@ def test_long_layout_is_shuffled_by_item(client: Any, labels: pd.DataFrame) -> N
     same(picked, local.kappa.pairwise(raters=["ann3", "ann1"], categories=[1.0, 2.0, 3.0], **opts))
 
 
+def test_overall_gathers_the_codes(client: Any, labels: pd.DataFrame) -> None:
+    ddf = dd.from_pandas(labels, npartitions=3)
+    options = {"by": "project", "method": ["fleiss", "conger", "krippendorff"]}
+    got = ddf.kappa.overall(RATERS, **options)
+    same(got, ddf.compute().kappa.overall(RATERS, **options))
+
+
 def test_counts_from_partitions(client: Any, labels: pd.DataFrame) -> None:
     ddf = dd.from_pandas(labels, npartitions=4)
     counts = kf.counts(ddf, RATERS, by="project")

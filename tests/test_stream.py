@@ -140,7 +140,8 @@ def test_file_errors(tmp_path: Path) -> None:
         kf.scan(odd, format="csv", batch_size=0)
 
 
-def test_item_level_statistics_need_the_data_in_memory(tmp_path: Path) -> None:
-    path = write(pd.DataFrame({"a": [1, 2, 1], "b": [1, 2, 2], "c": [1, 1, 2]}), tmp_path / "x.csv")
-    with pytest.raises(kf.KappaFrameError, match="needs every item's labels in memory"):
-        kf.overall(path)
+def test_item_level_statistics_gather_the_codes(labels: pd.DataFrame, tmp_path: Path) -> None:
+    path = write(labels, tmp_path / "labels.parquet")
+    options = {"by": "project", "method": ["fleiss", "krippendorff"]}
+    got = kf.overall(kf.scan(path, batch_size=60), RATERS, **options)
+    pd.testing.assert_frame_equal(got, kf.overall(labels, RATERS, **options))
