@@ -10,7 +10,7 @@ import sys
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -85,12 +85,12 @@ def adapt(data: Any) -> Frame:
     if dd is not None and isinstance(data, dd.DataFrame):
         from ._dask import DaskFrame
 
-        return DaskFrame(data)
+        return cast(Frame, DaskFrame(data))
     from ._stream import file_adapter
 
     files = file_adapter(data)  # a path, paths, a pyarrow Dataset or kf.scan(...)
     if files is not None:
-        return files
+        return cast(Frame, files)
     kind = f"{type(data).__module__}.{type(data).__qualname__}"
     if isinstance(data, (str, os.PathLike)):
         kind = f"{os.fspath(data)!r}, which is not an existing file"

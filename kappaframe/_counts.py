@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -192,7 +192,7 @@ class Counts:
         groups = Groups(None, g, np.arange(g, dtype=np.intp))
         codes = np.zeros((len(self.raters), 0), dtype=np.int8)
         return Prepared(
-            _CountsFrame(self),
+            cast(Any, _CountsFrame(self)),
             self.raters,
             codes,
             self.categories,
@@ -478,7 +478,7 @@ def stack_items(parts: Sequence[ItemCodes], output: str, min_overlap: int | None
         start = stop
     groups = Groups(group if parts[0].by else None, n_groups, np.arange(n_groups))
     return Prepared(
-        _KeysFrame(keys, output),
+        cast(Any, _KeysFrame(keys, output)),
         raters,
         codes,
         categories,
@@ -546,7 +546,7 @@ def counts(
     from ._core import adapt, prepare
 
     frame = adapt(data)
-    options = {
+    options: dict[str, Any] = {
         "by": by,
         "item": item,
         "rater": rater,
@@ -577,16 +577,16 @@ def render(table: Table, keys: Any, output: str, eager: bool = False) -> Any:
     if output in ("polars", "lazy"):
         from ._polars import render as polars_render
 
-        out = polars_render(table, keys)
-        return out.lazy() if output == "lazy" and not eager else out
+        frame = polars_render(table, keys)
+        return frame.lazy() if output == "lazy" and not eager else frame
     from ._pandas import render as pandas_render
 
-    out = pandas_render(table, keys)
+    result = pandas_render(table, keys)
     if output == "dask" and not eager:
         from ._dask import from_pandas
 
-        return from_pandas(out)
-    return out
+        return from_pandas(result)
+    return result
 
 
 # ----------------------------------------------------------------- combining

@@ -186,8 +186,8 @@ class CrowdCounts:
             out[swapped] = np.swapaxes(out[swapped], -2, -1)
         if same.size:
             hist = self._histograms(pairs[same, 0])
-            diag = np.arange(k)
-            out[same[:, None, None], np.arange(g)[None, :, None], diag, diag] = hist
+            label = np.arange(k)
+            out[same[:, None, None], np.arange(g)[None, :, None], label, label] = hist
         return out
 
     def _histograms(self, raters: np.ndarray) -> np.ndarray:

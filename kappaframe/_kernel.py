@@ -33,7 +33,7 @@ MAX_COUNT_BYTES = 2 * 1024**3
 
 
 def code_dtype(n_categories: int) -> np.dtype:
-    """The smallest signed integer dtype holding codes ``-1 .. n_categories``."""
+    """Return the smallest signed integer dtype holding codes ``-1 .. n_categories``."""
     for dtype in (np.int8, np.int16, np.int32):
         if n_categories < np.iinfo(dtype).max:
             return np.dtype(dtype)
@@ -71,7 +71,7 @@ def all_pairs(n_raters: int) -> np.ndarray:
 
 def pair_counts(
     codes: np.ndarray,
-    pairs: Sequence[tuple[int, int]],
+    pairs: Sequence[tuple[int, int]] | np.ndarray,
     n_categories: int,
     group_codes: np.ndarray | None = None,
     n_groups: int = 1,

@@ -43,7 +43,7 @@ def _arrow_dataset() -> Any:
         import pyarrow.dataset as ds
     except ModuleNotFoundError:  # pragma: no cover - depends on the environment
         raise ModuleNotFoundError(
-            'reading parquet or CSV files needs pyarrow: pip install "kappaframe[arrow]"'
+            'reading parquet or CSV files needs pyarrow: pip install "kappaframe[parquet]"'
         ) from None
     return ds
 
