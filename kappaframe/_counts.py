@@ -25,7 +25,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from . import _kernel
+from . import _diagonal, _kernel
+from ._diagonal import DiagonalCounts
 from ._encode import Factorized, Groups, encode_groups, shared_categories
 from ._errors import KappaFrameError, KappaFrameTypeError, missing_columns
 from ._result import Column, Table
@@ -47,9 +48,13 @@ class Counts:
 
     Attributes
     ----------
-    tables : ndarray of shape (n_pairs, n_groups, K, K)
+    tables : ndarray of shape (n_pairs, n_groups, K, K), or DiagonalCounts
         ``tables[p, g, i, j]``: items of group ``g`` that rater ``pairs[p, 0]`` labeled
-        ``categories[i]`` and rater ``pairs[p, 1]`` labeled ``categories[j]``.
+        ``categories[i]`` and rater ``pairs[p, 1]`` labeled ``categories[j]``. When the
+        full tables would be large (many categories), only the diagonal and the two
+        marginals are kept (:class:`kappaframe._diagonal.DiagonalCounts`): enough for
+        unweighted and linear or quadratic weighted kappa, not for ``ci=``, ``stats=``,
+        custom weights or :meth:`to_frame`.
     pairs : ndarray of shape (n_pairs, 2)
         Rater positions ``a <= b``, sorted; ``(a, a)`` holds a rater's own label counts
         (the diagonal of :meth:`matrix`). Pairs that share no item may be absent.
@@ -82,7 +87,7 @@ class Counts:
 
     def __init__(
         self,
-        tables: np.ndarray,
+        tables: np.ndarray | DiagonalCounts,
         pairs: np.ndarray,
         raters: Sequence[Hashable],
         categories: Sequence[Any],
@@ -104,12 +109,24 @@ class Counts:
     def n_groups(self) -> int:
         return int(self.tables.shape[1])
 
+    @property
+    def diagonal(self) -> bool:
+        """Whether only the diagonal and the marginals are kept (many categories)."""
+        return isinstance(self.tables, DiagonalCounts)
+
+    def overlap(self) -> np.ndarray:
+        """Items each stored pair shares, per group: shape (n_pairs, n_groups)."""
+        if isinstance(self.tables, DiagonalCounts):
+            return self.tables.n
+        return self.tables.sum(axis=(-2, -1))
+
     def __repr__(self) -> str:
         n_self = int(np.count_nonzero(self.pairs[:, 0] == self.pairs[:, 1]))
         return (
             f"<kappaframe.Counts: {len(self.raters)} raters, {len(self.pairs) - n_self} pairs, "
             f"{self.n_groups} group(s){' by ' + repr(self.by) if self.by else ''}, "
-            f"{len(self.categories)} categories, {int(self.tables.sum())} counted>"
+            f"{len(self.categories)} categories, {int(self.overlap().sum())} counted"
+            f"{' (diagonal and marginals)' if self.diagonal else ''}>"
         )
 
     def __add__(self, other: Any) -> Counts:
@@ -130,7 +147,7 @@ class Counts:
             and self.categories == other.categories
             and self.by == other.by
             and np.array_equal(self.pairs, other.pairs)
-            and np.array_equal(self.tables, other.tables)
+            and _same_tables(self.tables, other.tables)
             and _same_keys(self.keys, other.keys)
         )
 
@@ -175,7 +192,7 @@ class Counts:
         if stat not in STATS:
             raise bad_option("stat", stat, STATS)
         own = self.pairs[:, 0] == self.pairs[:, 1]
-        if self.raters and not own.any() and self.tables.sum():
+        if self.raters and not own.any() and self.overlap().sum():
             raise KappaFrameError(
                 "matrix() needs each rater's own label counts (its diagonal), and these "
                 "counts have none: build the cells with rater_a <= rater_b (a rater paired "
@@ -202,16 +219,35 @@ class Counts:
             min_overlap=min_overlap,
         )
 
+    def with_raters(self, raters: Sequence[Hashable]) -> Counts:
+        """Return the same counts over ``raters`` (a superset, in an order this one agrees with)."""
+        g, k = self.n_groups, len(self.categories)
+        empty: Any
+        if isinstance(self.tables, DiagonalCounts):
+            empty = DiagonalCounts.zeros(0, g, k)
+        else:
+            empty = np.zeros((0, g, k, k), dtype=self.tables.dtype)
+        none = np.zeros((0, 2), dtype=np.intp)
+        everyone = Counts(
+            empty, none, raters, self.categories, self.by, self.keys, output=self.output
+        )
+        return combine([everyone, self])
+
     def __iadd__(self, other: Any) -> Counts:
         """Add in place when the layouts match (the batch loop's case), else as ``+``."""
-        if (
-            isinstance(other, Counts)
-            and _same_layout(self, other)
-            and other.by == self.by
-            and np.can_cast(other.tables.dtype, self.tables.dtype)
-        ):
-            self.tables += other.tables
-            return self
+        if isinstance(other, Counts) and _same_layout(self, other) and other.by == self.by:
+            mine, theirs = self.tables, other.tables
+            if isinstance(mine, DiagonalCounts) and isinstance(theirs, DiagonalCounts):
+                for a, b in zip(mine.fields(), theirs.fields(), strict=True):
+                    a += b
+                return self
+            if (
+                isinstance(mine, np.ndarray)
+                and isinstance(theirs, np.ndarray)
+                and np.can_cast(theirs.dtype, mine.dtype)
+            ):
+                mine += theirs
+                return self
         return self + other
 
     # ---------------------------------------------------------- serialising
@@ -226,6 +262,12 @@ class Counts:
         if clash:
             raise KappaFrameError(
                 f"by column {clash[0]!r} has the name of a cell column; rename it first."
+            )
+        if isinstance(self.tables, DiagonalCounts):
+            raise KappaFrameError(
+                f"these counts keep only the diagonal and the marginals ({len(self.categories)} "
+                "categories made the full tables too large), so they have no cells to write. "
+                "Keep the Counts object itself (it pickles), or count fewer raters or groups."
             )
         p, g, i, j = np.nonzero(self.tables)
         names = _objects(self.raters)
@@ -326,7 +368,10 @@ class Counts:
         pairs = np.concatenate([own, shared])
         order = np.lexsort((pairs[:, 1], pairs[:, 0]))
         pairs = pairs[order]
-        tables = np.asarray(prep.tables(pairs, full=True))
+        k = len(prep.categories)
+        small = len(pairs) * prep.groups.n_groups * k * k * 8 <= _diagonal.FULL_TABLE_BYTES
+        # Full tables while they are small; else the diagonal and marginals, if K is large.
+        tables = prep.tables(pairs, full=small)
         keys = None
         if prep.by:
             first_rows = prep.groups.first_row[: prep.groups.n_groups]
@@ -346,16 +391,29 @@ class _CountsSource:
         if not min_overlap:
             return _kernel.all_pairs(len(c.raters))
         off = c.pairs[:, 0] != c.pairs[:, 1]
-        shared = c.tables[off].sum(axis=(1, 2, 3))
+        shared = c.overlap()[off].sum(axis=1)
         return c.pairs[off][shared >= min_overlap]
 
-    def tables(self, pairs: np.ndarray, weights: Any = None, full: bool = False) -> np.ndarray:
+    def tables(
+        self, pairs: np.ndarray, weights: Any = None, full: bool = False
+    ) -> np.ndarray | DiagonalCounts:
         """Tables of ``pairs`` (either way round; pairs never counted are zeros)."""
         c = self.counts
         pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         g, k = c.n_groups, len(c.categories)
-        _kernel.check_count_size(len(pairs), g, k)
-        out = np.zeros((len(pairs), g, k, k), dtype=c.tables.dtype)
+        stored_tables = c.tables
+        if isinstance(stored_tables, DiagonalCounts):
+            if full:
+                raise KappaFrameError(
+                    f"these counts keep only the diagonal and the marginals ({k} categories "
+                    "made the full tables too large): ci=, stats= and a custom weights matrix "
+                    "need the full tables. Use weights=None, 'linear' or 'quadratic' without "
+                    "them, merge rare categories, or count fewer raters or groups."
+                )
+            out: Any = DiagonalCounts.zeros(len(pairs), g, k)
+        else:
+            _kernel.check_count_size(len(pairs), g, k)
+            out = np.zeros((len(pairs), g, k, k), dtype=stored_tables.dtype)
         if not len(pairs) or not len(c.pairs):
             return out
         r = len(c.raters)
@@ -364,8 +422,13 @@ class _CountsSource:
         stored = c.pairs[:, 0].astype(np.int64) * r + c.pairs[:, 1]
         pos = np.minimum(np.searchsorted(stored, key), len(stored) - 1)
         found = stored[pos] == key
-        out[found] = c.tables[pos[found]]
         swapped = found & (a > b)
+        if isinstance(stored_tables, DiagonalCounts):
+            taken = stored_tables.take(pos[found])
+            for mine, theirs in zip(out.fields(), taken.fields(), strict=True):
+                mine[found] = theirs
+            return out.flipped(swapped) if swapped.any() else out
+        out[found] = stored_tables[pos[found]]
         if swapped.any():
             out[swapped] = np.swapaxes(out[swapped], -2, -1)
         return out
@@ -488,6 +551,40 @@ def stack_items(parts: Sequence[ItemCodes], output: str, min_overlap: int | None
     )
 
 
+def distinct_labels(
+    frame: Any, columns: Sequence[Hashable], rater: Hashable | None
+) -> dict[Any, Any]:
+    """Per column of an adapter: distinct labels and declared order; the rater ids."""
+    out: dict[Any, Any] = {}
+    for col in columns:
+        fact = frame.labels(col)
+        out[col] = (fact.uniques, fact.declared)
+    out["__raters__"] = frame.labels(rater).uniques if rater is not None else []
+    return out
+
+
+def merge_categories(found: Iterable[dict[Any, Any]], columns: Sequence[Hashable]) -> list[Any]:
+    """One category index from the parts' distinct labels, as one frame would give it."""
+    found = list(found)
+    merged: dict[Hashable, Factorized] = {}
+    for col in columns:
+        uniques = list(dict.fromkeys(x for f in found for x in f[col][0]))
+        declared = [f[col][1] for f in found if f[col][1] is not None]
+        if any(list(d) != list(declared[0]) for d in declared[1:]):
+            raise KappaFrameError(
+                f"column {col!r} declares different category orders in different parts; "
+                "pass categories= (or, in Dask, make the categories known)."
+            )
+        merged[col] = Factorized(
+            np.zeros(0, dtype=np.intp), uniques, list(declared[0]) if declared else None
+        )
+    return shared_categories(merged, None)
+
+
+class CategoriesDiffer(KappaFrameError):
+    """Diagonal-and-marginal counts over different categories cannot be added."""
+
+
 def check_raters(total: Counts, min_raters: int, rater: Hashable) -> Counts:
     """Check the long layout's raters on the total: at least ``min_raters`` of them."""
     if len(total.raters) < min_raters:
@@ -607,10 +704,21 @@ def combine(parts: Sequence[Counts]) -> Counts:
                 f"cannot add counts of {first.output} and {other.output} frames; build "
                 "both from the same frame library."
             )
+    if any(p.diagonal for p in parts):  # one form for all: the diagonal and marginals
+        parts = [p if p.diagonal else _as_diagonal(p) for p in parts]
+        first = parts[0]
     if all(_same_layout(first, other) for other in parts[1:]):
-        total = first.tables.copy() if len(parts) > 1 else first.tables
-        for other in parts[1:]:
-            total += other.tables
+        total: Any
+        if isinstance(first.tables, DiagonalCounts):
+            total = DiagonalCounts(*(f.copy() for f in first.tables.fields()))
+            for other in parts[1:]:
+                theirs_all = cast(DiagonalCounts, other.tables).fields()
+                for mine, theirs in zip(total.fields(), theirs_all, strict=True):
+                    mine += theirs
+        else:
+            total = first.tables.copy() if len(parts) > 1 else first.tables
+            for other in parts[1:]:
+                total += other.tables
         return Counts(
             total,
             first.pairs,
@@ -636,11 +744,25 @@ def combine(parts: Sequence[Counts]) -> Counts:
         key = np.minimum(a, b).astype(np.int64) * r + np.maximum(a, b)
         keyed.append((key, flip))
     distinct = np.unique(np.concatenate([key for key, _ in keyed])) if keyed else np.zeros(0)
-    dtype = np.result_type(*(p.tables.dtype for p in parts))
+    if first.diagonal:
+        if any(p.categories != categories for p in parts):
+            raise CategoriesDiffer(
+                "cannot add diagonal-and-marginal counts over different categories (the "
+                "sums of |i - j| depend on each label's position); count every part with "
+                "the same categories= (all labels, in order)."
+            )
+        diag = DiagonalCounts.zeros(len(distinct), n_groups, k)
+        for part, (key, flip), gmap in zip(parts, keyed, group_maps, strict=True):
+            sums = part.tables
+            assert isinstance(sums, DiagonalCounts)
+            diag.add_at(np.searchsorted(distinct, key), gmap, sums.flipped(flip))
+        pairs = np.column_stack([distinct // r, distinct % r]) if r else np.zeros((0, 2))
+        return Counts(diag, pairs, raters, categories, first.by, keys, output=first.output)
+    dtype = np.result_type(*(cast(np.ndarray, p.tables).dtype for p in parts))
     _kernel.check_count_size(len(distinct), n_groups, k)
     total = np.zeros((len(distinct), n_groups, k, k), dtype=dtype)
     for part, (key, flip), gmap in zip(parts, keyed, group_maps, strict=True):
-        tables = part.tables
+        tables = cast(np.ndarray, part.tables)
         if flip.any():
             tables = tables.copy()
             tables[flip] = np.swapaxes(tables[flip], -2, -1)
@@ -655,11 +777,31 @@ def _n_groups(keys: Any, by: list[Hashable]) -> int:
     return 1 if not by else len(keys)
 
 
+def _as_diagonal(counts: Counts) -> Counts:
+    """Keep only the diagonal and the marginals of full counts."""
+    return Counts(
+        DiagonalCounts.from_tables(cast(np.ndarray, counts.tables)),
+        counts.pairs,
+        counts.raters,
+        counts.categories,
+        counts.by,
+        counts.keys,
+        output=counts.output,
+    )
+
+
+def _same_tables(a: Any, b: Any) -> bool:
+    if isinstance(a, DiagonalCounts) or isinstance(b, DiagonalCounts):
+        return isinstance(a, DiagonalCounts) and isinstance(b, DiagonalCounts) and a.equals(b)
+    return bool(np.array_equal(a, b))
+
+
 def _same_layout(a: Counts, b: Counts) -> bool:
     return (
         a.raters == b.raters
         and a.categories == b.categories
         and np.array_equal(a.pairs, b.pairs)
+        and a.diagonal == b.diagonal
         and a.tables.shape == b.tables.shape
         and _same_keys(a.keys, b.keys)
     )

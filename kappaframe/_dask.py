@@ -20,10 +20,15 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-import numpy as np
-
-from ._counts import CountingFrame, Counts, ItemCodes, check_raters, combine
-from ._encode import Factorized, shared_categories
+from ._counts import (
+    CountingFrame,
+    Counts,
+    ItemCodes,
+    check_raters,
+    combine,
+    distinct_labels,
+    merge_categories,
+)
 from ._errors import KappaFrameError, missing_columns
 
 __all__ = ["DaskFrame", "from_pandas"]
@@ -172,30 +177,11 @@ def _distinct(part: Any, columns: list[Hashable], rater: Hashable | None) -> dic
     """Per column: distinct labels and declared order; the distinct rater ids."""
     from ._pandas import PandasFrame
 
-    frame = PandasFrame(part)
-    out: dict[Any, Any] = {}
-    for col in columns:
-        fact = frame.labels(col)
-        out[col] = (fact.uniques, fact.declared)
-    out["__raters__"] = frame.labels(rater).uniques if rater is not None else []
-    return out
+    return distinct_labels(PandasFrame(part), columns, rater)
 
 
 def _categories(found: tuple[dict[Any, Any], ...], columns: list[Hashable]) -> list[Any]:
-    """One category index from the partitions' distinct labels, as pandas would make it."""
-    merged: dict[Hashable, Factorized] = {}
-    for col in columns:
-        uniques = list(dict.fromkeys(x for f in found for x in f[col][0]))
-        declared = [f[col][1] for f in found if f[col][1] is not None]
-        if any(list(d) != list(declared[0]) for d in declared[1:]):
-            raise KappaFrameError(
-                f"column {col!r} declares different category orders in different "
-                "partitions; pass categories= (or make the Dask categories known)."
-            )
-        merged[col] = Factorized(
-            np.zeros(0, dtype=np.intp), uniques, list(declared[0]) if declared else None
-        )
-    return shared_categories(merged, None)
+    return merge_categories(found, columns)
 
 
 def _partition_items(
@@ -235,13 +221,4 @@ def _partition_counts(
     if counts.raters == raters:
         return counts
     # Every partition over the same raters, so that the sum only aligns groups.
-    everyone = Counts(
-        np.zeros((0, *counts.tables.shape[1:]), dtype=counts.tables.dtype),
-        np.zeros((0, 2), dtype=np.intp),
-        raters,
-        counts.categories,
-        counts.by,
-        counts.keys,
-        output=counts.output,
-    )
-    return combine([everyone, counts])
+    return counts.with_raters(raters)

@@ -117,6 +117,37 @@ class DiagonalCounts:
         """Return the sums of the pairs (leading axis) at ``index``."""
         return DiagonalCounts(*(getattr(self, name)[index] for name in self.__dataclass_fields__))
 
+    @classmethod
+    def zeros(cls, n_pairs: int, n_groups: int, n_categories: int) -> DiagonalCounts:
+        """Return zeroed sums."""
+        from ._kernel import empty_diagonal
+
+        return cls.from_sums(empty_diagonal(n_pairs, n_groups, n_categories))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """``(n_pairs, n_groups, K)``."""
+        return tuple(self.rows.shape)
+
+    def fields(self) -> list[np.ndarray]:
+        """Return the arrays, in field order."""
+        return [getattr(self, name) for name in self.__dataclass_fields__]
+
+    def flipped(self, mask: np.ndarray) -> DiagonalCounts:
+        """Return the same sums with the two raters swapped on the pairs in ``mask``."""
+        out = DiagonalCounts(*(f.copy() for f in self.fields()))
+        out.rows[mask], out.cols[mask] = self.cols[mask], self.rows[mask]
+        return out
+
+    def add_at(self, rows: np.ndarray, groups: np.ndarray, other: DiagonalCounts) -> None:
+        """Add ``other`` (same categories) into pairs ``rows`` and groups ``groups``."""
+        for mine, theirs in zip(self.fields(), other.fields(), strict=True):
+            mine[np.ix_(rows, groups)] += theirs
+
+    def equals(self, other: DiagonalCounts) -> bool:
+        """Whether every sum is equal."""
+        return all(np.array_equal(a, b) for a, b in zip(self.fields(), other.fields(), strict=True))
+
     def agreement(self, weights: Any) -> dict[str, np.ndarray]:
         """``n``, ``p_o``, ``p_e``, ``kappa`` and ``undefined``, as :func:`_stats.agreement`.
 

@@ -300,12 +300,20 @@ class _FileFrame(CountingFrame):
         return list(self.scan.dataset.schema.names)
 
     def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
-        total: Counts | None = None
-        for prep in self._parts(raters, min_raters, options):
-            part = Counts.from_prepared(prep, output=self.output)
-            total = part if total is None else _accumulate(total, part)
-        assert total is not None  # _parts yields at least once
-        return total
+        def total(options: dict[str, Any]) -> Counts:
+            parts = (
+                Counts.from_prepared(prep, output=self.output)
+                for prep in self._parts(raters, min_raters, options)
+            )
+            return _sum(parts)
+
+        def labels(columns: list[str]) -> Any:
+            from ._pandas import PandasFrame
+
+            for batch in self.scan.batches(columns):
+                yield PandasFrame(batch.to_pandas())
+
+        return _with_categories(total, labels, raters, min_raters, options, self.columns())
 
     def item_parts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> list[Any]:
         from ._counts import ItemCodes
@@ -351,6 +359,46 @@ class _FileFrame(CountingFrame):
 def _accumulate(total: Counts, part: Counts) -> Counts:
     total += part
     return total
+
+
+def _sum(parts: Any, empty: Counts | None = None) -> Counts:
+    """Add up the counts of the batches (``empty`` when there is none)."""
+    total: Counts | None = None
+    for part in parts:
+        total = part if total is None else _accumulate(total, part)
+    if total is None:
+        if empty is None:  # pragma: no cover - file parts always yield once
+            raise KappaFrameError("nothing was read.")
+        return empty
+    return total
+
+
+def _with_categories(
+    total: Any,
+    labels: Any,
+    raters: Any,
+    min_raters: int,
+    options: dict[str, Any],
+    names: list[Hashable],
+) -> Counts:
+    """Sum the batches' counts, finding the categories first if they must be fixed.
+
+    Counts that keep only diagonals (many categories) add up over the same categories
+    only: if the batches differ, one pass over the rater columns finds the categories,
+    and the batches are summed again with them fixed.
+    """
+    from ._core import as_list
+    from ._counts import CategoriesDiffer, distinct_labels, merge_categories
+
+    try:
+        return total(options)
+    except CategoriesDiffer:
+        if options.get("categories") is not None:
+            raise
+    by = as_list(options.get("by"), names)
+    columns = [str(c) for c in (as_list(raters, names) or [c for c in names if c not in by])]
+    found = (distinct_labels(frame, columns, None) for frame in labels(columns))
+    return total({**options, "categories": merge_categories(found, columns)})
 
 
 def pa_types() -> Any:
@@ -419,15 +467,23 @@ class StreamedLazyFrame:
         schema = self.source.collect_schema()
         empty = PolarsFrame(pl.DataFrame(schema=schema))
         first = prepare(empty, raters, min_raters=min_raters, **options)
-        query = self.source.select([str(c) for c in [*by, *first.raters]])
-        total: Counts | None = None
-        for batch in _batches(query, self.batch_size):
-            prep = prepare(PolarsFrame(batch), first.raters, min_raters=min_raters, **options)
-            part = Counts.from_prepared(prep, output=self.output)
-            total = part if total is None else _accumulate(total, part)
-        if total is None:
-            total = Counts.from_prepared(first, output=self.output)
-        return total
+
+        def total(options: dict[str, Any]) -> Counts:
+            query = self.source.select([str(c) for c in [*by, *first.raters]])
+            parts = (
+                Counts.from_prepared(
+                    prepare(PolarsFrame(batch), first.raters, min_raters=min_raters, **options),
+                    output=self.output,
+                )
+                for batch in _batches(query, self.batch_size)
+            )
+            return _sum(parts, Counts.from_prepared(first, output=self.output))
+
+        def labels(columns: list[str]) -> Any:
+            for batch in _batches(self.source.select(columns), self.batch_size):
+                yield PolarsFrame(batch)
+
+        return _with_categories(total, labels, raters, min_raters, options, schema.names())
 
     def prepared(
         self,

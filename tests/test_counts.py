@@ -217,3 +217,30 @@ def test_custom_weights_with_too_many_categories_say_what_to_do(
         kf.pairwise(df, ci=0.95)
     res = kf.pairwise(df, weights="linear")  # the diagonal path needs no table
     assert res["kappa"].iloc[0] == 1.0
+
+
+def test_counts_keep_the_diagonal_when_tables_would_be_large(
+    rng: np.random.Generator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_diagonal, "FULL_TABLE_BYTES", 10_000)
+    df = many_labels(rng)
+    cats = list(np.arange(60.0))
+    halves = [df.iloc[:1000], df.iloc[1000:]]
+    counts = sum(kf.counts(h, by="g", categories=cats) for h in halves)
+    assert counts.diagonal and counts == kf.counts(df, by="g", categories=cats)
+    for weights in (None, "linear", "quadratic"):
+        pd.testing.assert_frame_equal(
+            counts.pairwise(weights=weights),
+            kf.pairwise(df, by="g", weights=weights, categories=cats),
+            check_exact=False,
+            rtol=0,
+            atol=1e-12,
+        )
+    pd.testing.assert_frame_equal(counts.matrix(), kf.matrix(df, by="g", categories=cats))
+    with pytest.raises(kf.KappaFrameError, match=r"ci=, stats= and a custom weights matrix"):
+        counts.pairwise(ci=0.95)
+    with pytest.raises(kf.KappaFrameError, match="no cells to write"):
+        counts.to_frame()
+    # parts over different category sets cannot be added in this form
+    with pytest.raises(kf.KappaFrameError, match="same categories="):
+        kf.counts(df[df["r0"] < 30], by="g") + kf.counts(df[df["r0"] >= 30], by="g")

@@ -58,6 +58,30 @@ def test_files_in_batches_match_memory(labels: pd.DataFrame, tmp_path: Path, suf
     assert kf.score(path, "ann1", "ann2") == pytest.approx(kf.score(labels, "ann1", "ann2"))
 
 
+def test_many_categories_in_batches(
+    rng: np.random.Generator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches that keep only diagonals and lack some labels: categories found first."""
+    from kappaframe import _diagonal
+
+    monkeypatch.setattr(_diagonal, "FULL_TABLE_BYTES", 10_000)
+    n = 600
+    truth = np.sort(rng.integers(0, 50, n))  # early rows: low labels only
+    df = pd.DataFrame({"g": rng.choice(["x", "y"], n)})
+    for r in RATERS:
+        df[r] = np.clip(truth + rng.integers(-1, 2, n), 0, 49).astype(float)
+    path = write(df, tmp_path / "many.parquet")
+    expected = kf.pairwise(df, RATERS, by="g", weights="quadratic")
+    got = kf.pairwise(kf.scan(path, batch_size=100), RATERS, by="g", weights="quadratic")
+    pd.testing.assert_frame_equal(got, expected, check_exact=False, rtol=0, atol=1e-12)
+    pl = pytest.importorskip("polars")
+    monkeypatch.setattr(_stream.StreamedLazyFrame, "batch_size", 100)
+    lazy = pl.scan_parquet(path).kappa.pairwise(RATERS, by="g", weights="quadratic")
+    pd.testing.assert_frame_equal(
+        lazy.collect().to_pandas(), expected, check_exact=False, rtol=0, atol=1e-12
+    )
+
+
 def test_many_files_and_a_glob(labels: pd.DataFrame, tmp_path: Path) -> None:
     for i, start in enumerate(range(0, len(labels), 200)):
         write(labels.iloc[start : start + 200], tmp_path / f"part{i}.parquet")
