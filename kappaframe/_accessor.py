@@ -31,8 +31,11 @@ FrameT = TypeVar("FrameT")
 
 
 class KappaAccessor(Generic[FrameT]):
-    """Agreement between raters: ``df.kappa.pairwise()``, ``.matrix()``, ``.score()``,
-    ``.confusion()``. See the functions of the same names in :mod:`kappaframe`."""
+    """Agreement between raters, as ``df.kappa.<method>(...)``.
+
+    Each method is a one-line call of the function of the same name in :mod:`kappaframe`
+    (``df.kappa.pairwise(...)`` is ``kappaframe.pairwise(df, ...)``).
+    """
 
     def __init__(self, frame: FrameT) -> None:
         self._frame = frame
@@ -59,10 +62,23 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         """Cohen's kappa of every pair of raters (per group); see :func:`kappaframe.pairwise`."""
         return _api.pairwise(
-            self._frame, raters, item=item, rater=rater, label=label, by=by, weights=weights,
-            categories=categories, scale=scale, ci=ci, duplicates=duplicates,
-            min_overlap=min_overlap, stats=stats, reference=reference, ci_method=ci_method,
-            n_boot=n_boot, seed=seed,
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            weights=weights,
+            categories=categories,
+            scale=scale,
+            ci=ci,
+            duplicates=duplicates,
+            min_overlap=min_overlap,
+            stats=stats,
+            reference=reference,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            seed=seed,
         )
 
     def matrix(
@@ -81,8 +97,16 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         """A rater x rater frame of one statistic; see :func:`kappaframe.matrix`."""
         return _api.matrix(
-            self._frame, raters, item=item, rater=rater, label=label, by=by, stat=stat,
-            weights=weights, categories=categories, duplicates=duplicates,
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            stat=stat,
+            weights=weights,
+            categories=categories,
+            duplicates=duplicates,
             min_overlap=min_overlap,
         )
 
@@ -121,8 +145,18 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         """One coefficient over all raters, per group; see :func:`kappaframe.overall`."""
         return _api.overall(
-            self._frame, raters, item=item, rater=rater, label=label, by=by, method=method,
-            weights=weights, level=level, categories=categories, scale=scale, ci=ci,
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            method=method,
+            weights=weights,
+            level=level,
+            categories=categories,
+            scale=scale,
+            ci=ci,
             duplicates=duplicates,
         )
 
@@ -140,8 +174,15 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         """One row per rater: agreement and label mix; see :func:`kappaframe.raters`."""
         return _api.raters(
-            self._frame, raters, item=item, rater=rater, label=label, by=by, weights=weights,
-            categories=categories, duplicates=duplicates,
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            weights=weights,
+            categories=categories,
+            duplicates=duplicates,
         )
 
     def per_category(
@@ -160,8 +201,17 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         """Kappa of each category against the rest; see :func:`kappaframe.per_category`."""
         return _api.per_category(
-            self._frame, raters, item=item, rater=rater, label=label, by=by, method=method,
-            categories=categories, scale=scale, ci=ci, duplicates=duplicates,
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            method=method,
+            categories=categories,
+            scale=scale,
+            ci=ci,
+            duplicates=duplicates,
         )
 
     def counts(
@@ -177,8 +227,14 @@ class KappaAccessor(Generic[FrameT]):
     ) -> Counts:
         """Pair counts that add up across parts; see :func:`kappaframe.counts`."""
         return _counts.counts(
-            self._frame, raters, item=item, rater=rater, label=label, by=by,
-            categories=categories, duplicates=duplicates,
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            categories=categories,
+            duplicates=duplicates,
         )
 
     def heatmap(
@@ -199,9 +255,19 @@ class KappaAccessor(Generic[FrameT]):
     ) -> Any:
         """Draw the rater x rater heatmap, one panel per group; see :func:`kappaframe.heatmap`."""
         return _api.heatmap(
-            self._frame, raters, item=item, rater=rater, label=label, by=by, stat=stat,
-            weights=weights, categories=categories, duplicates=duplicates, annotate=annotate,
-            ncols=ncols, ax=ax,
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            stat=stat,
+            weights=weights,
+            categories=categories,
+            duplicates=duplicates,
+            annotate=annotate,
+            ncols=ncols,
+            ax=ax,
         )
 
     def confusion_plot(

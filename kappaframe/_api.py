@@ -18,15 +18,15 @@ from ._core import (
     tidy,
     warn_undefined,
 )
+from ._diagonal import pair_agreement
 from ._display import mark_matrix
 from ._encode import Factorized, encode_labels, factorize_numpy, shared_categories
 from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from ._diagonal import pair_agreement
 from ._kernel import all_pairs, pair_counts
 from ._multirater import overall, per_category, raters
 from ._pairstats import check_pair_options, with_reference
 from ._plot import confusion_plot, heatmap
-from ._result import Column, Table
+from ._result import Column, Kind, Table
 from ._stats import agreement, weight_matrix
 from ._threshold import threshold_sweep
 from ._types import CIMethod, Duplicates, Scale, Stat
@@ -225,8 +225,15 @@ def pairwise(
     extra = check_pair_options(ci, ci_method, n_boot, seed, stats, as_list(by))
     frame = adapt(data)
     prep = prepare(
-        frame, with_reference(raters, reference), by=by, item=item, rater=rater,
-        label=label, categories=categories, duplicates=duplicates, min_overlap=min_overlap,
+        frame,
+        with_reference(raters, reference),
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+        min_overlap=min_overlap,
         from_counts=True,
     )
     return frame.render(
@@ -286,8 +293,15 @@ def matrix(
         raise bad_option("stat", stat, STATS)
     frame = adapt(data)
     prep = prepare(
-        frame, raters, by=by, item=item, rater=rater, label=label,
-        categories=categories, duplicates=duplicates, min_overlap=min_overlap,
+        frame,
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+        min_overlap=min_overlap,
         from_counts=True,
     )
     return mark_matrix(frame.render(matrix_table(prep, stat, weights)), stat)
@@ -304,10 +318,12 @@ def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
     names = np.empty(n_raters, dtype=object)
     names[:] = prep.raters
     flat = square.reshape(n_groups * n_raters, n_raters)
-    kind = "int" if stat == "n" else "float"
+    kind: Kind = "int" if stat == "n" else "float"
     columns = key_columns(prep, group_of_row)
     columns.append(Column("rater", "name", names[rater_of_row]))
-    columns += [Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)]
+    columns += [
+        Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)
+    ]
     return Table(columns, index=[*prep.by, "rater"])
 
 
@@ -393,7 +409,9 @@ def confusion(
     labels = np.empty(k, dtype=object)
     labels[:] = prep.categories
     columns = [Column(a, "label", labels)]
-    columns += [Column(cat, "int", table[:, j].astype(np.int64)) for j, cat in enumerate(prep.categories)]
+    columns += [
+        Column(cat, "int", table[:, j].astype(np.int64)) for j, cat in enumerate(prep.categories)
+    ]
     return frame.render(Table(columns, index=[a], columns_name=b))
 
 
@@ -476,5 +494,3 @@ def cohen_kappa(
             warn_undefined(np.atleast_1d(stats["undefined"]), np.atleast_1d(stats["n"]), "pairs")
         return float(replace_undefined_by)
     return float(stats["kappa"])
-
-

@@ -102,7 +102,10 @@ def adapt(data: Any) -> Frame:
 
 
 def as_list(value: Any, names: Sequence[Hashable] = ()) -> list[Hashable]:
-    """``None`` -> ``[]``; a list or tuple -> list (unless the tuple is a column); else ``[value]``."""
+    """Normalise a column argument: ``None`` -> ``[]``, a list or tuple -> a list, else ``[value]``.
+
+    A tuple that is itself a column name (pandas MultiIndex columns) stays one name.
+    """
     if value is None:
         return []
     if isinstance(value, tuple) and value in set(names):
@@ -213,15 +216,24 @@ def prepare(
     counted = getattr(frame, "prepared", None)
     if counted is not None:  # Dask, files, LazyFrames: they choose how to read in parts
         return counted(
-            raters, by=by, item=item, rater=rater, label=label, categories=categories,
-            duplicates=duplicates, min_raters=min_raters, min_overlap=min_overlap,
+            raters,
+            by=by,
+            item=item,
+            rater=rater,
+            label=label,
+            categories=categories,
+            duplicates=duplicates,
+            min_raters=min_raters,
+            min_overlap=min_overlap,
             from_counts=from_counts,
         )
     names = frame.columns()
     by_list = as_list(by, names)
     _check_columns(by_list, names, "by column")
     if categories is not None and isinstance(categories, (str, bytes)):
-        raise KappaFrameTypeError(f"categories must be a list of labels; got the string {categories!r}.")
+        raise KappaFrameTypeError(
+            f"categories must be a list of labels; got the string {categories!r}."
+        )
     if duplicates not in ("raise", "first", "last"):
         raise bad_option("duplicates", duplicates, ["raise", "first", "last"])
     long_args = {"item": item, "rater": rater, "label": label}
@@ -232,8 +244,19 @@ def prepare(
                 f"the long layout needs item=, rater= and label=; {', '.join(lacking)}= "
                 "missing. For one column per rater (wide layout) pass none of them."
             )
-        return _prepare_long(frame, names, raters, by_list, item, rater, label, categories,
-                             duplicates, min_raters, min_overlap)
+        return _prepare_long(
+            frame,
+            names,
+            raters,
+            by_list,
+            item,
+            rater,
+            label,
+            categories,
+            duplicates,
+            min_raters,
+            min_overlap,
+        )
 
     rater_list = as_list(raters, names)
     if not rater_list:
@@ -261,9 +284,11 @@ def check_min_overlap(min_overlap: Any) -> int | None:
     """``None`` or a whole number >= 0 (0 and ``None`` both mean every pair)."""
     if min_overlap is None:
         return None
-    if isinstance(min_overlap, (bool, np.bool_)) or not isinstance(
-        min_overlap, (int, np.integer)
-    ) or min_overlap < 0:
+    if (
+        isinstance(min_overlap, (bool, np.bool_))
+        or not isinstance(min_overlap, (int, np.integer))
+        or min_overlap < 0
+    ):
         raise KappaFrameError(
             f"min_overlap must be a whole number of shared items (>= 0) or None; got "
             f"{min_overlap!r}."
@@ -288,7 +313,9 @@ def _prepare_long(
     for role, col in roles.items():
         _check_columns([col], names, f"{role} column")
     if len({item, rater, label}) < 3:
-        raise KappaFrameError(f"item=, rater= and label= must be three different columns; got {roles}.")
+        raise KappaFrameError(
+            f"item=, rater= and label= must be three different columns; got {roles}."
+        )
     for col in by_list:
         if col in roles.values():
             raise KappaFrameError(f"by column {col!r} is also the item, rater or label column.")
@@ -321,15 +348,35 @@ def _prepare_long(
     if _crowd.use_crowd(n_raters, ratings.n_units, n_rating_pairs):
         unit_groups = ratings.unit_groups
         source = _crowd.CrowdCounts(
-            rater_fact.codes[rated], ratings.unit[rated], label_codes[rated],
-            unit_groups.codes, n_raters, unit_groups.n_groups, len(cats),
+            rater_fact.codes[rated],
+            ratings.unit[rated],
+            label_codes[rated],
+            unit_groups.codes,
+            n_raters,
+            unit_groups.n_groups,
+            len(cats),
         )
         groups = Groups(None, unit_groups.n_groups, unit_groups.first_row)
-        return Prepared(frame, list(rater_fact.uniques), np.zeros((n_raters, 0), np.int8),
-                        cats, groups, by_list, source=source, min_overlap=min_overlap)
+        return Prepared(
+            frame,
+            list(rater_fact.uniques),
+            np.zeros((n_raters, 0), np.int8),
+            cats,
+            groups,
+            by_list,
+            source=source,
+            min_overlap=min_overlap,
+        )
     wide = long_to_wide(items, rater_fact, label_codes, row_groups, ratings=ratings)
-    return Prepared(frame, list(rater_fact.uniques), wide.codes, cats, wide.groups, by_list,
-                    min_overlap=min_overlap)
+    return Prepared(
+        frame,
+        list(rater_fact.uniques),
+        wide.codes,
+        cats,
+        wide.groups,
+        by_list,
+        min_overlap=min_overlap,
+    )
 
 
 def _subset_groups(groups: Groups, idx: np.ndarray) -> Groups:
@@ -387,7 +434,10 @@ def _user_stacklevel() -> int:
     """Stack level of the first frame outside this package (so warnings point at user code)."""
     frame = sys._getframe(1)
     level = 1
-    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+    while (
+        frame is not None
+        and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR
+    ):
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
     return level
@@ -412,7 +462,6 @@ def tidy(
     scale_obj = resolve_scale(scale)
     w = weight_matrix(weights, prep.categories)
     check_symmetric(w)
-    n_raters = len(prep.raters)
     pairs = prep.pairs() if reference is None else rater_pairs(prep.raters, reference)
     counts = prep.tables(pairs, weights, full=bool(extra.names))
     stats = pair_agreement(counts, w, weights)
@@ -427,13 +476,11 @@ def tidy(
         return np.swapaxes(values, 0, 1)[group_of_row, pair_of_row]
 
     columns = key_columns(prep, group_of_row)
-    names = np.empty(n_raters, dtype=object)
-    names[:] = prep.raters
     a_idx, b_idx = pairs[:, 0], pairs[:, 1]
     kappa = rows(stats["kappa"])
     columns += [
-        Column("rater_a", "name", names[a_idx][pair_of_row]),
-        Column("rater_b", "name", names[b_idx][pair_of_row]),
+        Column("rater_a", "name", a_idx[pair_of_row], categories=list(prep.raters)),
+        Column("rater_b", "name", b_idx[pair_of_row], categories=list(prep.raters)),
         Column("n", "int", rows(stats["n"]).astype(np.int64)),
         Column("p_o", "float", rows(stats["p_o"])),
         Column("p_e", "float", rows(stats["p_e"])),

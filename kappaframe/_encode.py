@@ -25,9 +25,9 @@ __all__ = [
     "encode_groups",
     "encode_labels",
     "factorize_numpy",
-    "small_codes",
     "long_to_wide",
     "shared_categories",
+    "small_codes",
     "sort_ratings",
 ]
 
@@ -36,9 +36,9 @@ __all__ = [
 class Factorized:
     """One column as codes into its own distinct values.
 
-    ``codes`` are small signed integers with ``-1`` for a missing label; ``uniques`` are Python scalars;
-    ``declared`` is the category order the column's dtype declares (an ordered pandas
-    Categorical or a polars Enum), else ``None``.
+    ``codes`` are small signed integers with ``-1`` for a missing label; ``uniques``
+    are Python scalars; ``declared`` is the category order the column's dtype declares
+    (an ordered pandas Categorical or a polars Enum), else ``None``.
     """
 
     codes: np.ndarray
@@ -69,7 +69,7 @@ def factorize_numpy(values: Any, missing: np.ndarray | None = None) -> Factorize
         if not used.all():
             remap = np.append(np.cumsum(used) - 1, -1)
             codes = remap[codes]
-            uniques_list = [u for u, keep in zip(uniques_list, used) if keep]
+            uniques_list = [u for u, keep in zip(uniques_list, used, strict=True) if keep]
     return Factorized(small_codes(codes, len(uniques_list)), uniques_list)
 
 
@@ -80,7 +80,7 @@ def compact_categorical(codes: np.ndarray, categories: list[Any]) -> Factorized:
     if used.all():
         return Factorized(small_codes(codes, len(categories)), list(categories))
     remap = np.append(np.cumsum(used) - 1, -1)
-    kept = [c for c, keep in zip(categories, used) if keep]
+    kept = [c for c, keep in zip(categories, used, strict=True) if keep]
     return Factorized(small_codes(remap[codes], len(kept)), kept)
 
 
@@ -157,7 +157,9 @@ def shared_categories(
             try:
                 return sorted(distinct)
             except TypeError as err:  # pragma: no cover - guarded by the kind check above
-                raise KappaFrameError(f"labels cannot be sorted: {err}; pass categories=.") from None
+                raise KappaFrameError(
+                    f"labels cannot be sorted: {err}; pass categories=."
+                ) from None
 
     allowed = set(cats)
     for name, col in columns.items():
@@ -175,7 +177,9 @@ def _check_unique_categories(cats: list[Any], what: str) -> None:
     seen: set[Any] = set()
     for c in cats:
         if _is_missing(c):
-            raise KappaFrameError(f"{what} contains a missing value ({c!r}); list real labels only.")
+            raise KappaFrameError(
+                f"{what} contains a missing value ({c!r}); list real labels only."
+            )
         if c in seen:
             raise KappaFrameError(f"{what} lists {c!r} more than once.")
         seen.add(c)
@@ -201,8 +205,11 @@ def encode_labels(columns: Sequence[Factorized], categories: Sequence[Any]) -> n
 
 @dataclass(frozen=True)
 class Groups:
-    """Group code of each row (``0 .. n_groups - 1``, in sorted key order) and the first
-    row of each group (to read the key values back from the frame)."""
+    """Group code of each row, and the first row of each group.
+
+    Codes run ``0 .. n_groups - 1`` in sorted key order; the first rows let a backend read
+    the key values back from the frame with their native types.
+    """
 
     codes: np.ndarray | None
     n_groups: int
@@ -247,8 +254,11 @@ def _groups_by_unique(keys: Sequence[tuple[np.ndarray, int]], n_rows: int) -> Gr
 
 @dataclass(frozen=True)
 class Wide:
-    """The long layout pivoted: codes (n_raters, n_units), group per unit, and a row of the
-    input for each unit (to read its group keys back)."""
+    """The long layout pivoted into codes of shape (n_raters, n_units).
+
+    ``groups`` holds the group of each unit and an input row per group (to read the
+    group keys back).
+    """
 
     codes: np.ndarray
     groups: Groups

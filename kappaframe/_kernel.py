@@ -28,6 +28,9 @@ __all__ = [
     "pair_counts",
 ]
 
+#: Items counted per block (the index buffers of a block fit in the CPU cache).
+BLOCK_ITEMS = 1 << 17
+
 #: Refuse to allocate a count tensor bigger than this (bytes) unless told otherwise.
 MAX_COUNT_BYTES = 2 * 1024**3
 
@@ -109,24 +112,35 @@ def pair_counts(
     if not len(pairs) or n_items == 0 or n_categories == 0:
         return out
 
-    # Shift codes so missing (-1) becomes 0; stored small, widened when added.
-    shifted = (codes + 1).astype(np.intp if cells > np.iinfo(np.int32).max else np.int32)
+    # Shift codes so missing (-1) becomes 0 (still small integers; widened when added),
+    # then walk the items in blocks: each block's index buffers stay in the CPU cache
+    # while every pair is counted, which is faster than streaming all items per pair.
+    shifted = codes + 1
     if group_codes is None:
         base = np.zeros(n_items, dtype=np.intp)
     else:
         base = np.asarray(group_codes, dtype=np.intp) * (k1 * k1)
+    weights = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
 
-    left = np.empty(n_items, dtype=np.intp)
-    index = np.empty(n_items, dtype=np.intp)
-    current = -1
-    for p, (a, b) in enumerate(pairs):
-        if a != current:
-            np.multiply(shifted[a], k1, out=left)
-            left += base
-            current = a
-        np.add(left, shifted[b], out=index)
-        table = np.bincount(index, weights=sample_weight, minlength=cells)
-        out[p] = table.reshape(n_groups, k1, k1)[:, 1:, 1:]
+    tables = np.zeros((len(pairs), cells), dtype=dtype)
+    block = min(BLOCK_ITEMS, n_items)
+    left_buffer = np.empty(block, dtype=np.intp)
+    index_buffer = np.empty(block, dtype=np.intp)
+    for start in range(0, n_items, block):
+        stop = min(start + block, n_items)
+        left = left_buffer[: stop - start]
+        index = index_buffer[: stop - start]
+        block_weights = None if weights is None else weights[start:stop]
+        current = -1
+        for p, (a, b) in enumerate(pairs):
+            if a != current:
+                np.copyto(left, shifted[a, start:stop])
+                left *= k1
+                left += base[start:stop]
+                current = a
+            np.add(left, shifted[b, start:stop], out=index)
+            tables[p] += np.bincount(index, weights=block_weights, minlength=cells)
+    out[...] = tables.reshape(len(pairs), n_groups, k1, k1)[:, :, 1:, 1:]
     return out
 
 

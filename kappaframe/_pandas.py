@@ -84,9 +84,11 @@ def render(table: Table, source: pd.DataFrame | None = None) -> pd.DataFrame:
             values = source[col.source].iloc[col.values]
             data[col.name] = values.reset_index(drop=True)
         elif col.kind == "enum":
-            data[col.name] = pd.Categorical.from_codes(
-                col.values.astype(np.int8), categories=list(col.categories), ordered=True
-            )
+            dtype = pd.CategoricalDtype(list(col.categories), ordered=True)
+            data[col.name] = pd.Categorical.from_codes(col.values.astype(np.int8), dtype=dtype)
+        elif col.kind == "name" and len(col.categories):
+            # Infer the dtype once on the distinct names, then gather.
+            data[col.name] = pd.Series(pd.Index(list(col.categories)).take(col.values))
         elif col.kind in ("name", "label"):
             data[col.name] = pd.Series(list(col.values))
         else:

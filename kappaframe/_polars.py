@@ -82,7 +82,7 @@ class PolarsFrame:
     def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
         self.lazy = isinstance(frame, pl.LazyFrame)
         self.source = frame
-        self.frame: pl.DataFrame | None = None if self.lazy else frame
+        self.frame: pl.DataFrame | None = frame if isinstance(frame, pl.DataFrame) else None
 
     def columns(self) -> list[Hashable]:
         if self.lazy:
@@ -90,7 +90,7 @@ class PolarsFrame:
         return list(self.source.columns)
 
     def load(self, needed: list[Hashable]) -> None:
-        if self.lazy:
+        if isinstance(self.source, pl.LazyFrame):
             self.frame = self.source.select([str(c) for c in needed]).collect()
 
     def _eager(self) -> pl.DataFrame:
@@ -130,6 +130,9 @@ def render(table: Table, source: pl.DataFrame | None = None) -> pl.DataFrame:
                 pl.when(codes >= 0).then(strings).otherwise(None).alias(name)
             ).to_series()
             data.append(strings.cast(pl.Enum(labels)))
+        elif col.kind == "name" and len(col.categories):
+            distinct = _series_of_labels(name, list(col.categories))
+            data.append(distinct.gather(np.asarray(col.values, dtype=np.int64)))
         elif col.kind in ("name", "label"):
             data.append(_series_of_labels(name, list(col.values)))
         else:

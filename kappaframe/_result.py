@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-__all__ = ["Column", "Table", "TIDY_COLUMNS", "CI_COLUMNS"]
+__all__ = ["CI_COLUMNS", "TIDY_COLUMNS", "Column", "Kind", "Table"]
 
 TIDY_COLUMNS = ("rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation")
 CI_COLUMNS = ("se", "ci_low", "ci_high", "z", "p_value")
@@ -24,7 +24,9 @@ class Column:
     """One output column.
 
     kind ``"key"``: values are row positions into the input column ``source`` (group keys,
-    read back with their native dtype); ``"name"``: rater names (object array);
+    read back with their native dtype); ``"name"``: rater names (an object array, or,
+    when ``categories`` holds the distinct names, int codes into them: much faster to
+    render for millions of rows);
     ``"int"`` / ``"float"`` / ``"bool"``: NumPy arrays; ``"enum"``: int8 codes (-1 missing) into
     ``categories``, an ordered categorical / polars Enum; ``"label"``: category labels.
     """

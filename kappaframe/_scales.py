@@ -36,7 +36,7 @@ class Scale:
         """Band index of each kappa (int8), ``-1`` where kappa is NaN or below the lowest edge."""
         kappa = np.asarray(kappa, dtype=float)
         index = np.full(kappa.shape, -1, dtype=np.int8)
-        for i, (edge, closed) in enumerate(zip(self.edges, self.closed)):
+        for i, (edge, closed) in enumerate(zip(self.edges, self.closed, strict=True)):
             inside = (kappa >= edge) if closed else (kappa > edge)
             index[inside] = i
         return index

@@ -6,6 +6,7 @@ columns: rater b) and returns arrays shaped like the leading axes.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -63,10 +64,7 @@ def weight_matrix(weights: Any, categories: Sequence[Any]) -> np.ndarray:
 
 
 def _weights_from_object(weights: Any, categories: Sequence[Any]) -> np.ndarray:
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is a dependency
-        pd = None
+    pd = sys.modules.get("pandas")  # a frame of weights implies pandas is imported
     if pd is not None and isinstance(weights, pd.DataFrame):
         cats = list(categories)
         missing = [c for c in cats if c not in weights.index or c not in weights.columns]

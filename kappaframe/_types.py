@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Literal, Union
+from typing import Literal
 
 WeightsName = Literal["linear", "quadratic"]
 ScaleName = Literal["landis_koch", "fleiss", "altman", "cicchetti", "mchugh"]
-Scale = Union[ScaleName, Mapping[float, str]]
+Scale = ScaleName | Mapping[float, str]
 Duplicates = Literal["raise", "first", "last"]
 Stat = Literal["kappa", "p_o", "p_e", "n"]
-Columns = Union[Hashable, Sequence[Hashable], None]
+Columns = Hashable | Sequence[Hashable] | None
 CIMethod = Literal["analytic", "bootstrap"]
 Method = Literal[
     "fleiss", "light", "conger", "krippendorff", "gwet_ac1", "gwet_ac2", "brennan_prediger"

@@ -12,8 +12,12 @@ import kappaframe as kf
 
 from .conftest import to_pandas
 
-BASE = {"project": ["p", "p", "q", "q"], "ann1": [1, 2, 1, 2], "ann2": [1, 2, 2, 2],
-        "ann3": [2, 2, 1, 1]}
+BASE = {
+    "project": ["p", "p", "q", "q"],
+    "ann1": [1, 2, 1, 2],
+    "ann2": [1, 2, 2, 2],
+    "ann3": [2, 2, 1, 1],
+}
 
 
 def test_unknown_column_names_close_matches(constructor: Any) -> None:
@@ -84,8 +88,7 @@ def test_mixed_types_within_a_column() -> None:
 
 
 def test_duplicate_rating_in_long_layout(constructor: Any) -> None:
-    data = {"item": ["i1", "i1", "i2", "i1"], "rater": ["x", "y", "x", "x"],
-            "label": [1, 1, 2, 1]}
+    data = {"item": ["i1", "i1", "i2", "i1"], "rater": ["x", "y", "x", "x"], "label": [1, 1, 2, 1]}
     with pytest.raises(kf.KappaFrameError, match=r"rater 'x' rated item 'i1' more than once") as e:
         constructor(data).kappa.pairwise(item="item", rater="rater", label="label")
     assert "duplicates='first'" in str(e.value)

@@ -37,10 +37,10 @@ def test_output_schema_and_type(constructor: Any, rng: np.random.Generator) -> N
     out = to_pandas(res)
     assert list(out.columns) == ["project", "week", *TIDY]
     # groups sorted, pairs in rater order within each group
-    keys = list(zip(out["project"], out["week"]))
+    keys = list(zip(out["project"], out["week"], strict=True))
     assert keys == sorted(keys)
     assert len(out) == 3 * 2 * 3
-    pairs = list(zip(out["rater_a"], out["rater_b"]))[:3]
+    pairs = list(zip(out["rater_a"], out["rater_b"], strict=True))[:3]
     assert pairs == [("ann1", "ann2"), ("ann1", "ann3"), ("ann2", "ann3")]
     assert out["n"].dtype == np.int64
 
@@ -62,7 +62,7 @@ def test_grouped_equals_per_subset(constructor: Any, rng: np.random.Generator) -
     data = team(rng)
     whole = to_pandas(constructor(data).kappa.pairwise(["ann1", "ann2", "ann3"], by="project"))
     df = pd.DataFrame(data)
-    cats = sorted(set(df[["ann1", "ann2", "ann3"]].stack().dropna()))
+    cats = sorted(set(df[["ann1", "ann2", "ann3"]].melt()["value"].dropna()))
     for project, part in whole.groupby("project", observed=True):
         sub = df[df["project"] == project].drop(columns=["project", "week"])
         alone = to_pandas(constructor(sub.to_dict("list")).kappa.pairwise(categories=cats))
@@ -73,8 +73,12 @@ def test_grouped_equals_per_subset(constructor: Any, rng: np.random.Generator) -
 def test_backends_agree(rng: np.random.Generator) -> None:
     pl = pytest.importorskip("polars")
     data = team(rng, n=500)
-    kwargs = {"by": ["project", "week"], "weights": "linear", "ci": 0.9,
-              "categories": ["bad", "ok", "good"]}
+    kwargs = {
+        "by": ["project", "week"],
+        "weights": "linear",
+        "ci": 0.9,
+        "categories": ["bad", "ok", "good"],
+    }
     pdf = pd.DataFrame(data)
     expected = pdf.kappa.pairwise(["ann1", "ann2", "ann3"], **kwargs)
     for frame in (pl.from_pandas(pdf), pl.from_pandas(pdf).lazy()):
@@ -99,12 +103,14 @@ def test_missing_labels_are_dropped_pair_by_pair(constructor: Any) -> None:
 
 
 def test_pandas_missing_markers() -> None:
-    df = pd.DataFrame({
-        "a": pd.array([1, 2, None, 2, 1], dtype="Int64"),
-        "b": pd.array([1, 2, 2, pd.NA, 2], dtype="Int64"),
-        "c": ["x", None, "y", np.nan, "x"],
-        "d": pd.Series(["x", "y", pd.NA, "y", "y"], dtype="string"),
-    })
+    df = pd.DataFrame(
+        {
+            "a": pd.array([1, 2, None, 2, 1], dtype="Int64"),
+            "b": pd.array([1, 2, 2, pd.NA, 2], dtype="Int64"),
+            "c": ["x", None, "y", np.nan, "x"],
+            "d": pd.Series(["x", "y", pd.NA, "y", "y"], dtype="string"),
+        }
+    )
     assert df.kappa.pairwise(["a", "b"])["n"].iloc[0] == 3
     assert df.kappa.pairwise(["c", "d"])["n"].iloc[0] == 2
 
@@ -118,8 +124,12 @@ def test_polars_nan_is_missing() -> None:
 
 
 def test_undefined_kappa_warns_once(constructor: Any) -> None:
-    data = {"g": [1, 1, 2, 2, 3, 3], "a": ["x", "x", "x", "y", None, None],
-            "b": ["x", "x", "y", "x", "x", "y"], "c": ["x", "x", "x", "x", "x", "x"]}
+    data = {
+        "g": [1, 1, 2, 2, 3, 3],
+        "a": ["x", "x", "x", "y", None, None],
+        "b": ["x", "x", "y", "x", "x", "y"],
+        "c": ["x", "x", "x", "x", "x", "x"],
+    }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         out = to_pandas(constructor(data).kappa.pairwise(by="g"))
@@ -134,8 +144,7 @@ def test_undefined_kappa_warns_once(constructor: Any) -> None:
 
 
 def test_missing_group_keys_form_the_last_group(constructor: Any) -> None:
-    data = {"g": ["b", None, "a", "b", None, "a"], "x": [1, 2, 1, 2, 1, 2],
-            "y": [1, 2, 2, 2, 1, 1]}
+    data = {"g": ["b", None, "a", "b", None, "a"], "x": [1, 2, 1, 2, 1, 2], "y": [1, 2, 2, 2, 1, 1]}
     out = to_pandas(constructor(data).kappa.pairwise(["x", "y"], by="g"))
     assert list(out["g"].iloc[:2]) == ["a", "b"]
     assert pd.isna(out["g"].iloc[2])
@@ -145,11 +154,15 @@ def test_missing_group_keys_form_the_last_group(constructor: Any) -> None:
 def test_long_layout_equals_wide(constructor: Any, rng: np.random.Generator) -> None:
     data = team(rng, n=120)
     wide = pd.DataFrame(data).reset_index(names="item")
-    long = wide.melt(id_vars=["item", "project", "week"], var_name="annotator",
-                     value_name="label").dropna(subset=["label"])
+    long = wide.melt(
+        id_vars=["item", "project", "week"], var_name="annotator", value_name="label"
+    ).dropna(subset=["label"])
     long = long.sample(frac=1.0, random_state=1)  # row order must not matter
-    got = to_pandas(constructor(long.to_dict("list")).kappa.pairwise(
-        item="item", rater="annotator", label="label", by="project"))
+    got = to_pandas(
+        constructor(long.to_dict("list")).kappa.pairwise(
+            item="item", rater="annotator", label="label", by="project"
+        )
+    )
     want = pd.DataFrame(data).kappa.pairwise(["ann1", "ann2", "ann3"], by="project")
     np.testing.assert_allclose(got["kappa"], want["kappa"], rtol=0, atol=1e-12)
     assert list(got["n"]) == list(want["n"])
@@ -157,24 +170,35 @@ def test_long_layout_equals_wide(constructor: Any, rng: np.random.Generator) -> 
 
 
 def test_long_layout_duplicates(constructor: Any) -> None:
-    data = {"item": [1, 1, 1, 2, 2], "who": ["a", "b", "a", "a", "b"],
-            "label": ["x", "x", "y", "y", "y"]}
+    data = {
+        "item": [1, 1, 1, 2, 2],
+        "who": ["a", "b", "a", "a", "b"],
+        "label": ["x", "x", "y", "y", "y"],
+    }
     with pytest.raises(kf.KappaFrameError, match=r"rater 'a' rated item 1 more than once"):
         constructor(data).kappa.pairwise(item="item", rater="who", label="label")
-    first = to_pandas(constructor(data).kappa.pairwise(
-        item="item", rater="who", label="label", duplicates="first"))
-    last = to_pandas(constructor(data).kappa.pairwise(
-        item="item", rater="who", label="label", duplicates="last"))
+    first = to_pandas(
+        constructor(data).kappa.pairwise(
+            item="item", rater="who", label="label", duplicates="first"
+        )
+    )
+    last = to_pandas(
+        constructor(data).kappa.pairwise(item="item", rater="who", label="label", duplicates="last")
+    )
     assert first["p_o"].iloc[0] == 1.0
     assert last["p_o"].iloc[0] == 0.5
 
 
 def test_long_layout_selected_raters(constructor: Any) -> None:
-    data = {"item": [1, 1, 1, 2, 2, 2], "who": ["c", "b", "a", "a", "b", "c"],
-            "label": [1, 1, 2, 2, 2, 1]}
-    out = to_pandas(constructor(data).kappa.pairwise(
-        ["c", "a"], item="item", rater="who", label="label"))
-    assert list(zip(out["rater_a"], out["rater_b"])) == [("c", "a")]
+    data = {
+        "item": [1, 1, 1, 2, 2, 2],
+        "who": ["c", "b", "a", "a", "b", "c"],
+        "label": [1, 1, 2, 2, 2, 1],
+    }
+    out = to_pandas(
+        constructor(data).kappa.pairwise(["c", "a"], item="item", rater="who", label="label")
+    )
+    assert list(zip(out["rater_a"], out["rater_b"], strict=True)) == [("c", "a")]
     with pytest.raises(kf.KappaFrameError, match="'z'"):
         constructor(data).kappa.pairwise(["a", "z"], item="item", rater="who", label="label")
 
@@ -199,8 +223,10 @@ def test_matrix(constructor: Any, rng: np.random.Generator) -> None:
 
 
 def test_score_and_confusion(constructor: Any) -> None:
-    data = {"model": ["cat", "dog", "dog", "cat", "bird", None],
-            "truth": ["cat", "dog", "cat", "cat", "bird", "dog"]}
+    data = {
+        "model": ["cat", "dog", "dog", "cat", "bird", None],
+        "truth": ["cat", "dog", "cat", "cat", "bird", "dog"],
+    }
     frame = constructor(data)
     expected = kf.cohen_kappa(data["model"][:5], data["truth"][:5])
     if hasattr(frame, "collect"):
@@ -218,11 +244,13 @@ def test_category_order_from_ordered_categorical_and_enum() -> None:
     grades = ["low", "mid", "high"]
     a = ["low", "mid", "high", "high", "mid", "low", "high"]
     b = ["low", "high", "high", "mid", "mid", "mid", "high"]
-    df = pd.DataFrame({"a": pd.Categorical(a, grades, ordered=True),
-                       "b": pd.Categorical(b, grades, ordered=True)})
+    df = pd.DataFrame(
+        {"a": pd.Categorical(a, grades, ordered=True), "b": pd.Categorical(b, grades, ordered=True)}
+    )
     ordered = df.kappa.score("a", "b", weights="quadratic")
     explicit = pd.DataFrame({"a": a, "b": b}).kappa.score(
-        "a", "b", weights="quadratic", categories=grades)
+        "a", "b", weights="quadratic", categories=grades
+    )
     alphabetical = pd.DataFrame({"a": a, "b": b}).kappa.score("a", "b", weights="quadratic")
     assert ordered == pytest.approx(explicit, abs=1e-15)
     assert ordered != pytest.approx(alphabetical)
@@ -271,8 +299,11 @@ def test_user_scale(constructor: Any) -> None:
 
 
 def test_empty_frame(constructor: Any) -> None:
-    data = {"g": pd.Series([], dtype="int64"), "a": pd.Series([], dtype="float64"),
-            "b": pd.Series([], dtype="float64")}
+    data = {
+        "g": pd.Series([], dtype="int64"),
+        "a": pd.Series([], dtype="float64"),
+        "b": pd.Series([], dtype="float64"),
+    }
     with pytest.warns(kf.UndefinedKappaWarning):
         out = to_pandas(constructor(data).kappa.pairwise(["a", "b"]))
     assert list(out["n"]) == [0]

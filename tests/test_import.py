@@ -12,7 +12,9 @@ import pytest
 def run(code: str) -> str:
     result = subprocess.run(
         [sys.executable, "-W", "error", "-c", textwrap.dedent(code)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()

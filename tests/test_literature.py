@@ -6,8 +6,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import kappaframe as kf
-
 
 def frame_from_table(table: list[list[int]], categories: list[str]) -> pd.DataFrame:
     """Expand a K x K contingency table into one row per item."""

@@ -49,9 +49,7 @@ def sklearn_pair(a: np.ndarray, b: np.ndarray, labels: list[Any], weights: Any) 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return float(
-            sklearn_metrics.cohen_kappa_score(
-                a[keep], b[keep], labels=labels, weights=weights
-            )
+            sklearn_metrics.cohen_kappa_score(a[keep], b[keep], labels=labels, weights=weights)
         )
 
 
@@ -88,7 +86,9 @@ def test_pairwise_matches_sklearn(
 @pytest.mark.parametrize("weights", WEIGHTS)
 @settings(max_examples=80, deadline=None)
 @given(
-    y=st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from("abcde")), min_size=1, max_size=60),
+    y=st.lists(
+        st.tuples(st.sampled_from("abcde"), st.sampled_from("abcde")), min_size=1, max_size=60
+    ),
     w=st.lists(st.floats(0.1, 5.0), min_size=60, max_size=60),
 )
 def test_cohen_kappa_is_a_drop_in(y: list[tuple[str, str]], w: list[float], weights: Any) -> None:
