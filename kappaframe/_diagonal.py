@@ -31,6 +31,7 @@ import numpy as np
 
 from . import _kernel
 from ._errors import KappaFrameError
+from ._stats import finish_agreement
 
 __all__ = [
     "DIAGONAL_MIN_CATEGORIES",
@@ -184,15 +185,7 @@ class DiagonalCounts:
                 second = rows @ (code * code) + cols @ (code * code)
                 dis_obs = self.sq_diff / (k - 1.0) ** 2
                 dis_exp = (nf * second - 2 * first_r * first_c) / (k - 1.0) ** 2
-        with np.errstate(divide="ignore", invalid="ignore"):
-            d_o = dis_obs / nf
-            d_e = dis_exp / (nf * nf)
-            undefined = (n == 0) | (dis_exp == 0)
-            kappa = np.where(undefined, np.nan, 1.0 - (nf * dis_obs) / dis_exp)
-        empty = n == 0
-        p_o = np.where(empty, np.nan, 1.0 - d_o)
-        p_e = np.where(empty, np.nan, 1.0 - d_e)
-        return {"n": n, "p_o": p_o, "p_e": p_e, "kappa": kappa, "undefined": undefined}
+        return finish_agreement(n, dis_obs, dis_exp)
 
 
 def pair_agreement(

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._errors import KappaFrameError, bad_option
 
-__all__ = ["agreement", "weight_matrix"]
+__all__ = ["agreement", "finish_agreement", "standard_errors", "weight_matrix"]
 
 WEIGHT_NAMES = ("linear", "quadratic")
 
@@ -103,9 +103,22 @@ def agreement(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
     n = counts.sum(axis=(-2, -1))
     rows = counts.sum(axis=-1).astype(float)
     cols = counts.sum(axis=-2).astype(float)
-    nf = n.astype(float)
     dis_obs = np.einsum("...ij,ij->...", counts.astype(float), weights)
     dis_exp = np.einsum("...i,ij,...j->...", rows, weights, cols)
+    return finish_agreement(n, dis_obs, dis_exp)
+
+
+def finish_agreement(
+    n: np.ndarray, dis_obs: np.ndarray, dis_exp: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Agreement statistics from the weighted disagreement sums of each table.
+
+    ``dis_obs = sum_ij W_ij C_ij`` (counts) and ``dis_exp = sum_ij W_ij r_i c_j`` (products
+    of count marginals, i.e. ``n^2`` times the expected proportion): ``p_o = 1 - dis_obs / n``,
+    ``p_e = 1 - dis_exp / n^2``, ``kappa = 1 - n dis_obs / dis_exp``, NaN where ``n == 0``
+    or ``dis_exp == 0``. Every path that counts (full tables, diagonal and marginals) ends here.
+    """
+    nf = np.asarray(n).astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         d_o = dis_obs / nf
         d_e = dis_exp / (nf * nf)
