@@ -19,6 +19,7 @@ the parts (a batch that lacks a category or a group is fine).
 from __future__ import annotations
 
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -434,7 +435,7 @@ class _CountsSource:
         return out
 
 
-class CountingFrame:
+class CountingFrame(ABC):
     """Base of the adapters that read in parts (Dask partitions, file batches).
 
     Subclasses implement :meth:`columns`, :meth:`counts` (pair counts summed over the
@@ -448,14 +449,17 @@ class CountingFrame:
     output = "pandas"
     _keys: Any = None
 
-    def columns(self) -> list[Hashable]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def columns(self) -> list[Hashable]:
+        """Column names of the whole input (read from its schema, not its data)."""
 
-    def counts(self, raters: Any = None, **options: Any) -> Counts:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def counts(self, raters: Any = None, **options: Any) -> Counts:
+        """Pair counts of every part, summed."""
 
+    @abstractmethod
     def item_parts(self, raters: Any = None, **options: Any) -> list[ItemCodes]:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """The label codes of every item, one entry per part."""
 
     def prepared(
         self,
