@@ -315,12 +315,10 @@ def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
 
     group_of_row = np.repeat(np.arange(n_groups), n_raters)
     rater_of_row = np.tile(np.arange(n_raters), n_groups)
-    names = np.empty(n_raters, dtype=object)
-    names[:] = prep.raters
     flat = square.reshape(n_groups * n_raters, n_raters)
     kind: Kind = "int" if stat == "n" else "float"
     columns = key_columns(prep, group_of_row)
-    columns.append(Column("rater", "name", names[rater_of_row]))
+    columns.append(Column("rater", "name", rater_of_row, categories=list(prep.raters)))
     columns += [
         Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)
     ]

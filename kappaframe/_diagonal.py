@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _kernel
 from ._errors import KappaFrameError
-from ._stats import finish_agreement
+from ._stats import agreement, finish_agreement
 
 __all__ = [
     "DIAGONAL_MIN_CATEGORIES",
@@ -194,6 +194,4 @@ def pair_agreement(
     """Agreement of full tables (:func:`_stats.agreement`) or of diagonal counts."""
     if isinstance(tables, DiagonalCounts):
         return tables.agreement(weights)
-    from ._stats import agreement
-
     return agreement(tables, w)

@@ -7,7 +7,6 @@ and the pairs of ``reference=``.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -15,6 +14,7 @@ import numpy as np
 from ._bootstrap import bootstrap_kappa, check_bootstrap, make_rng
 from ._errors import KappaFrameError, bad_option
 from ._family import family, resolve_stats
+from ._kernel import all_pairs
 from ._result import CI_COLUMNS
 from ._stats import standard_errors
 
@@ -124,8 +124,7 @@ def rater_pairs(raters: Sequence[Hashable], reference: Any = None) -> np.ndarray
     order: the rater is ``rater_a`` (rows of the table), the reference ``rater_b``.
     """
     if reference is None:
-        pairs = list(combinations(range(len(raters)), 2))
-        return np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+        return all_pairs(len(raters))
     try:
         ref = list(raters).index(reference)
     except ValueError:
