@@ -31,6 +31,7 @@ from ._errors import (
     UndefinedKappaWarning,
     bad_option,
     missing_columns,
+    too_few_raters,
 )
 from ._kernel import all_pairs, diagonal_counts, pair_counts
 from ._pairstats import PairOptions, check_pair_options, pair_extras, rater_pairs
@@ -268,10 +269,7 @@ def prepare(
             f"column {overlap[0]!r} is both a rater and a by column; a group key cannot be rated."
         )
     if len(rater_list) < min_raters:
-        raise KappaFrameError(
-            f"agreement needs at least {min_raters} raters; got {len(rater_list)}: "
-            f"{rater_list}. Name the rater columns with raters=[...]."
-        )
+        raise too_few_raters(min_raters, rater_list)
     frame.load([*by_list, *rater_list])
     facts = {r: frame.labels(r) for r in rater_list}
     cats = shared_categories(facts, categories)
@@ -338,10 +336,7 @@ def _prepare_long(
         row_groups = _subset_groups(row_groups, idx)
     ratings = sort_ratings(items, rater_fact, row_groups, duplicates, item, rater)
     if len(rater_fact.uniques) < min_raters:
-        raise KappaFrameError(
-            f"agreement needs at least {min_raters} raters; column {rater!r} has "
-            f"{len(rater_fact.uniques)}: {rater_fact.uniques[:10]}."
-        )
+        raise too_few_raters(min_raters, rater_fact.uniques, rater)
     n_raters = len(rater_fact.uniques)
     rated = ratings.order[label_codes[ratings.order] >= 0]
     n_rating_pairs = _crowd.rating_pairs(ratings.unit[rated], ratings.n_units)

@@ -29,7 +29,7 @@ import numpy as np
 from . import _diagonal, _kernel
 from ._diagonal import DiagonalCounts
 from ._encode import Factorized, Groups, encode_groups, shared_categories
-from ._errors import KappaFrameError, KappaFrameTypeError, missing_columns
+from ._errors import KappaFrameError, KappaFrameTypeError, missing_columns, too_few_raters
 from ._result import Column, Table
 
 __all__ = ["CELL_COLUMNS", "Counts"]
@@ -592,10 +592,7 @@ class CategoriesDiffer(KappaFrameError):
 def check_raters(total: Counts, min_raters: int, rater: Hashable) -> Counts:
     """Check the long layout's raters on the total: at least ``min_raters`` of them."""
     if len(total.raters) < min_raters:
-        raise KappaFrameError(
-            f"agreement needs at least {min_raters} raters; column {rater!r} has "
-            f"{len(total.raters)}: {total.raters[:10]}."
-        )
+        raise too_few_raters(min_raters, total.raters, rater)
     return total
 
 

@@ -29,7 +29,7 @@ from ._counts import (
     distinct_labels,
     merge_categories,
 )
-from ._errors import KappaFrameError, missing_columns
+from ._errors import KappaFrameError, missing_columns, too_few_raters
 
 __all__ = ["DaskFrame", "from_pandas"]
 
@@ -105,10 +105,7 @@ class DaskFrame(CountingFrame):
             ]
         )
         if long and len(everyone) < min_raters:
-            raise KappaFrameError(
-                f"agreement needs at least {min_raters} raters; column {options['rater']!r} "
-                f"has {len(everyone)}: {everyone[:10]}."
-            )
+            raise too_few_raters(min_raters, everyone, options["rater"])
         return list(parts)
 
     def _plan(

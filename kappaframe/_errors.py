@@ -11,6 +11,7 @@ __all__ = [
     "UndefinedKappaWarning",
     "bad_option",
     "missing_columns",
+    "too_few_raters",
 ]
 
 
@@ -26,6 +27,24 @@ def bad_option(name: str, value: object, allowed: Iterable[object]) -> KappaFram
     """Build the error for an option outside its allowed values (scikit-learn's template)."""
     choices = ", ".join(repr(a) for a in allowed)
     return KappaFrameError(f"{name} must be one of {choices}; got {value!r}.")
+
+
+def too_few_raters(
+    need: int, found: Sequence[Hashable], column: Hashable | None = None
+) -> KappaFrameError:
+    """Build the error for fewer raters than agreement needs.
+
+    ``column`` is the long layout's rater column (``None``: the wide layout's columns).
+    """
+    if column is None:
+        return KappaFrameError(
+            f"agreement needs at least {need} raters; got {len(found)}: {list(found)}. "
+            "Name the rater columns with raters=[...]."
+        )
+    return KappaFrameError(
+        f"agreement needs at least {need} raters; column {column!r} has "
+        f"{len(found)}: {list(found)[:10]}."
+    )
 
 
 def missing_columns(
