@@ -89,21 +89,18 @@ _HOOK = _ImportHook("polars", _register_polars)
 _DASK_HOOK = _ImportHook("dask.dataframe", _register_dask)
 
 
-def _remove_hook() -> None:
-    _HOOK.remove()
+def _register_when_imported(hook: _ImportHook, ready: str) -> None:
+    """Register now if ``hook.name`` is imported (and has ``ready``), else on its import."""
+    module = sys.modules.get(hook.name)
+    if module is not None and hasattr(module, ready):
+        hook.register(module)
+    elif hook not in sys.meta_path:
+        sys.meta_path.insert(0, hook)
 
 
 def register_polars_when_imported() -> None:
-    pl = sys.modules.get("polars")
-    if pl is not None and hasattr(pl, "api"):
-        _register_polars(pl)
-    elif _HOOK not in sys.meta_path:
-        sys.meta_path.insert(0, _HOOK)
+    _register_when_imported(_HOOK, "api")
 
 
 def register_dask_when_imported() -> None:
-    dd = sys.modules.get("dask.dataframe")
-    if dd is not None and hasattr(dd, "extensions"):
-        _register_dask(dd)
-    elif _DASK_HOOK not in sys.meta_path:
-        sys.meta_path.insert(0, _DASK_HOOK)
+    _register_when_imported(_DASK_HOOK, "extensions")
