@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from ._core import (
+    Frame,
     Prepared,
     _user_stacklevel,
     adapt,
@@ -23,6 +24,7 @@ from ._core import (
     prepare,
     warn_undefined,
 )
+from ._counts import _objects
 from ._errors import KappaFrameError, UndefinedKappaWarning, bad_option
 from ._kernel import all_pairs
 from ._overall import (
@@ -72,12 +74,35 @@ CATEGORY_COLUMNS = (
 )
 
 
-def _check_by(by: Sequence[Hashable], names: Sequence[str]) -> None:
-    clash = [b for b in by if b in names or b in CI_COLUMNS]
+def _prepared(
+    data: Any,
+    raters: Any,
+    columns: Sequence[str],
+    by: Any,
+    item: Hashable | None,
+    rater: Hashable | None,
+    label: Hashable | None,
+    categories: Sequence[Any] | None,
+    duplicates: str,
+) -> tuple[Frame, Prepared]:
+    """Check that no ``by`` column is named like an output column, then adapt and prepare."""
+    clash = [b for b in as_list(by) if b in columns or b in CI_COLUMNS]
     if clash:
         raise KappaFrameError(
             f"by column {clash[0]!r} has the name of an output column; rename it first."
         )
+    frame = adapt(data)
+    prep = prepare(
+        frame,
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+    return frame, prep
 
 
 def _needs_ratings(prep: Prepared, what: str) -> None:
@@ -108,12 +133,22 @@ def _warn_undefined(values: np.ndarray, what: str) -> None:
         )
 
 
+def _rows(results: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
+    """``results[j][key][g]`` as one column, rows group-major (group g, then result j)."""
+    if not results:
+        return np.zeros(0)
+    return np.stack([res[key] for res in results], axis=1).reshape(-1)
+
+
 def _interval(
-    value: np.ndarray, var: np.ndarray, var0: np.ndarray | None, level: float
+    value: np.ndarray, var: np.ndarray, var0: np.ndarray, level: float
 ) -> dict[str, np.ndarray]:
-    """``se``, the normal interval clipped to [-1, 1], and the test of value = 0."""
+    """``se`` from ``var``, the normal interval clipped to [-1, 1], the test of value = 0.
+
+    The test divides by the null standard error ``sqrt(var0)``.
+    """
     se = np.sqrt(np.where(var >= 0, var, np.nan))
-    null = se if var0 is None else np.sqrt(np.where(var0 >= 0, var0, np.nan))
+    null = np.sqrt(np.where(var0 >= 0, var0, np.nan))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(np.isfinite(value) & (null > 0), value / null, np.nan)
     half = _normal_quantile(level) * se
@@ -305,17 +340,8 @@ def overall(
             "'linear' or 'quadratic'); without weights it is 'gwet_ac1'."
         )
     ci = check_pair_options(ci).ci
-    _check_by(as_list(by), OVERALL_COLUMNS)
-    frame = adapt(data)
-    prep = prepare(
-        frame,
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
+    frame, prep = _prepared(
+        data, raters, OVERALL_COLUMNS, by, item, rater, label, categories, duplicates
     )
     _needs_ratings(prep, "overall()")
     scale_obj = resolve_scale(scale)
@@ -335,16 +361,10 @@ def overall(
         )
         for m in methods
     ]
-
-    def rows(key: str) -> np.ndarray:
-        return np.stack([res[key] for res in results], axis=1).reshape(-1)
-
-    n_methods = len(methods)
-    group_of_row = np.repeat(np.arange(n_groups), n_methods)
-    value = rows("value")
+    group_of_row = np.repeat(np.arange(n_groups), len(methods))
+    value = _rows(results, "value")
     _warn_undefined(value, "the agreement coefficient")
-    names = np.empty(n_methods, dtype=object)
-    names[:] = methods
+    names = _objects(methods)
     n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
     n_raters = _raters_per_group(prep.codes, prep.groups.codes, n_groups)
     columns = key_columns(prep, group_of_row)
@@ -352,20 +372,16 @@ def overall(
         Column("method", "name", np.tile(names, n_groups)),
         Column("n_items", "int", n_items[group_of_row]),
         Column("n_raters", "int", n_raters[group_of_row]),
-        Column("p_o", "float", rows("p_o")),
-        Column("p_e", "float", rows("p_e")),
+        Column("p_o", "float", _rows(results, "p_o")),
+        Column("p_e", "float", _rows(results, "p_e")),
         Column("value", "float", value),
         Column("interpretation", "enum", scale_obj.classify(value), categories=scale_obj.labels),
     ]
     if ci is not None:
-        var0 = np.stack(
-            [res.get("var0", np.full(n_groups, np.nan)) for res in results], axis=1
-        ).reshape(-1)
-        has_null = np.repeat([["var0" in res for res in results]], n_groups, axis=0).reshape(-1)
-        errors = _interval(value, rows("var"), None, ci)
-        null = _interval(value, rows("var"), var0, ci)
-        errors["z"] = np.where(has_null, null["z"], errors["z"])
-        errors["p_value"] = np.where(has_null, null["p_value"], errors["p_value"])
+        # The methods without a null variance of their own test with ``var``.
+        for res in results:
+            res.setdefault("var0", res["var"])
+        errors = _interval(value, _rows(results, "var"), _rows(results, "var0"), ci)
         columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
     return frame.render(Table(columns))
 
@@ -499,17 +515,8 @@ def raters(
     >>> str(res["min_kappa_with"].iloc[0]), round(float(res["min_kappa"].iloc[0]), 3)
     ('ann3', 0.182)
     """
-    _check_by(as_list(by), RATER_COLUMNS)
-    frame = adapt(data)
-    prep = prepare(
-        frame,
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
+    frame, prep = _prepared(
+        data, raters, RATER_COLUMNS, by, item, rater, label, categories, duplicates
     )
     disagree = weight_matrix(weights, prep.categories)
     check_symmetric(disagree)
@@ -568,10 +575,8 @@ def raters(
     top = top.astype(np.intp)
     has_top = (shared > 0) & (shift > 0) if k else np.zeros_like(shared, dtype=bool)
 
-    names = np.empty(n_raters, dtype=object)
-    names[:] = prep.raters
-    labels = np.empty(k, dtype=object)
-    labels[:] = prep.categories
+    names = _objects(prep.raters)
+    labels = _objects(prep.categories)
     partner = np.empty(shift.shape, dtype=object)
     partner[summary["some"]] = names[summary["argmin"]][summary["some"]]
     overused = np.empty(shift.shape, dtype=object)
@@ -691,23 +696,13 @@ def per_category(
     if method not in ("fleiss", "cohen"):
         raise bad_option("method", method, ("fleiss", "cohen"))
     ci = check_pair_options(ci).ci
-    _check_by(as_list(by), CATEGORY_COLUMNS)
-    frame = adapt(data)
-    prep = prepare(
-        frame,
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
+    frame, prep = _prepared(
+        data, raters, CATEGORY_COLUMNS, by, item, rater, label, categories, duplicates
     )
     scale_obj = resolve_scale(scale)
     k = len(prep.categories)
     n_groups = prep.groups.n_groups
-    labels = np.empty(k, dtype=object)
-    labels[:] = prep.categories
+    labels = _objects(prep.categories)
     if method == "fleiss":
         _needs_ratings(prep, "per_category(method='fleiss')")
         rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
@@ -730,8 +725,7 @@ def per_category(
     cat_of_row = np.tile(np.arange(k), n_groups * n_pairs)
     values = rows(kappa)
     _warn_undefined(values, "kappa of a category against the rest")
-    names = np.empty(len(prep.raters), dtype=object)
-    names[:] = prep.raters
+    names = _objects(prep.raters)
     columns = key_columns(prep, group_of_row)
     columns += [
         Column("rater_a", "name", names[pairs[:, 0]][pair_of_row]),
@@ -769,27 +763,21 @@ def _fleiss_table(
 ) -> Table:
     k = rt.n_categories
     n_groups = rt.n_groups
-    results = [category_fleiss(rt, c) for c in range(k)]
-
-    def rows(key: str) -> np.ndarray:
-        if not results:
-            return np.zeros(0)
-        return np.stack([res[key] for res in results], axis=1).reshape(-1)
-
+    results = [category_fleiss(rt, c, ci is not None) for c in range(k)]
     group_of_row = np.repeat(np.arange(n_groups), k)
-    values = rows("value")
+    values = _rows(results, "value")
     _warn_undefined(values, "kappa of a category against the rest")
     n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
     columns = key_columns(prep, group_of_row)
     columns += [
         Column("category", "label", np.tile(labels, n_groups)),
         Column("n_items", "int", n_items[group_of_row]),
-        Column("p_o", "float", rows("p_o")),
-        Column("p_e", "float", rows("p_e")),
+        Column("p_o", "float", _rows(results, "p_o")),
+        Column("p_e", "float", _rows(results, "p_e")),
         Column("kappa", "float", values),
         Column("interpretation", "enum", scale_obj.classify(values), categories=scale_obj.labels),
     ]
     if ci is not None:
-        errors = _interval(values, rows("var"), rows("var0"), ci)
+        errors = _interval(values, _rows(results, "var"), _rows(results, "var0"), ci)
         columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
     return Table(columns)

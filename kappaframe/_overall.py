@@ -22,13 +22,12 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 
 from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from ._kernel import MAX_COUNT_BYTES, pair_counts
+from ._kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
 from ._stats import agreement
 
 __all__ = [
@@ -273,56 +272,49 @@ def _fnl_null_variance(obs: _Observed, group: np.ndarray, n_groups: int) -> np.n
 # --------------------------------------------------------------------------- methods
 
 
-def _fleiss(rt: Ratings, agree: np.ndarray, plain: bool) -> dict[str, np.ndarray]:
+def _fleiss(
+    rt: Ratings, agree: np.ndarray, plain: bool, with_variance: bool
+) -> dict[str, np.ndarray]:
     obs = _observed(rt, agree)
     g, ng = rt.group, rt.n_groups
     a_pi = _vec_times(obs.pi, agree)
     p_e = (obs.pi * a_pi).sum(axis=1)
     value = _corrected(obs.pa, p_e)
-    pe_i = (obs.share * a_pi[g]).sum(axis=1)
-    out = {
-        "p_o": obs.pa,
-        "p_e": p_e,
-        "value": value,
-        "var": _linearized(obs, g, ng, p_e, pe_i, value),
-    }
-    if plain:
-        out["var0"] = _fnl_null_variance(obs, g, ng)
+    out = {"p_o": obs.pa, "p_e": p_e, "value": value}
+    if with_variance:
+        pe_i = (obs.share * a_pi[g]).sum(axis=1)
+        out["var"] = _linearized(obs, g, ng, p_e, pe_i, value)
+        if plain:
+            out["var0"] = _fnl_null_variance(obs, g, ng)
     return out
 
 
-def _gwet(rt: Ratings, agree: np.ndarray) -> dict[str, np.ndarray]:
+def _gwet(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
     obs = _observed(rt, agree)
     g, ng, q = rt.group, rt.n_groups, rt.n_categories
-    if q < 2:
-        nan = np.full(ng, np.nan)
-        return {"p_o": obs.pa, "p_e": nan, "value": nan, "var": nan}
-    factor = _total(agree, ng) / (q * (q - 1.0))
+    # Fewer than two categories leave chance agreement, and so everything after it, NaN.
+    factor = _total(agree, ng) / (q * (q - 1.0)) if q >= 2 else np.full(ng, np.nan)
     p_e = factor * (obs.pi * (1.0 - obs.pi)).sum(axis=1)
     value = _corrected(obs.pa, p_e)
-    pe_i = factor[g] * (obs.share * (1.0 - obs.pi[g])).sum(axis=1)
-    return {
-        "p_o": obs.pa,
-        "p_e": p_e,
-        "value": value,
-        "var": _linearized(obs, g, ng, p_e, pe_i, value),
-    }
+    out = {"p_o": obs.pa, "p_e": p_e, "value": value}
+    if with_variance:
+        pe_i = factor[g] * (obs.share * (1.0 - obs.pi[g])).sum(axis=1)
+        out["var"] = _linearized(obs, g, ng, p_e, pe_i, value)
+    return out
 
 
-def _brennan_prediger(rt: Ratings, agree: np.ndarray) -> dict[str, np.ndarray]:
+def _brennan_prediger(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
     obs = _observed(rt, agree)
     g, ng, q = rt.group, rt.n_groups, rt.n_categories
     p_e = _total(agree, ng) / q**2 if q else np.ones(ng)
     value = _corrected(obs.pa, p_e)
-    return {
-        "p_o": obs.pa,
-        "p_e": p_e,
-        "value": value,
-        "var": _linearized(obs, g, ng, p_e, p_e[g], value),
-    }
+    out = {"p_o": obs.pa, "p_e": p_e, "value": value}
+    if with_variance:
+        out["var"] = _linearized(obs, g, ng, p_e, p_e[g], value)
+    return out
 
 
-def _conger(rt: Ratings, agree: np.ndarray) -> dict[str, np.ndarray]:
+def _conger(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
     """Conger (1980): Fleiss' observed agreement, chance from each rater's own shares.
 
     ``p_e = [(sum_g p_g)^T A (sum_g p_g) - sum_g p_g^T A p_g] / (r (r - 1))``, the mean
@@ -351,6 +343,8 @@ def _conger(rt: Ratings, agree: np.ndarray) -> dict[str, np.ndarray]:
         p_e = ((total * a_total).sum(axis=1) - (shares * a_shares).sum(axis=(1, 2))) / pairs
     p_e = np.where(r_eff >= 2, p_e, np.nan)
     value = _corrected(obs.pa, p_e)
+    if not with_variance:
+        return {"p_o": obs.pa, "p_e": p_e, "value": value}
     # pe_i = p_e + sum over the raters of item i of (n / n_g)(b_g[c] - s_g) / (r (r - 1)),
     # with b_g = A (sum of the other raters' shares) and s_g = b_g . p_g.
     others = total[:, None, :] - shares
@@ -420,7 +414,9 @@ def level_weights(
     raise bad_option("level", level, LEVELS)
 
 
-def _krippendorff(rt: Ratings, level: str, categories: Sequence[Any]) -> dict[str, np.ndarray]:
+def _krippendorff(
+    rt: Ratings, level: str, categories: Sequence[Any], with_variance: bool
+) -> dict[str, np.ndarray]:
     """Krippendorff's alpha in Gwet's (2014) form, from the items with two or more labels.
 
     With ``n`` pairable items, ``rbar`` their mean number of labels and
@@ -451,6 +447,10 @@ def _krippendorff(rt: Ratings, level: str, categories: Sequence[Any]) -> dict[st
         a_pi = _vec_times(np.nan_to_num(pi), agree)
         p_e = np.where(n > 0, (np.nan_to_num(pi) * a_pi).sum(axis=1), np.nan)
         value = _corrected(p_o, p_e)
+    out = {"p_o": np.where(n > 0, p_o, np.nan), "p_e": p_e, "value": value}
+    if not with_variance:
+        return out
+    with np.errstate(divide="ignore", invalid="ignore"):
         prime = _corrected(pa_prime, p_e)
         rb = rbar[g]
         pa_i = sum_q / (rb * (r - 1.0)) - pa_prime[g] * (r - rb) / rb
@@ -458,8 +458,8 @@ def _krippendorff(rt: Ratings, level: str, categories: Sequence[Any]) -> dict[st
         pe_i = (counts * a_pi[g]).sum(axis=1) / rb - p_e[g] * (r - rb) / rb
         kappa_x = kappa_i - 2.0 * (1.0 - prime[g]) * (pe_i - p_e[g]) / (1.0 - p_e[g])
         var = _gsum((kappa_x - prime[g]) ** 2, g, ng) / (n * (n - 1.0))
-    var = np.where((n >= 2) & np.isfinite(value), var, np.nan)
-    return {"p_o": np.where(n > 0, p_o, np.nan), "p_e": p_e, "value": value, "var": var}
+    out["var"] = np.where((n >= 2) & np.isfinite(value), var, np.nan)
+    return out
 
 
 def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
@@ -475,7 +475,7 @@ def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, 
     """
     codes, g, ng, k = rt.codes, rt.group, rt.n_groups, rt.n_categories
     n_raters = codes.shape[0]
-    pairs = list(combinations(range(n_raters), 2))
+    pairs = all_pairs(n_raters)
     counts = pair_counts(codes, pairs, k, g, ng)
     stats = agreement(counts, disagree)
     kappa = stats["kappa"]  # (P, G)
@@ -524,54 +524,35 @@ def compute(
     categories: Sequence[Any],
     with_variance: bool,
 ) -> dict[str, np.ndarray]:
-    """One method on every group: ``p_o``, ``p_e``, ``value``, ``var`` (and ``var0``).
+    """One method on every group: ``p_o``, ``p_e``, ``value``; ``var`` (and ``var0``).
 
-    Everything is NaN for a group without a labeled item.
+    ``var`` and ``var0`` only ``with_variance``. Everything is NaN for a group without a
+    labeled item.
     """
-    out = _compute(
-        rt,
-        method,
-        disagree,
-        weighted=weighted,
-        level=level,
-        categories=categories,
-        with_variance=with_variance,
-    )
+    agree = 1.0 - disagree
+    if method == "fleiss":
+        out = _fleiss(rt, agree, not weighted, with_variance)
+    elif method == "gwet_ac1":
+        out = _gwet(rt, np.eye(rt.n_categories), with_variance)
+    elif method == "gwet_ac2":
+        out = _gwet(rt, agree, with_variance)
+    elif method == "brennan_prediger":
+        out = _brennan_prediger(rt, agree, with_variance)
+    elif method == "conger":
+        out = _conger(rt, agree, with_variance)
+    elif method == "krippendorff":
+        out = _krippendorff(rt, level, categories, with_variance)
+    elif method == "light":
+        out = _light(rt, disagree, with_variance)
+    else:  # pragma: no cover - resolve_methods checked the name
+        raise bad_option("method", method, METHODS)
     empty = np.bincount(rt.group, minlength=rt.n_groups) == 0
     if empty.any():
         out = {key: np.where(empty, np.nan, value) for key, value in out.items()}
     return out
 
 
-def _compute(
-    rt: Ratings,
-    method: str,
-    disagree: np.ndarray,
-    *,
-    weighted: bool,
-    level: str,
-    categories: Sequence[Any],
-    with_variance: bool,
-) -> dict[str, np.ndarray]:
-    agree = 1.0 - disagree
-    if method == "fleiss":
-        return _fleiss(rt, agree, plain=not weighted)
-    if method == "gwet_ac1":
-        return _gwet(rt, np.eye(rt.n_categories))
-    if method == "gwet_ac2":
-        return _gwet(rt, agree)
-    if method == "brennan_prediger":
-        return _brennan_prediger(rt, agree)
-    if method == "conger":
-        return _conger(rt, agree)
-    if method == "krippendorff":
-        return _krippendorff(rt, level, categories)
-    if method == "light":
-        return _light(rt, disagree, with_variance)
-    raise bad_option("method", method, METHODS)  # pragma: no cover
-
-
-def category_fleiss(rt: Ratings, category: int) -> dict[str, np.ndarray]:
+def category_fleiss(rt: Ratings, category: int, with_variance: bool) -> dict[str, np.ndarray]:
     """Fleiss' kappa of one category against the rest (labels collapsed to two).
 
     With every item fully rated this is Fleiss' (1971) ``kappa_j = 1 - sum_i r_ij
@@ -580,4 +561,4 @@ def category_fleiss(rt: Ratings, category: int) -> dict[str, np.ndarray]:
     mine = rt.counts[:, category]
     rest = rt.counts.sum(axis=1) - mine
     binary = Ratings(rt.codes, np.stack([mine, rest], axis=1), rt.group, rt.n_groups, 2)
-    return _fleiss(binary, np.eye(2), plain=True)
+    return _fleiss(binary, np.eye(2), True, with_variance)
