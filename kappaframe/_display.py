@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -136,43 +137,42 @@ def register_formatter() -> bool:
     A formatter registered earlier for DataFrames (by another library) keeps serving
     every frame that is not a kappaframe matrix.
     """
-    shell = _shell()
-    if shell is None:
-        return False
-    if id(shell) in _REGISTERED:
-        return True
-    import pandas as pd
 
-    formatter = shell.display_formatter.formatters.get("text/html")
-    if formatter is None:
-        return False
-    previous = formatter.lookup_by_type(pd.DataFrame) if pd.DataFrame in formatter else None
-    formatter.for_type(pd.DataFrame, _printer(previous))
-    _REGISTERED.add(id(shell))
-    return True
+    def install(formatter: Any) -> None:
+        import pandas as pd
+
+        previous = formatter.lookup_by_type(pd.DataFrame) if pd.DataFrame in formatter else None
+        formatter.for_type(pd.DataFrame, _printer(previous))
+
+    return _register("text/html", _REGISTERED, install)
 
 
-def _shell() -> Any:
+def _register(mime: str, registered: set[int], install: Callable[[Any], None]) -> bool:
+    """Call ``install`` on the running IPython's ``mime`` formatter, once per shell."""
     ipython_mod = sys.modules.get("IPython")
     get_ipython = getattr(ipython_mod, "get_ipython", None) if ipython_mod else None
-    return get_ipython() if get_ipython is not None else None
+    shell = get_ipython() if get_ipython is not None else None
+    if shell is None:
+        return False
+    if id(shell) in registered:
+        return True
+    formatter = shell.display_formatter.formatters.get(mime)
+    if formatter is None:
+        return False
+    install(formatter)
+    registered.add(id(shell))
+    return True
 
 
 def register_figure_formatter() -> bool:
     """Let the running IPython show matplotlib figures as PNG (once; False if no IPython)."""
-    shell = _shell()
-    if shell is None:
-        return False
-    if id(shell) in _FIGURES_REGISTERED:
-        return True
-    from matplotlib.figure import Figure
 
-    formatter = shell.display_formatter.formatters.get("image/png")
-    if formatter is None:
-        return False
-    if Figure not in formatter:
-        from IPython.core.pylabtools import print_figure
+    def install(formatter: Any) -> None:
+        from matplotlib.figure import Figure
 
-        formatter.for_type(Figure, lambda fig: print_figure(fig, "png"))
-    _FIGURES_REGISTERED.add(id(shell))
-    return True
+        if Figure not in formatter:
+            from IPython.core.pylabtools import print_figure
+
+            formatter.for_type(Figure, lambda fig: print_figure(fig, "png"))
+
+    return _register("image/png", _FIGURES_REGISTERED, install)

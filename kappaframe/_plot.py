@@ -141,7 +141,7 @@ def heatmap(
     n_groups = squares.shape[0]
     if n_groups == 0:
         raise KappaFrameError("no groups to draw: the frame has no rows.")
-    size = max(2.6, 0.55 * len(names) + 1.4)
+    size = _panel_size(names)
     if ax is not None:
         if n_groups > 1:
             raise KappaFrameError(
@@ -206,7 +206,7 @@ def matrix_figure(
     square: np.ndarray, names: list[str], title: str = "", stat: str = "kappa"
 ) -> Figure:
     """One annotated rater x rater panel with its colour bar (the report draws one per group)."""
-    size = max(2.6, 0.55 * len(names) + 1.4)
+    size = _panel_size(names)
     fig = _new_figure(size + 1.0, size)
     ax = fig.subplots()
     cmap, norm = _scale(stat, square[None])
@@ -214,6 +214,26 @@ def matrix_figure(
     ax.set_title(title)
     fig.colorbar(image, ax=ax, shrink=0.8, label=_CAPTIONS[stat])
     return fig
+
+
+def _panel_size(names: list[str]) -> float:
+    """Side of one rater x rater panel, in inches."""
+    return max(2.6, 0.55 * len(names) + 1.4)
+
+
+def _set_ticks(ax: Axes, labels: list[str]) -> None:
+    """Label both axes of a square panel (x labels slanted) and hide the tick marks."""
+    ticks = np.arange(len(labels))
+    ax.set_xticks(ticks, labels=labels, rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_yticks(ticks, labels=labels)
+    ax.tick_params(length=0)
+
+
+def _write(ax: Axes, x: int, y: int, text: str, cmap: Any, norm: Any, value: float) -> None:
+    """Write ``text`` in a cell, white on dark colours and near-black on light ones."""
+    r, g, b, _ = cmap(norm(value))
+    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
+    ax.text(x, y, text, ha="center", va="center", fontsize=9, color="white" if dark else "#111111")
 
 
 def _scale(stat: str, squares: np.ndarray) -> tuple[Any, Any]:
@@ -241,10 +261,7 @@ def _draw_square(
 ) -> Any:
     masked = np.ma.masked_invalid(values.astype(float))
     image = ax.imshow(masked, cmap=cmap, norm=norm)
-    ticks = np.arange(len(names))
-    ax.set_xticks(ticks, labels=names, rotation=45, ha="right", rotation_mode="anchor")
-    ax.set_yticks(ticks, labels=names)
-    ax.tick_params(length=0)
+    _set_ticks(ax, names)
     for spine in ax.spines.values():
         spine.set_visible(False)
     if annotate:
@@ -258,10 +275,7 @@ def _annotate(ax: Axes, x: int, y: int, value: float, cmap: Any, norm: Any, stat
     if not np.isfinite(value):
         ax.text(x, y, "n/a", ha="center", va="center", fontsize=8, color="#444444")
         return
-    r, g, b, _ = cmap(norm(value))
-    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
-    text = f"{int(value)}" if stat == "n" else f"{value:.2f}"
-    ax.text(x, y, text, ha="center", va="center", fontsize=9, color="white" if dark else "#111111")
+    _write(ax, x, y, f"{int(value)}" if stat == "n" else f"{value:.2f}", cmap, norm, value)
 
 
 def confusion_plot(
@@ -303,14 +317,12 @@ def confusion_plot(
     'new_orleans vs winnipeg: n = 218, kappa = 0.26'
     """
     from ._core import adapt, prepare
-    from ._kernel import pair_counts
     from ._stats import agreement, weight_matrix
 
     require_matplotlib()
-    frame = adapt(data)
-    prep = prepare(frame, [a, b], categories=categories)
+    prep = prepare(adapt(data), [a, b], categories=categories)
     k = len(prep.categories)
-    table = pair_counts(prep.codes, [(0, 1)], k)[0, 0]
+    table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
     stats = agreement(table, weight_matrix(None, prep.categories))
     n = int(stats["n"])
     values = table / n if normalize and n else table.astype(float)
@@ -328,26 +340,13 @@ def confusion_plot(
     top = float(values.max()) if values.size else 1.0
     norm = Normalize(vmin=0.0, vmax=top if top > 0 else 1.0)
     image = ax.imshow(values, cmap=cmap, norm=norm)
-    ticks = np.arange(k)
-    ax.set_xticks(ticks, labels=labels, rotation=45, ha="right", rotation_mode="anchor")
-    ax.set_yticks(ticks, labels=labels)
+    _set_ticks(ax, labels)
     ax.set_xlabel(str(b))
     ax.set_ylabel(str(a))
-    ax.tick_params(length=0)
     for i in range(k):
         for j in range(k):
-            r, g, bl, _ = cmap(norm(values[i, j]))
-            dark = 0.2126 * r + 0.7152 * g + 0.0722 * bl < 0.5
             text = f"{values[i, j]:.2f}" if normalize else f"{int(table[i, j])}"
-            ax.text(
-                j,
-                i,
-                text,
-                ha="center",
-                va="center",
-                fontsize=9,
-                color="white" if dark else "#111111",
-            )
+            _write(ax, j, i, text, cmap, norm, values[i, j])
     kappa = float(stats["kappa"])
     shown = "undefined" if math.isnan(kappa) else f"{kappa:.2f}"
     ax.set_title(f"{a} vs {b}: n = {n}, kappa = {shown}")

@@ -219,11 +219,7 @@ def read_input(
     ModuleNotFoundError
         Parquet without pyarrow.
     """
-    source = Path(path)
-    kind = input_format(source, fmt)
-    if not source.is_file():
-        raise KappaFrameError(f"input file not found: {str(source)!r}.")
-    wanted = None if columns is None else list(dict.fromkeys(columns))
+    source, kind, wanted = _locate(path, columns, fmt)
     size = source.stat().st_size
     try:
         if kind == "parquet":
@@ -244,34 +240,44 @@ def read_head(
     rows: int = 10_000,
 ) -> pd.DataFrame:
     """Read the first ``rows`` rows (to see column names and label types cheaply)."""
-    source = Path(path)
-    kind = input_format(source, fmt)
-    if not source.is_file():
-        raise KappaFrameError(f"input file not found: {str(source)!r}.")
-    wanted = None if columns is None else list(dict.fromkeys(columns))
+    source, kind, wanted = _locate(path, columns, fmt)
     try:
         if kind == "parquet":
-            try:
-                import pyarrow.parquet as pq
-            except ModuleNotFoundError as err:
-                raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
-            parquet = pq.ParquetFile(source)
-            _check_wanted(wanted, parquet.schema_arrow.names, source)
-            names = None if wanted is None else [str(c) for c in wanted]
+            parquet, names = _open_parquet(source, wanted)
             batch = next(parquet.iter_batches(columns=names, batch_size=rows), None)
             if batch is None:
                 return read_input(source, wanted, fmt=kind, progress=False)
             return batch.to_pandas()
         if kind in ("csv", "tsv"):
-            sep = "\t" if kind == "tsv" else ","
-            header = pd.read_csv(source, sep=sep, nrows=0)
-            _check_wanted(wanted, list(header.columns), source)
+            sep = _check_csv_header(source, kind, wanted, "infer")
             return pd.read_csv(source, sep=sep, usecols=wanted, nrows=rows)
     except KappaFrameError:
         raise
     except (ValueError, OSError) as err:
         raise KappaFrameError(f"could not read {str(source)!r} as {kind}: {err}") from None
     return read_input(source, wanted, fmt=kind, progress=False)
+
+
+def _locate(
+    path: str | os.PathLike[str], columns: Sequence[Hashable] | None, fmt: str | None
+) -> tuple[Path, str, list[Hashable] | None]:
+    """The input file (which must exist), its format, and the columns to keep."""
+    source = Path(path)
+    kind = input_format(source, fmt)
+    if not source.is_file():
+        raise KappaFrameError(f"input file not found: {str(source)!r}.")
+    wanted = None if columns is None else list(dict.fromkeys(columns))
+    return source, kind, wanted
+
+
+def _check_csv_header(
+    source: Path, kind: str, wanted: list[Hashable] | None, compression: Any
+) -> str:
+    """Check the wanted columns against a CSV/TSV header; return the separator."""
+    sep = "\t" if kind == "tsv" else ","
+    header = pd.read_csv(source, sep=sep, nrows=0, compression=compression)
+    _check_wanted(wanted, list(header.columns), source)
+    return sep
 
 
 def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], source: Path) -> None:
@@ -284,10 +290,8 @@ def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], sour
 
 def _read_text(source: Path, kind: str, wanted: list[Hashable] | None, bar: Progress) -> Any:
     compression: Any = _split_suffix(source)[1]
-    sep = "\t" if kind == "tsv" else ","
     if kind in ("csv", "tsv"):
-        header = pd.read_csv(source, sep=sep, nrows=0, compression=compression)
-        _check_wanted(wanted, list(header.columns), source)
+        sep = _check_csv_header(source, kind, wanted, compression)
     raw = open(source, "rb")  # noqa: SIM115 - closed by the buffered reader below
     with io.BufferedReader(_CountingReader(raw, bar)) as buffered:
         handle: Any = buffered
@@ -311,7 +315,8 @@ def _read_text(source: Path, kind: str, wanted: list[Hashable] | None, bar: Prog
     return pd.concat(frames, ignore_index=True)
 
 
-def _read_parquet(source: Path, wanted: list[Hashable] | None, progress: bool | None) -> Any:
+def _open_parquet(source: Path, wanted: list[Hashable] | None) -> tuple[Any, list[str] | None]:
+    """Open a Parquet file and check the wanted columns; return it and the names to read."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -322,7 +327,13 @@ def _read_parquet(source: Path, wanted: list[Hashable] | None, progress: bool | 
     except (pa.ArrowException, OSError) as err:
         raise KappaFrameError(f"could not read {str(source)!r} as parquet: {err}") from None
     _check_wanted(wanted, parquet.schema_arrow.names, source)
-    names = None if wanted is None else [str(c) for c in wanted]
+    return parquet, None if wanted is None else [str(c) for c in wanted]
+
+
+def _read_parquet(source: Path, wanted: list[Hashable] | None, progress: bool | None) -> Any:
+    import pyarrow as pa
+
+    parquet, names = _open_parquet(source, wanted)
     total = parquet.metadata.num_rows
     batches = []
     with Progress(f"reading {source.name}", total, unit="rows", enabled=progress) as bar:
@@ -415,6 +426,29 @@ class Report:
     @property
     def long(self) -> bool:
         return self.item is not None
+
+    def options(self) -> dict[str, Any]:
+        """The arguments that read ``data`` as :func:`kappaframe.pairwise` did."""
+        return {
+            "item": self.item,
+            "rater": self.rater,
+            "label": self.label,
+            "by": self.by or None,
+            "weights": self.weights,
+            "categories": self.categories,
+            "duplicates": self.duplicates,
+        }
+
+    def below(self) -> np.ndarray | None:
+        """Mask of the tidy rows whose ``fail_on`` value is below ``fail_under`` (if set)."""
+        if self.fail_under is None or self.fail_on not in self.tidy:
+            return None
+        return (self.tidy[self.fail_on] < self.fail_under).to_numpy()
+
+    def rater_names(self) -> list[Any]:
+        """The raters of the tidy table, in order of appearance."""
+        tidy = self.tidy
+        return list(dict.fromkeys([*tidy["rater_a"], *tidy["rater_b"]])) if len(tidy) else []
 
 
 def write_report(report: Report, fmt: str, output: str | os.PathLike[str] | None) -> str | None:
@@ -512,8 +546,7 @@ def _describe(report: Report) -> list[tuple[str, str]]:
                 f"long: item {report.item!r}, rater {report.rater!r}, label {report.label!r}",
             )
         )
-    raters = list(dict.fromkeys([*tidy["rater_a"], *tidy["rater_b"]])) if len(tidy) else []
-    facts.append(("raters", ", ".join(str(r) for r in raters)))
+    facts.append(("raters", ", ".join(str(r) for r in report.rater_names())))
     if report.by:
         facts.append(("groups", ", ".join(str(b) for b in report.by)))
     facts.append(("weights", report.weights or "none (plain kappa)"))
@@ -523,12 +556,13 @@ def _describe(report: Report) -> list[tuple[str, str]]:
     worst = _worst_row(tidy)
     if worst is not None:
         facts.append(("lowest kappa", _pair_name(tidy.loc[worst], report.by)))
-    if report.fail_under is not None and report.fail_on in tidy:
-        below = int((tidy[report.fail_on] < report.fail_under).sum())
+    below = report.below()
+    if below is not None:
         facts.append(
             (
                 "bar",
-                f"{below} of {len(tidy)} rows with {report.fail_on} below {report.fail_under:g}",
+                f"{int(below.sum())} of {len(tidy)} rows with {report.fail_on} below "
+                f"{report.fail_under:g}",
             )
         )
     return facts
@@ -565,27 +599,16 @@ def render_markdown(report: Report) -> str:
 
 
 def rater_summary(report: Report) -> pd.DataFrame | None:
-    """Summarise each rater (per group): :func:`kappaframe.raters` when this build has it.
+    """Summarise each rater (per group) with :func:`kappaframe.raters`.
 
-    Without it (or without the input rows), :func:`summary_from_tidy` reads a shorter
-    summary off the tidy table.
+    Without the input rows (a streamed report), :func:`summary_from_tidy` reads a
+    shorter summary off the tidy table.
     """
-    import kappaframe
+    from ._api import raters
 
-    raters = getattr(kappaframe, "raters", None)
-    if raters is None or report.data is None:
+    if report.data is None:
         return summary_from_tidy(report)
-    return raters(
-        report.data,
-        report.raters,
-        item=report.item,
-        rater=report.rater,
-        label=report.label,
-        by=report.by or None,
-        weights=report.weights,
-        categories=report.categories,
-        duplicates=report.duplicates,
-    )
+    return raters(report.data, report.raters, **report.options())
 
 
 def summary_from_tidy(report: Report) -> pd.DataFrame | None:
@@ -629,8 +652,10 @@ def summary_from_tidy(report: Report) -> pd.DataFrame | None:
     return pd.DataFrame(out)
 
 
-def _worst_subset(report: Report) -> tuple[pd.Series, pd.DataFrame] | None:
-    """Find the tidy row of lowest kappa and the input rows of its group."""
+def _worst_pair(report: Report) -> tuple[pd.Series, pd.DataFrame, pd.DataFrame] | None:
+    """The tidy row of lowest kappa, its two raters' labels within its group, their counts."""
+    from ._api import confusion
+
     worst = _worst_row(report.tidy)
     data = report.data
     if worst is None or data is None:
@@ -641,7 +666,9 @@ def _worst_subset(report: Report) -> tuple[pd.Series, pd.DataFrame] | None:
         value = row[b]
         column = data[b]
         mask &= column.isna().to_numpy() if pd.isna(value) else (column == value).to_numpy()
-    return row, data[mask]
+    a, b = row["rater_a"], row["rater_b"]
+    pair = _pair_frame(report, data[mask], a, b)
+    return row, pair, confusion(pair, a, b, categories=report.categories)
 
 
 def _pair_frame(report: Report, subset: pd.DataFrame, a: Any, b: Any) -> pd.DataFrame:
@@ -658,14 +685,10 @@ def _pair_frame(report: Report, subset: pd.DataFrame, a: Any, b: Any) -> pd.Data
 
 def worst_pair_confusion(report: Report) -> tuple[str, pd.DataFrame] | None:
     """Title and K x K counts of the pair with the lowest kappa, within its group."""
-    from ._api import confusion
-
-    found = _worst_subset(report)
+    found = _worst_pair(report)
     if found is None:
         return None
-    row, subset = found
-    pair = _pair_frame(report, subset, row["rater_a"], row["rater_b"])
-    table = confusion(pair, row["rater_a"], row["rater_b"], categories=report.categories)
+    row, _, table = found
     return _pair_name(row, report.by), table
 
 
@@ -743,17 +766,7 @@ def _svg(fig: Any) -> str:
 def _heatmaps_html(report: Report) -> str:
     from ._plot import group_squares, matrix_figure
 
-    squares, names, titles = group_squares(
-        report.data,
-        report.raters,
-        item=report.item,
-        rater=report.rater,
-        label=report.label,
-        by=report.by or None,
-        weights=report.weights,
-        categories=report.categories,
-        duplicates=report.duplicates,
-    )
+    squares, names, titles = group_squares(report.data, report.raters, **report.options())
     figures = []
     with Progress("drawing", len(squares), unit="groups", enabled=report.progress) as bar:
         for square, title in zip(squares, titles, strict=True):
@@ -775,21 +788,8 @@ def _has_matplotlib() -> bool:
 def _matrix_tables_html(report: Report) -> str:
     from ._api import matrix
 
-    data: Any = report.data
-    duplicates: Any = report.duplicates
-    m: Any = matrix(
-        data,
-        report.raters,
-        item=report.item,
-        rater=report.rater,
-        label=report.label,
-        by=report.by or None,
-        weights=report.weights,
-        categories=report.categories,
-        duplicates=duplicates,
-    )
-    names = list(m.columns)
-    return _html_table(m.reset_index(), colour=names)
+    m: Any = matrix(report.data, report.raters, **report.options())
+    return _html_table(m.reset_index(), colour=list(m.columns))
 
 
 def render_html(report: Report) -> str:
@@ -802,17 +802,14 @@ def render_html(report: Report) -> str:
     facts = "".join(
         f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in _describe(report)
     )
-    below = None
-    if report.fail_under is not None and report.fail_on in tidy:
-        below = (tidy[report.fail_on] < report.fail_under).to_numpy()
     sections = [
         f'<section id="pairs"><h2>Pairs</h2><div class="scroll">'
-        f"{_html_table(tidy, colour=('kappa',), below=below)}</div></section>"
+        f"{_html_table(tidy, colour=('kappa',), below=report.below())}</div></section>"
     ]
     with warnings.catch_warnings():
         # The pairwise call already reported undefined kappas once.
         warnings.simplefilter("ignore", category=RuntimeWarning)
-        n_raters = len(set(tidy["rater_a"]) | set(tidy["rater_b"])) if len(tidy) else 0
+        n_raters = len(report.rater_names())
         if report.data is not None and n_raters > MAX_MATRIX_RATERS:
             sections.append(
                 '<section id="heatmaps"><h2>Kappa matrix per group</h2><p class="note">'
@@ -853,15 +850,11 @@ def render_html(report: Report) -> str:
 
 
 def _worst_html(report: Report) -> str:
-    found = _worst_subset(report)
+    found = _worst_pair(report)
     if found is None:
         return ""
-    from ._api import confusion
-
-    row, subset = found
+    row, pair, table = found
     a, b = row["rater_a"], row["rater_b"]
-    pair = _pair_frame(report, subset, a, b)
-    table = confusion(pair, a, b, categories=report.categories)
     picture = ""
     if _has_matplotlib():
         from ._plot import confusion_plot

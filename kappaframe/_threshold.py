@@ -112,8 +112,7 @@ def threshold_sweep(
         if by is not None:
             raise KappaFrameError("by= needs data=: pass the frame and name the columns.")
         truth, ranks = _arrays(y_true, scores, pos_label)
-        one_group = Groups(None, 1, np.zeros(1, dtype=np.intp))
-        table, undefined = _sweep(truth, *ranks, one_group, grid, [])
+        table, undefined = _sweep(truth, *ranks, encode_groups([], len(truth)), grid, [])
         warn_undefined(*undefined, "thresholds")
         from ._pandas import render
 

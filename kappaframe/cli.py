@@ -8,7 +8,6 @@ offending rows go to stderr; the report is still written); 2 for usage and input
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import sys
 import warnings
@@ -308,23 +307,19 @@ def _coerce(values: list[str] | None, frame: Any, columns: Sequence[Hashable]) -
 
 def _streamed(args: argparse.Namespace, fmt: str, needed: Any) -> tuple[Any, Any]:
     """``kf.scan`` of the input for pairwise, and its first rows (for label types)."""
-    import kappaframe
+    from pathlib import Path
 
     from ._errors import KappaFrameError
-    from ._report import input_format, read_head
+    from ._report import _split_suffix, input_format, read_head
+    from ._stream import scan
 
-    scan = getattr(kappaframe, "scan", None)
-    if scan is None:
-        raise KappaFrameError("--stream needs a kappaframe with kappaframe.scan.")
     if fmt in ("markdown", "html"):
         raise KappaFrameError(
             f"--format {fmt} shows pictures and summaries of the rows, so it reads the file "
             "whole; drop --stream, or write a table (csv, json, jsonl, parquet, text)."
         )
     kind = input_format(args.input, args.input_format)
-    if kind not in ("csv", "tsv", "parquet") or args.input.lower().endswith(
-        (".gz", ".bz2", ".xz", ".zst")
-    ):
+    if kind not in ("csv", "tsv", "parquet") or _split_suffix(Path(args.input))[1] is not None:
         raise KappaFrameError("--stream reads uncompressed CSV, TSV and Parquet files.")
     head = read_head(args.input, needed, fmt=kind)
     # Empty cells are missing labels, as pandas reads them (pyarrow's default is "").
@@ -350,16 +345,6 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return _error("parquet is binary: name a file with --output.", err)
 
     by = list(args.by or [])
-    extras: dict[str, Any] = {}
-    accepted = inspect.signature(pairwise).parameters
-    passed = (("--stats", "stats"), ("--reference", "reference"), ("--min-overlap", "min_overlap"))
-    for option, name in passed:
-        value = getattr(args, name)
-        if value is None:
-            continue
-        if name not in accepted:
-            return _error(f"{option} needs a kappaframe with pairwise({name}=...).", err)
-        extras[name] = value[0] if name == "stats" and value == ["all"] else value
 
     if long:
         needed: list[Hashable] | None = [*by, args.item, args.rater, args.label]
@@ -393,7 +378,9 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             scale=args.scale,
             ci=args.ci,
             duplicates=args.duplicates,
-            **extras,
+            min_overlap=args.min_overlap,
+            stats=args.stats[0] if args.stats == ["all"] else args.stats,
+            reference=args.reference,
         )
     for warning in caught:
         err.write(f"kappaframe: warning: {warning.message}\n")

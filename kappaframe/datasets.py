@@ -142,15 +142,12 @@ def labeling_team(
     latent = 1.6 * (gold - 1.5) + rng.normal(0.0, 1.3, n_items)
     score = np.round(1.0 / (1.0 + np.exp(-latent)), 2)
 
-    def grades(c: np.ndarray) -> pd.Categorical:
-        return _ordered(c, GRADES)
-
     frame = pd.DataFrame(
         {
             "item": np.arange(1, n_items + 1),
             "project": [names[p] for p in project_code],
-            **{name: grades(c) for name, c in codes.items()},
-            "gold": grades(gold),
+            **{name: _ordered(c, GRADES) for name, c in codes.items()},
+            "gold": _ordered(gold, GRADES),
             "model_score": score,
         }
     )
