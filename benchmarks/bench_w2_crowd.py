@@ -48,7 +48,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 import kappaframe as kf  # noqa: E402
-from kappaframe import _kernel  # noqa: E402
+from kappaframe._count import kernel as _kernel  # noqa: E402
 
 MB = 1024**2
 LONG = {"item": "item", "rater": "worker", "label": "label"}

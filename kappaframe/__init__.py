@@ -7,7 +7,8 @@ polars DataFrames and LazyFrames when polars is (or later gets) imported.
 from __future__ import annotations
 
 from . import datasets
-from ._api import (
+from ._api.counts import Counts, counts
+from ._api.pairwise import (
     cohen_kappa,
     confusion,
     confusion_plot,
@@ -20,15 +21,14 @@ from ._api import (
     score,
     threshold_sweep,
 )
-from ._counts import Counts, counts
-from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
-from ._register import (
+from ._api.register import (
     register_dask_when_imported,
     register_pandas,
     register_polars_when_imported,
 )
-from ._scales import SCALES
-from ._stream import FileScan, scan
+from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
+from ._frames.files import FileScan, scan
+from ._stats.scales import SCALES
 
 __version__ = "0.1.0"
 

@@ -35,7 +35,7 @@ examples:
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``kappaframe`` command."""
     from . import SCALES, __version__
-    from ._report import INPUT_FORMATS, OUTPUT_FORMATS
+    from ._report.report import INPUT_FORMATS, OUTPUT_FORMATS
 
     parser = argparse.ArgumentParser(
         prog="kappaframe",
@@ -212,8 +212,8 @@ def _demo(args: argparse.Namespace, out: IO[str]) -> int:
     import numpy as np
 
     from . import datasets
-    from ._api import matrix, pairwise
-    from ._report import render_text
+    from ._api.pairwise import matrix, pairwise
+    from ._report.report import render_text
 
     weights = args.weights
     wname = f"{weights} weights" if weights else "unweighted"
@@ -272,7 +272,7 @@ def _demo(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _save_dataset(data: Any, path: str) -> None:
-    from ._report import Report, _plain, output_format, write_atomic, write_report
+    from ._report.report import Report, _plain, output_format, write_atomic, write_report
 
     fmt = output_format(path)
     if fmt in ("csv", "json", "jsonl", "parquet"):
@@ -310,8 +310,8 @@ def _streamed(args: argparse.Namespace, fmt: str, needed: Any) -> tuple[Any, Any
     from pathlib import Path
 
     from ._errors import KappaFrameError
-    from ._report import _split_suffix, input_format, read_head
-    from ._stream import scan
+    from ._frames.files import scan
+    from ._report.report import _split_suffix, input_format, read_head
 
     if fmt in ("markdown", "html"):
         raise KappaFrameError(
@@ -331,9 +331,9 @@ def _streamed(args: argparse.Namespace, fmt: str, needed: Any) -> tuple[Any, Any
 
 
 def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    from ._api import pairwise
+    from ._api.pairwise import pairwise
     from ._errors import KappaFrameError
-    from ._report import Report, output_format, read_input, render_text, write_report
+    from ._report.report import Report, output_format, read_input, render_text, write_report
 
     long_args = {"item": args.item, "rater": args.rater, "label": args.label}
     long = any(v is not None for v in long_args.values())

@@ -15,7 +15,7 @@ import pytest
 
 import kappaframe as kf
 from kappaframe import cli, datasets
-from kappaframe._report import Progress, _plain, write_atomic
+from kappaframe._report.report import Progress, _plain, write_atomic
 
 TEAM = list(datasets.TEAM)
 GRADES = list(datasets.GRADES)
@@ -266,7 +266,7 @@ def test_cli_failure_keeps_previous_output(
 ) -> None:
     target = tmp_path / "report.html"
     target.write_text("yesterday")
-    from kappaframe import _report
+    from kappaframe._report import report as _report
 
     def explode(report: object) -> str:
         raise kf.KappaFrameError("rendering failed")

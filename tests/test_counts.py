@@ -11,8 +11,9 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 import kappaframe as kf
-from kappaframe import _diagonal, _kernel
-from kappaframe._diagonal import DiagonalCounts
+from kappaframe._count import diagonal as _diagonal
+from kappaframe._count import kernel as _kernel
+from kappaframe._count.diagonal import DiagonalCounts
 
 from .conftest import to_pandas
 
@@ -182,7 +183,7 @@ def test_many_categories_use_the_diagonal(
         allocated.append(out.shape)
         return out
 
-    monkeypatch.setattr("kappaframe._core.pair_counts", spy)
+    monkeypatch.setattr("kappaframe._api.plan.pair_counts", spy)
     res = kf.pairwise(df, by="g", weights=weights, categories=cats)
     assert allocated == []  # no pairs x groups x K^2 tables
     monkeypatch.setattr(_diagonal, "DIAGONAL_MIN_CATEGORIES", 10_000)

@@ -12,8 +12,8 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 
 import kappaframe as kf
-from kappaframe import _crowd
-from kappaframe._core import adapt, prepare
+from kappaframe._api.plan import adapt, prepare
+from kappaframe._count import crowd as _crowd
 
 from .conftest import to_pandas
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import kappaframe as kf
+from kappaframe._api.accessor import KappaAccessor
 
 ROOT = Path(__file__).resolve().parents[1]
 API = ROOT / "docs" / "api.md"
@@ -26,7 +27,7 @@ def test_api_reference_names_every_public_name() -> None:
 @pytest.mark.skipif(not API.exists(), reason="docs/ not shipped with this copy")
 def test_api_reference_names_every_accessor_method() -> None:
     text = API.read_text(encoding="utf-8")
-    methods = [m for m in dir(kf._accessor.KappaAccessor) if not m.startswith("_")]
+    methods = [m for m in dir(KappaAccessor) if not m.startswith("_")]
     assert [m for m in methods if f"kf.{m}" not in text and f"kappa.{m}" not in text] == []
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kappaframe import _kernel
+from kappaframe._count import kernel as _kernel
 
 
 def naive_counts(codes, pairs, k, groups, n_groups, weights=None):

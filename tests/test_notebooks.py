@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import kappaframe as kf
-from kappaframe._display import cell_style, matrix_styler
+from kappaframe._report.display import cell_style, matrix_styler
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

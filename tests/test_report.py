@@ -14,7 +14,7 @@ import pytest
 
 import kappaframe as kf
 from kappaframe import datasets
-from kappaframe._report import (
+from kappaframe._report.report import (
     Report,
     _plain,
     rater_summary,

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 import kappaframe as kf
-from kappaframe._bootstrap import bootstrap_kappa
-from kappaframe._family import FAMILY, family, kappa_max
-from kappaframe._stats import agreement, weight_matrix
+from kappaframe._stats.agreement import agreement, weight_matrix
+from kappaframe._stats.bootstrap import bootstrap_kappa
+from kappaframe._stats.family import FAMILY, family, kappa_max
 
 from .conftest import native_type_matches, to_pandas
 
@@ -298,7 +298,7 @@ def test_bootstrap_percentiles_of_a_known_distribution() -> None:
     w = weight_matrix(None, [0, 1])
     got = bootstrap_kappa(table, w, 0.9, n_boot=4000, seed=1)
     kappa = agreement(table, w)["kappa"][0]
-    from kappaframe._stats import standard_errors
+    from kappaframe._stats.agreement import standard_errors
 
     se = standard_errors(table, w, agreement(table, w)["kappa"], 0.9)["se"][0]
     assert got["se"][0] == pytest.approx(se, rel=0.05)

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kappaframe as kf
-from kappaframe._overall import METHODS, compute, ratings_of
-from kappaframe._stats import weight_matrix
+from kappaframe._stats.agreement import weight_matrix
+from kappaframe._stats.multirater import METHODS, compute, ratings_of
 
 from .conftest import native_type_matches, to_pandas
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import kappaframe as kf
-from kappaframe import _stream
+from kappaframe._frames import files as _stream
 
 pytest.importorskip("pyarrow")
 
@@ -62,7 +62,7 @@ def test_many_categories_in_batches(
     rng: np.random.Generator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Batches that keep only diagonals and lack some labels: categories found first."""
-    from kappaframe import _diagonal
+    from kappaframe._count import diagonal as _diagonal
 
     monkeypatch.setattr(_diagonal, "FULL_TABLE_BYTES", 10_000)
     n = 600

@@ -15,7 +15,7 @@ Cost grows with ``sum_i m_i^2`` over the items, memory with the co-rating pairs
 (18 bytes per pair of ratings, plus ``P x G x K^2`` counts). The statistics that follow
 are the dense path's: same counts, same numbers.
 
-When is it used? :func:`use_crowd` decides, in :func:`kappaframe._core.prepare`, for the
+When is it used? :func:`use_crowd` decides, in :func:`kappaframe._api.plan.prepare`, for the
 long layout only: when the rater x item matrix would have more than
 :data:`CROWD_MIN_CELLS` cells and the pairs of ratings are fewer than a quarter of the
 dense path's work (``rater pairs x items``). ``min_overlap=`` is a filter on the output
@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernel
-from ._diagonal import DiagonalCounts, use_diagonal
+from . import kernel as _kernel
+from .diagonal import DiagonalCounts, use_diagonal
 
 __all__ = ["CROWD_MIN_CELLS", "CrowdCounts", "use_crowd"]
 
@@ -144,7 +144,7 @@ class CrowdCounts:
         """Count ``pairs`` (an ``(n, 2)`` array of rater codes) in every group.
 
         Full ``(n, G, K, K)`` tables, or :class:`DiagonalCounts` when the categories are
-        many and the statistic allows (see :func:`kappaframe._diagonal.use_diagonal`).
+        many and the statistic allows (see :func:`kappaframe._count.diagonal.use_diagonal`).
         """
         pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         n_pairs, g, k = len(pairs), self.n_groups, self.n_categories

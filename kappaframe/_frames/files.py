@@ -1,6 +1,6 @@
 """Files bigger than memory, and polars LazyFrames: counted batch by batch.
 
-Pair counts add up over items (:mod:`kappaframe._counts`), so a file in the wide layout
+Pair counts add up over items (:mod:`kappaframe._api.counts`), so a file in the wide layout
 (one row per item) is read in batches of rows, each batch counted by the shared kernel and
 added to a running total: peak memory depends on the batch size, not on the file.
 
@@ -24,8 +24,8 @@ import os
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ._counts import CountingFrame, Counts
-from ._errors import KappaFrameError, KappaFrameTypeError
+from .._api.counts import CountingFrame, Counts
+from .._errors import KappaFrameError, KappaFrameTypeError
 
 __all__ = ["DEFAULT_BATCH_ROWS", "FileScan", "StreamedLazyFrame", "file_adapter", "scan"]
 
@@ -277,7 +277,7 @@ def _loaded(name: str) -> Any:
 
 def _layout(raters: Any, options: dict[str, Any]) -> tuple[bool, list[Hashable]]:
     """Whether the options ask for the long layout, and the columns it reads."""
-    from ._core import as_list
+    from .._api.plan import as_list
 
     by = as_list(options.get("by"))
     long_cols = [options.get(k) for k in ("item", "rater", "label")]
@@ -308,7 +308,7 @@ class _FileFrame(CountingFrame):
             return _sum(parts)
 
         def labels(columns: list[str]) -> Any:
-            from ._pandas import PandasFrame
+            from .pandas import PandasFrame
 
             for batch in self.scan.batches(columns):
                 yield PandasFrame(batch.to_pandas())
@@ -316,14 +316,14 @@ class _FileFrame(CountingFrame):
         return _with_categories(total, labels, raters, min_raters, options, self.columns())
 
     def item_parts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> list[Any]:
-        from ._counts import ItemCodes
+        from .._api.counts import ItemCodes
 
         return [ItemCodes.of(prep) for prep in self._parts(raters, min_raters, options)]
 
     def _parts(self, raters: Any, min_raters: int, options: dict[str, Any]) -> Any:
         """Prepare batches of rows (wide layout), or all the needed columns (long)."""
-        from ._core import prepare
-        from ._pandas import PandasFrame
+        from .._api.plan import prepare
+        from .pandas import PandasFrame
 
         long, by = _layout(raters, options)
         empty = self.scan.dataset.schema.empty_table().to_pandas()
@@ -387,8 +387,8 @@ def _with_categories(
     only: if the batches differ, one pass over the rater columns finds the categories,
     and the batches are summed again with them fixed.
     """
-    from ._core import as_list
-    from ._counts import CategoriesDiffer, distinct_labels, merge_categories
+    from .._api.counts import CategoriesDiffer, distinct_labels, merge_categories
+    from .._api.plan import as_list
 
     try:
         return total(options)
@@ -423,7 +423,7 @@ class StreamedLazyFrame:
     For the statistics that need pair counts only (``from_counts``), the wide layout runs
     ``lazy.select(needed).collect_batches()`` and adds up each batch's counts; the long
     layout collects its needed columns (ratings of an item must be together). Any other
-    caller gets the plain :class:`kappaframe._polars.PolarsFrame` behaviour (it collects
+    caller gets the plain :class:`kappaframe._frames.polars.PolarsFrame` behaviour (it collects
     the needed columns once).
     """
 
@@ -431,7 +431,7 @@ class StreamedLazyFrame:
     batch_size = DEFAULT_BATCH_ROWS
 
     def __init__(self, frame: Any) -> None:
-        from ._polars import PolarsFrame
+        from .polars import PolarsFrame
 
         self.source = frame
         self.inner = PolarsFrame(frame)
@@ -457,8 +457,8 @@ class StreamedLazyFrame:
     def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
         import polars as pl
 
-        from ._core import prepare
-        from ._polars import PolarsFrame
+        from .._api.plan import prepare
+        from .polars import PolarsFrame
 
         long, by = _layout(raters, options)
         if long:
@@ -494,7 +494,7 @@ class StreamedLazyFrame:
         **options: Any,
     ) -> Any:
         if not from_counts:  # item-level statistics: collect the needed columns once
-            from ._core import prepare
+            from .._api.plan import prepare
 
             self._result = None
             return prepare(self.inner, raters, min_overlap=min_overlap, **options)
@@ -503,7 +503,7 @@ class StreamedLazyFrame:
 
     def render(self, table: Any) -> Any:
         if self._result is not None:
-            from ._counts import render
+            from .._api.counts import render
 
             return render(table, self._result.keys, self._result.output)
         return self.inner.render(table)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ._counts import (
+from .._api.counts import (
     CountingFrame,
     Counts,
     ItemCodes,
@@ -29,7 +29,7 @@ from ._counts import (
     distinct_labels,
     merge_categories,
 )
-from ._errors import KappaFrameError, missing_columns, too_few_raters
+from .._errors import KappaFrameError, missing_columns, too_few_raters
 
 __all__ = ["DaskFrame", "from_pandas"]
 
@@ -116,8 +116,8 @@ class DaskFrame(CountingFrame):
         Returns the frame of the needed columns, every rater, the raters asked for (long
         layout), whether the layout is long, and the options with ``categories`` set.
         """
-        from ._core import as_list, prepare
-        from ._pandas import PandasFrame
+        from .._api.plan import as_list, prepare
+        from .pandas import PandasFrame
 
         dask, _ = _dask()
         item, rater, label = (options.get(k) for k in ("item", "rater", "label"))
@@ -172,7 +172,7 @@ def _sorted(ids: list[Any]) -> list[Any]:
 
 def _distinct(part: Any, columns: list[Hashable], rater: Hashable | None) -> dict[Any, Any]:
     """Per column: distinct labels and declared order; the distinct rater ids."""
-    from ._pandas import PandasFrame
+    from .pandas import PandasFrame
 
     return distinct_labels(PandasFrame(part), columns, rater)
 
@@ -185,8 +185,8 @@ def _partition_items(
     part: Any, raters: list[Hashable], selected: bool, long: bool, options: dict[str, Any]
 ) -> ItemCodes:
     """Encode one partition's items (label codes, groups), on a worker."""
-    from ._core import prepare
-    from ._pandas import PandasFrame
+    from .._api.plan import prepare
+    from .pandas import PandasFrame
 
     if not long:
         prep = prepare(PandasFrame(part), raters, min_raters=0, **options)
@@ -203,8 +203,8 @@ def _partition_counts(
     part: Any, raters: list[Hashable], selected: bool, long: bool, options: dict[str, Any]
 ) -> Counts:
     """Count one partition (a pandas frame), on a worker, over all ``raters``."""
-    from ._core import prepare
-    from ._pandas import PandasFrame
+    from .._api.plan import prepare
+    from .pandas import PandasFrame
 
     if not long:
         prep = prepare(PandasFrame(part), raters, min_raters=0, **options)

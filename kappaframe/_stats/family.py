@@ -2,7 +2,7 @@
 
 NumPy only. Every function takes contingency tables ``counts[..., K, K]`` (rows: rater a,
 columns: rater b) and disagreement weights ``W`` (K x K, maximum 1, as built by
-:func:`kappaframe._stats.weight_matrix`) and returns arrays shaped like the leading axes.
+:func:`kappaframe._stats.agreement.weight_matrix`) and returns arrays shaped like the leading axes.
 Nothing is recounted: every coefficient is a function of the same table as kappa.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import KappaFrameError, KappaFrameTypeError
+from .._errors import KappaFrameError, KappaFrameTypeError
 
 __all__ = ["FAMILY", "family", "kappa_max", "resolve_stats"]
 

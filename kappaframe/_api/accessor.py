@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from . import _api, _counts
-from ._types import (
+from .._types import (
     CategoryMethod,
     CIMethod,
     Duplicates,
@@ -19,11 +18,13 @@ from ._types import (
     Scale,
     Stat,
 )
+from . import counts as _counts
+from . import pairwise as _api
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from ._counts import Counts
+    from .counts import Counts
 
 __all__ = ["KappaAccessor"]
 

@@ -1,8 +1,8 @@
 """Public functions for many raters at once: overall(), raters() and per_category().
 
-Each one is frame -> codes (:func:`kappaframe._core.prepare`) -> counts -> statistics
-(:mod:`kappaframe._overall`, :mod:`kappaframe._stats`) -> :class:`Table` -> the caller's
-frame type. Nothing here knows a frame library.
+Each one is frame -> codes (:func:`kappaframe._api.plan.prepare`) -> counts -> statistics
+(:mod:`kappaframe._stats.multirater`, :mod:`kappaframe._stats.agreement`) -> :class:`Table`
+-> the caller's frame type. Nothing here knows a frame library.
 """
 
 from __future__ import annotations
@@ -13,7 +13,29 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from ._core import (
+from .._count.kernel import all_pairs
+from .._errors import KappaFrameError, UndefinedKappaWarning, bad_option
+from .._schema import CI_COLUMNS, Column, Table
+from .._stats.agreement import (
+    _normal_quantile,
+    _two_sided_p,
+    agreement,
+    standard_errors,
+    weight_matrix,
+)
+from .._stats.multirater import (
+    LEVELS,
+    Ratings,
+    category_fleiss,
+    compute,
+    ratings_of,
+    resolve_methods,
+)
+from .._stats.scales import resolve_scale
+from .._types import CategoryMethod, Duplicates, Level, Method, Scale
+from .counts import _objects
+from .options import check_pair_options
+from .plan import (
     Frame,
     Prepared,
     _user_stacklevel,
@@ -24,22 +46,6 @@ from ._core import (
     prepare,
     warn_undefined,
 )
-from ._counts import _objects
-from ._errors import KappaFrameError, UndefinedKappaWarning, bad_option
-from ._kernel import all_pairs
-from ._overall import (
-    LEVELS,
-    Ratings,
-    category_fleiss,
-    compute,
-    ratings_of,
-    resolve_methods,
-)
-from ._pairstats import check_pair_options
-from ._result import CI_COLUMNS, Column, Table
-from ._scales import resolve_scale
-from ._stats import _normal_quantile, _two_sided_p, agreement, standard_errors, weight_matrix
-from ._types import CategoryMethod, Duplicates, Level, Method, Scale
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike

@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from ._bootstrap import bootstrap_kappa, check_bootstrap, make_rng
-from ._errors import KappaFrameError, bad_option
-from ._family import family, resolve_stats
-from ._kernel import all_pairs
-from ._result import CI_COLUMNS
-from ._stats import standard_errors
+from .._count.kernel import all_pairs
+from .._errors import KappaFrameError, bad_option
+from .._schema import CI_COLUMNS
+from .._stats.agreement import standard_errors
+from .._stats.bootstrap import bootstrap_kappa, check_bootstrap, make_rng
+from .._stats.family import family, resolve_stats
 
 __all__ = [
     "CI_METHODS",
@@ -98,7 +98,7 @@ def pair_extras(
 
     With ``ci``: ``se``, ``ci_low``, ``ci_high`` (Fleiss, Cohen & Everitt, or the
     percentile bootstrap), ``z`` and ``p_value`` (always the large-sample test of
-    kappa = 0). Then the ``stats`` columns (see :func:`kappaframe._family.family`).
+    kappa = 0). Then the ``stats`` columns (see :func:`kappaframe._stats.family.family`).
     ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
     not read (it may be the diagonal-only counts of many categories).
     """

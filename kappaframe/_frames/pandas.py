@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._encode import Factorized, compact_categorical, small_codes
-from ._errors import KappaFrameError
-from ._result import Table
+from .._encode.codes import Factorized, compact_categorical, small_codes
+from .._errors import KappaFrameError
+from .._schema import Table
 
 __all__ = ["PandasFrame", "factorize_keys", "factorize_labels"]
 

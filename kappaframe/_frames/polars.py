@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from ._encode import Factorized, compact_categorical, factorize_numpy, small_codes
-from ._errors import KappaFrameError
-from ._result import Table
+from .._encode.codes import Factorized, compact_categorical, factorize_numpy, small_codes
+from .._errors import KappaFrameError
+from .._schema import Table
 
 __all__ = ["PolarsFrame", "factorize_keys", "factorize_labels"]
 

@@ -4,7 +4,7 @@ The full K x K table of every pair in every group costs ``pairs x groups x K^2``
 hundreds of categories (free-text-like labels) that is too much. Unweighted and linear or
 quadratic weighted kappa need far less. With label codes :math:`i` (rater a) and :math:`j`
 (rater b), the marginals :math:`r` and :math:`c` of the :math:`n` items both rated, and the
-disagreement weights of :func:`kappaframe._stats.weight_matrix`:
+disagreement weights of :func:`kappaframe._stats.agreement.weight_matrix`:
 
 - unweighted, :math:`w_{ij} = [i \ne j]`: the observed disagreement is
   :math:`n - \#\{i = j\}` and the chance one :math:`n^2 - \sum_i r_i c_i`;
@@ -17,7 +17,7 @@ disagreement weights of :func:`kappaframe._stats.weight_matrix`:
   chance :math:`n \sum_i i^2 r_i + n \sum_j j^2 c_j - 2 (\sum_i i r_i)(\sum_j j c_j)`.
 
 So each pair and group keeps ``n``, three sums and two marginals: O(K), not O(K^2). The
-statistics then follow :func:`kappaframe._stats.agreement` line for line
+statistics then follow :func:`kappaframe._stats.agreement.agreement` line for line
 (:math:`p_o = 1 - D_o / n`, :math:`p_e = 1 - D_e / n^2`, :math:`\kappa = 1 - n D_o / D_e`).
 A custom weight matrix, or standard errors (``ci=``), need the full table.
 """
@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernel
-from ._errors import KappaFrameError
-from ._stats import agreement, finish_agreement
+from .._errors import KappaFrameError
+from .._stats.agreement import agreement, finish_agreement
+from . import kernel as _kernel
 
 __all__ = [
     "DIAGONAL_MIN_CATEGORIES",
@@ -62,7 +62,7 @@ def use_diagonal(
     Full tables while they are small (at most :data:`DIAGONAL_MIN_CATEGORIES` categories
     and :data:`FULL_TABLE_BYTES`); beyond that the diagonal path, unless the statistic
     needs the table (a custom weight matrix, or ``full`` for standard errors): then full
-    tables if they fit under ``kappaframe._kernel.MAX_COUNT_BYTES``, else a clear error.
+    tables if they fit under ``kappaframe._count.kernel.MAX_COUNT_BYTES``, else a clear error.
     """
     size = n_pairs * n_groups * n_categories * n_categories * 8
     if n_categories <= DIAGONAL_MIN_CATEGORIES and size <= FULL_TABLE_BYTES:
@@ -84,7 +84,7 @@ class DiagonalCounts:
     """Diagonal-plus-marginals counts of each pair in each group.
 
     ``n``, ``agree``, ``abs_diff``, ``sq_diff`` (shape (P, G)) and the marginals ``rows``,
-    ``cols`` (shape (P, G, K)); see :func:`kappaframe._kernel.diagonal_counts`.
+    ``cols`` (shape (P, G, K)); see :func:`kappaframe._count.kernel.diagonal_counts`.
     """
 
     n: np.ndarray
@@ -121,7 +121,7 @@ class DiagonalCounts:
     @classmethod
     def zeros(cls, n_pairs: int, n_groups: int, n_categories: int) -> DiagonalCounts:
         """Return zeroed sums."""
-        from ._kernel import empty_diagonal
+        from .kernel import empty_diagonal
 
         return cls.from_sums(empty_diagonal(n_pairs, n_groups, n_categories))
 

@@ -5,7 +5,7 @@ each item, turned into the per-item category counts ``r[i, k]`` (how many raters
 item i in category k: one comparison pass over the code matrix per category when there
 are few, one ``np.bincount`` per rater otherwise); every coefficient here is a
 function of those counts (Conger's also of each rater's own label counts, Light's of the
-pairwise K x K tables of :mod:`kappaframe._kernel`). All of it is vectorised over groups:
+pairwise K x K tables of :mod:`kappaframe._count.kernel`). All of it is vectorised over groups:
 per-item terms are summed per group with ``np.bincount``.
 
 Missing labels follow Gwet (2014, ch. 5-6; his R package irrCAC), which keeps every
@@ -14,7 +14,7 @@ category shares ``pi`` when it has at least one. Krippendorff's alpha keeps, as 
 defined it, only the items with two or more labels (the pairable values).
 
 Agreement weights here are ``A = 1 - W`` for the disagreement weights ``W`` of
-:func:`kappaframe._stats.weight_matrix` (1 on the diagonal).
+:func:`kappaframe._stats.agreement.weight_matrix` (1 on the diagonal).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from ._kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
-from ._stats import agreement
+from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
+from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
+from .agreement import agreement
 
 __all__ = [
     "LEVELS",

@@ -14,9 +14,10 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from . import _crowd
-from ._diagonal import DiagonalCounts, pair_agreement, use_diagonal
-from ._encode import (
+from .._count import crowd as _crowd
+from .._count.diagonal import DiagonalCounts, pair_agreement, use_diagonal
+from .._count.kernel import all_pairs, diagonal_counts, pair_counts
+from .._encode.codes import (
     Factorized,
     Groups,
     encode_groups,
@@ -25,7 +26,7 @@ from ._encode import (
     shared_categories,
     sort_ratings,
 )
-from ._errors import (
+from .._errors import (
     KappaFrameError,
     KappaFrameTypeError,
     UndefinedKappaWarning,
@@ -33,11 +34,10 @@ from ._errors import (
     missing_columns,
     too_few_raters,
 )
-from ._kernel import all_pairs, diagonal_counts, pair_counts
-from ._pairstats import PairOptions, check_pair_options, pair_extras, rater_pairs
-from ._result import CI_COLUMNS, TIDY_COLUMNS, Column, Table
-from ._scales import resolve_scale
-from ._stats import weight_matrix
+from .._schema import CI_COLUMNS, TIDY_COLUMNS, Column, Table
+from .._stats.agreement import weight_matrix
+from .._stats.scales import resolve_scale
+from .options import PairOptions, check_pair_options, pair_extras, rater_pairs
 
 __all__ = [
     "Prepared",
@@ -70,24 +70,24 @@ def adapt(data: Any) -> Frame:
     import pandas as pd
 
     if isinstance(data, pd.DataFrame):
-        from ._pandas import PandasFrame
+        from .._frames.pandas import PandasFrame
 
         return PandasFrame(data)
     pl = sys.modules.get("polars")
     if pl is not None and isinstance(data, pl.LazyFrame):
-        from ._stream import StreamedLazyFrame
+        from .._frames.files import StreamedLazyFrame
 
         return StreamedLazyFrame(data)
     if pl is not None and isinstance(data, pl.DataFrame):
-        from ._polars import PolarsFrame
+        from .._frames.polars import PolarsFrame
 
         return PolarsFrame(data)
     dd = sys.modules.get("dask.dataframe")
     if dd is not None and isinstance(data, dd.DataFrame):
-        from ._dask import DaskFrame
+        from .._frames.dask import DaskFrame
 
         return cast(Frame, DaskFrame(data))
-    from ._stream import file_adapter
+    from .._frames.files import file_adapter
 
     files = file_adapter(data)  # a path, paths, a pyarrow Dataset or kf.scan(...)
     if files is not None:
@@ -144,7 +144,7 @@ class Prepared:
     groups: Groups
     by: list[Hashable]
     #: Where the pair counts come from when not from ``codes`` by the dense kernel: the
-    #: crowd path (:class:`kappaframe._crowd.CrowdCounts`) or stored counts
+    #: crowd path (:class:`kappaframe._count.crowd.CrowdCounts`) or stored counts
     #: (:class:`kappaframe.Counts`: Dask, files, streams). See :meth:`tables`.
     source: Any = None
     #: Report only (pair, group) cells whose ``n`` reaches this (``None``: every cell).
@@ -203,8 +203,8 @@ def prepare(
 ) -> Prepared:
     """Resolve columns, encode labels and groups, pivot the long layout.
 
-    The long layout is counted sparsely (:mod:`kappaframe._crowd`) when
-    :func:`kappaframe._crowd.use_crowd` says it beats the dense pivot; the numbers are the
+    The long layout is counted sparsely (:mod:`kappaframe._count.crowd`) when
+    :func:`kappaframe._count.crowd.use_crowd` says it beats the dense pivot; the numbers are the
     same either way.
 
     ``from_counts=True`` says the caller reads pair counts only (``prep.tables``), never
@@ -450,7 +450,7 @@ def tidy(
     """The tidy pairwise table of a prepared input.
 
     ``reference``: pairs of each rater with that rater only. ``extra``: the checked
-    ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (:mod:`kappaframe._pairstats`);
+    ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (:mod:`kappaframe._api.options`);
     its columns follow ``interpretation``.
     """
     extra = check_pair_options(ci, by=prep.by) if extra is None else extra

@@ -5,7 +5,7 @@ many items fall in each cell of the pair's K x K table: a bootstrap table is one
 multinomial draw of ``n`` items over the observed cell proportions. So every replicate of
 every pair and group is drawn at once with ``Generator.multinomial`` (no per-item loop),
 in chunks that bound the memory, and kappa is recomputed by the same
-:func:`kappaframe._stats.agreement` as the point estimate.
+:func:`kappaframe._stats.agreement.agreement` as the point estimate.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import KappaFrameError, KappaFrameTypeError
-from ._stats import agreement
+from .._errors import KappaFrameError, KappaFrameTypeError
+from .agreement import agreement
 
 __all__ = ["CHUNK_BYTES", "bootstrap_kappa", "check_bootstrap", "make_rng"]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import KappaFrameError, bad_option
+from .._errors import KappaFrameError, bad_option
 
 __all__ = ["agreement", "finish_agreement", "standard_errors", "weight_matrix"]
 

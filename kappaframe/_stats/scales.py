@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._errors import KappaFrameError, bad_option
+from .._errors import KappaFrameError, bad_option
 
 __all__ = ["SCALES", "Scale", "resolve_scale"]
 

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._errors import KappaFrameError
-from ._kernel import code_dtype
+from .._count.kernel import code_dtype
+from .._errors import KappaFrameError
 
 __all__ = [
     "Factorized",

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._errors import KappaFrameError
+from .._errors import KappaFrameError
 
 __all__ = [
     "MAX_COUNT_BYTES",
@@ -62,7 +62,7 @@ def check_count_size(
             f"({n_pairs} pairs x {n_groups} groups x {n_categories}^2 categories), over the "
             f"{limit / 1024**3:.1f} GiB limit. Pass min_overlap= to keep only the pairs that "
             "share items, fewer raters or groups, merge rare categories, or raise "
-            "kappaframe._kernel.MAX_COUNT_BYTES if the memory is there."
+            "kappaframe._count.kernel.MAX_COUNT_BYTES if the memory is there."
         )
 
 

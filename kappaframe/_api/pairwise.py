@@ -8,7 +8,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from ._core import (
+from .._count.diagonal import pair_agreement
+from .._count.kernel import all_pairs, pair_counts
+from .._encode.codes import Factorized, encode_labels, factorize_numpy, shared_categories
+from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
+from .._report.display import mark_matrix
+from .._report.plots import confusion_plot, heatmap
+from .._schema import Column, Kind, Table
+from .._stats.agreement import agreement, weight_matrix
+from .._types import CIMethod, Duplicates, Scale, Stat
+from .many import overall, per_category, raters
+from .options import check_pair_options, with_reference
+from .plan import (
     Prepared,
     adapt,
     as_list,
@@ -18,18 +29,7 @@ from ._core import (
     tidy,
     warn_undefined,
 )
-from ._diagonal import pair_agreement
-from ._display import mark_matrix
-from ._encode import Factorized, encode_labels, factorize_numpy, shared_categories
-from ._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from ._kernel import all_pairs, pair_counts
-from ._multirater import overall, per_category, raters
-from ._pairstats import check_pair_options, with_reference
-from ._plot import confusion_plot, heatmap
-from ._result import Column, Kind, Table
-from ._stats import agreement, weight_matrix
-from ._threshold import threshold_sweep
-from ._types import CIMethod, Duplicates, Scale, Stat
+from .threshold import threshold_sweep
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -122,7 +122,7 @@ def pairwise(
         items; ``None`` or 0 keeps every pair. With a crowd (long layout, thousands of
         raters each labeling a few items) most pairs share nothing: ``min_overlap=1``
         returns just the pairs that co-rated. Large, sparse long-layout inputs are
-        counted sparsely, by co-rating pairs only (:mod:`kappaframe._crowd`); the path
+        counted sparsely, by co-rating pairs only (:mod:`kappaframe._count.crowd`); the path
         never changes the numbers.
     stats : "all" or list of str, optional
         More coefficients of each pair's table, as extra columns (in this order with
@@ -278,7 +278,7 @@ def matrix(
     -----
     In a notebook (IPython), a pandas result displays as a coloured table (a pandas
     ``Styler``; kappa red below 0, white at 0, blue towards 1) with no extra call. It is
-    a plain DataFrame marked in ``attrs["kappaframe"]``; see :mod:`kappaframe._display`.
+    a plain DataFrame marked in ``attrs["kappaframe"]``; see :mod:`kappaframe._report.display`.
 
     Examples
     --------
@@ -416,12 +416,12 @@ def confusion(
 def _factorize_any(values: Any, name: str) -> Factorized:
     pd = sys.modules.get("pandas")
     if pd is not None and isinstance(values, (pd.Series, pd.Index, pd.Categorical)):
-        from ._pandas import factorize_labels
+        from .._frames.pandas import factorize_labels
 
         return factorize_labels(pd.Series(values) if not isinstance(values, pd.Series) else values)
     pl = sys.modules.get("polars")
     if pl is not None and isinstance(values, pl.Series):
-        from ._polars import factorize_labels as pl_factorize
+        from .._frames.polars import factorize_labels as pl_factorize
 
         return pl_factorize(values)
     array = np.asarray(values)

@@ -26,11 +26,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from . import _diagonal, _kernel
-from ._diagonal import DiagonalCounts
-from ._encode import Factorized, Groups, encode_groups, shared_categories
-from ._errors import KappaFrameError, KappaFrameTypeError, missing_columns, too_few_raters
-from ._result import Column, Table
+from .._count import diagonal as _diagonal
+from .._count import kernel as _kernel
+from .._count.diagonal import DiagonalCounts
+from .._encode.codes import Factorized, Groups, encode_groups, shared_categories
+from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns, too_few_raters
+from .._schema import Column, Table
 
 __all__ = ["CELL_COLUMNS", "Counts"]
 
@@ -53,7 +54,7 @@ class Counts:
         ``tables[p, g, i, j]``: items of group ``g`` that rater ``pairs[p, 0]`` labeled
         ``categories[i]`` and rater ``pairs[p, 1]`` labeled ``categories[j]``. When the
         full tables would be large (many categories), only the diagonal and the two
-        marginals are kept (:class:`kappaframe._diagonal.DiagonalCounts`): enough for
+        marginals are kept (:class:`kappaframe._count.diagonal.DiagonalCounts`): enough for
         unweighted and linear or quadratic weighted kappa, not for ``ci=``, ``stats=``,
         custom weights or :meth:`to_frame`.
     pairs : ndarray of shape (n_pairs, 2)
@@ -173,8 +174,8 @@ class Counts:
         Parameters are those of :func:`kappaframe.pairwise`. Returns a frame of the
         library the counts came from (pandas for files and for Dask).
         """
-        from ._core import check_min_overlap, tidy
-        from ._pairstats import check_pair_options
+        from .options import check_pair_options
+        from .plan import check_min_overlap, tidy
 
         extra = check_pair_options(ci, ci_method, n_boot, seed, stats, self.by)
         prep = self.prepared(check_min_overlap(min_overlap))
@@ -185,10 +186,10 @@ class Counts:
         self, *, stat: str = "kappa", weights: Any = None, min_overlap: int | None = None
     ) -> Any:
         """Return a square rater x rater frame of one statistic, as :func:`kappaframe.matrix`."""
-        from ._api import STATS, matrix_table
-        from ._core import check_min_overlap
-        from ._display import mark_matrix
-        from ._errors import bad_option
+        from .._errors import bad_option
+        from .._report.display import mark_matrix
+        from .pairwise import STATS, matrix_table
+        from .plan import check_min_overlap
 
         if stat not in STATS:
             raise bad_option("stat", stat, STATS)
@@ -203,8 +204,8 @@ class Counts:
         return mark_matrix(prep.frame.render(matrix_table(prep, stat, weights)), stat)
 
     def prepared(self, min_overlap: int | None = None) -> Any:
-        """Return the :class:`kappaframe._core.Prepared` view the shared statistics read."""
-        from ._core import Prepared
+        """Return the :class:`kappaframe._api.plan.Prepared` view the shared statistics read."""
+        from .plan import Prepared
 
         g = self.n_groups
         groups = Groups(None, g, np.arange(g, dtype=np.intp))
@@ -308,7 +309,7 @@ class Counts:
         categories : list, optional
             Category order, as in :func:`kappaframe.pairwise`.
         """
-        from ._core import adapt, as_list
+        from .plan import adapt, as_list
 
         frame = adapt(cells)
         names = frame.columns()
@@ -381,7 +382,7 @@ class Counts:
 
 
 class _CountsSource:
-    """Stored counts seen as the pair-count source of :class:`kappaframe._core.Prepared`."""
+    """Stored counts seen as the pair-count source of :class:`kappaframe._api.plan.Prepared`."""
 
     def __init__(self, counts: Counts) -> None:
         self.counts = counts
@@ -440,7 +441,7 @@ class CountingFrame(ABC):
 
     Subclasses implement :meth:`columns`, :meth:`counts` (pair counts summed over the
     parts) and :meth:`item_parts` (each part's label codes). :meth:`prepared` is what
-    :func:`kappaframe._core.prepare` calls: with ``from_counts`` it prepares from the
+    :func:`kappaframe._api.plan.prepare` calls: with ``from_counts`` it prepares from the
     summed counts, else from the codes of every item gathered from the parts (one small
     integer per rating: far less than the frame). :meth:`render` renders with the group
     keys of what was prepared.
@@ -522,7 +523,7 @@ class _KeysFrame:
 
 def stack_items(parts: Sequence[ItemCodes], output: str, min_overlap: int | None = None) -> Any:
     """One prepared input from the parts' item codes: raters, categories, groups aligned."""
-    from ._core import Prepared
+    from .plan import Prepared
 
     parts = list(parts)
     raters = _merge_order([p.raters for p in parts], "rater")
@@ -641,7 +642,7 @@ def counts(
     >>> float(c.pairwise()["kappa"].iloc[0])
     0.5
     """
-    from ._core import adapt, prepare
+    from .plan import adapt, prepare
 
     frame = adapt(data)
     options: dict[str, Any] = {
@@ -673,15 +674,15 @@ class _CountsFrame:
 def render(table: Table, keys: Any, output: str, eager: bool = False) -> Any:
     """Render ``table`` (key columns read from ``keys``) in the ``output`` library."""
     if output in ("polars", "lazy"):
-        from ._polars import render as polars_render
+        from .._frames.polars import render as polars_render
 
         frame = polars_render(table, keys)
         return frame.lazy() if output == "lazy" and not eager else frame
-    from ._pandas import render as pandas_render
+    from .._frames.pandas import render as pandas_render
 
     result = pandas_render(table, keys)
     if output == "dask" and not eager:
-        from ._dask import from_pandas
+        from .._frames.dask import from_pandas
 
         return from_pandas(result)
     return result
@@ -854,7 +855,7 @@ def _merge_keys(parts: list[Counts]) -> tuple[Any, list[np.ndarray]]:
     if all(_same_keys(first.keys, p.keys) for p in parts[1:]):
         ident = np.arange(len(first.keys), dtype=np.intp)
         return first.keys, [ident for _ in parts]
-    from ._core import adapt
+    from .plan import adapt
 
     stacked = _concat([p.keys for p in parts])
     frame = adapt(stacked)

@@ -2,7 +2,7 @@
 
 One sort, then cumulative counts: the positives at or above each threshold are read off a
 cumulative sum with one ``searchsorted``, for every group at once. The 2 x 2 tables go
-through the shared :func:`kappaframe._stats.agreement`, like every other kappa.
+through the shared :func:`kappaframe._stats.agreement.agreement`, like every other kappa.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from ._encode import Factorized, Groups, encode_groups
-from ._errors import KappaFrameError, KappaFrameTypeError, missing_columns
-from ._result import Column, Table
-from ._stats import agreement, weight_matrix
+from .._encode.codes import Factorized, Groups, encode_groups
+from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns
+from .._schema import Column, Table
+from .._stats.agreement import agreement, weight_matrix
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -105,7 +105,7 @@ def threshold_sweep(
     >>> float(best["threshold"]), round(float(best["kappa"]), 4), int(best["fp"])
     (0.35, 0.6667, 1)
     """
-    from ._core import warn_undefined
+    from .plan import warn_undefined
 
     grid = _thresholds(thresholds)
     if data is None:
@@ -114,11 +114,11 @@ def threshold_sweep(
         truth, ranks = _arrays(y_true, scores, pos_label)
         table, undefined = _sweep(truth, *ranks, encode_groups([], len(truth)), grid, [])
         warn_undefined(*undefined, "thresholds")
-        from ._pandas import render
+        from .._frames.pandas import render
 
         return render(table)
 
-    from ._core import adapt, as_list
+    from .plan import adapt, as_list
 
     frame = adapt(data)
     names = frame.columns()
@@ -162,7 +162,7 @@ def _arrays(
 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
     import pandas as pd
 
-    from ._api import _factorize_any
+    from .pairwise import _factorize_any
 
     if isinstance(y_true, (str, bytes)) or isinstance(scores, (str, bytes)):
         raise KappaFrameTypeError(
