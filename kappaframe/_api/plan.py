@@ -50,7 +50,8 @@ __all__ = [
     "warn_undefined",
 ]
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+#: The package root: warnings point at the first frame outside it.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Frame(Protocol):
@@ -429,9 +430,8 @@ def _user_stacklevel() -> int:
     """Stack level of the first frame outside this package (so warnings point at user code)."""
     frame = sys._getframe(1)
     level = 1
-    while (
-        frame is not None
-        and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE_DIR + os.sep
     ):
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
