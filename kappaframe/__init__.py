@@ -21,13 +21,13 @@ from ._api.pairwise import (
     score,
     threshold_sweep,
 )
-from ._api.register import (
+from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
+from ._frames.files import FileScan, scan
+from ._register import (
     register_dask_when_imported,
     register_pandas,
     register_polars_when_imported,
 )
-from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
-from ._frames.files import FileScan, scan
 from ._stats.scales import SCALES
 
 __version__ = "0.1.0"

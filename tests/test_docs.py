@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import kappaframe as kf
-from kappaframe._api.accessor import KappaAccessor
+from kappaframe._accessor import KappaAccessor
 
 ROOT = Path(__file__).resolve().parents[1]
 API = ROOT / "docs" / "api.md"

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .._types import (
+from ._api import counts as _counts
+from ._api import pairwise as _api
+from ._types import (
     CategoryMethod,
     CIMethod,
     Duplicates,
@@ -18,13 +20,11 @@ from .._types import (
     Scale,
     Stat,
 )
-from . import counts as _counts
-from . import pairwise as _api
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from .counts import Counts
+    from ._api.counts import Counts
 
 __all__ = ["KappaAccessor"]
 

@@ -13,7 +13,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from .accessor import KappaAccessor
+from ._accessor import KappaAccessor
 
 __all__ = ["register_dask_when_imported", "register_pandas", "register_polars_when_imported"]
 
