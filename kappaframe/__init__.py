@@ -8,19 +8,9 @@ from __future__ import annotations
 
 from . import datasets
 from ._api.counts import Counts, counts
-from ._api.pairwise import (
-    cohen_kappa,
-    confusion,
-    confusion_plot,
-    heatmap,
-    matrix,
-    overall,
-    pairwise,
-    per_category,
-    raters,
-    score,
-    threshold_sweep,
-)
+from ._api.many import overall, per_category, raters
+from ._api.pairwise import cohen_kappa, confusion, matrix, pairwise, score
+from ._api.threshold import threshold_sweep
 from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
 from ._frames.files import FileScan, scan
 from ._register import (
@@ -28,9 +18,10 @@ from ._register import (
     register_pandas,
     register_polars_when_imported,
 )
+from ._report.display import register_formatter
+from ._report.plots import confusion_plot, heatmap
 from ._stats.scales import SCALES
-
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "SCALES",
@@ -59,3 +50,4 @@ __all__ = [
 register_pandas()
 register_polars_when_imported()
 register_dask_when_imported()
+register_formatter()  # colours matrix results in a running IPython (nothing otherwise)

@@ -10,7 +10,9 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ._api import counts as _counts
+from ._api import many, threshold
 from ._api import pairwise as _api
+from ._report import plots
 from ._types import (
     CategoryMethod,
     CIMethod,
@@ -145,7 +147,7 @@ class KappaAccessor(Generic[FrameT]):
         duplicates: Duplicates = "raise",
     ) -> FrameT:
         """One coefficient over all raters, per group; see :func:`kappaframe.overall`."""
-        return _api.overall(
+        return many.overall(
             self._frame,
             raters,
             item=item,
@@ -174,7 +176,7 @@ class KappaAccessor(Generic[FrameT]):
         duplicates: Duplicates = "raise",
     ) -> FrameT:
         """One row per rater: agreement and label mix; see :func:`kappaframe.raters`."""
-        return _api.raters(
+        return many.raters(
             self._frame,
             raters,
             item=item,
@@ -201,7 +203,7 @@ class KappaAccessor(Generic[FrameT]):
         duplicates: Duplicates = "raise",
     ) -> FrameT:
         """Kappa of each category against the rest; see :func:`kappaframe.per_category`."""
-        return _api.per_category(
+        return many.per_category(
             self._frame,
             raters,
             item=item,
@@ -255,7 +257,7 @@ class KappaAccessor(Generic[FrameT]):
         ax: Any = None,
     ) -> Any:
         """Draw the rater x rater heatmap, one panel per group; see :func:`kappaframe.heatmap`."""
-        return _api.heatmap(
+        return plots.heatmap(
             self._frame,
             raters,
             item=item,
@@ -281,7 +283,7 @@ class KappaAccessor(Generic[FrameT]):
         ax: Any = None,
     ) -> Any:
         """Draw a pair's confusion matrix; see :func:`kappaframe.confusion_plot`."""
-        return _api.confusion_plot(
+        return plots.confusion_plot(
             self._frame, a, b, categories=categories, normalize=normalize, ax=ax
         )
 
@@ -295,6 +297,6 @@ class KappaAccessor(Generic[FrameT]):
         pos_label: Any = None,
     ) -> FrameT:
         """Sweep thresholds of a score column; see :func:`kappaframe.threshold_sweep`."""
-        return _api.threshold_sweep(
+        return threshold.threshold_sweep(
             truth, score, thresholds, data=self._frame, by=by, pos_label=pos_label
         )

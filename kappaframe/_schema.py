@@ -11,7 +11,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-__all__ = ["CI_COLUMNS", "TIDY_COLUMNS", "Column", "Kind", "Table"]
+__all__ = ["CI_COLUMNS", "MARK", "TIDY_COLUMNS", "Column", "Kind", "Table"]
+
+#: Key of ``DataFrame.attrs`` under which a result says what it is (see :class:`Table`).
+MARK = "kappaframe"
 
 TIDY_COLUMNS = ("rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation")
 CI_COLUMNS = ("se", "ci_low", "ci_high", "z", "p_value")
@@ -40,8 +43,13 @@ class Column:
 
 @dataclass(frozen=True)
 class Table:
-    """Columns in output order; ``index`` names the columns pandas makes the index."""
+    """Columns in output order; ``index`` names the columns pandas makes the index.
+
+    ``mark`` is stored in a pandas result's ``attrs["kappaframe"]`` (e.g. ``{"kind":
+    "matrix", "stat": "kappa"}``): what the notebook display reads to colour a matrix.
+    """
 
     columns: list[Column]
     index: list[Hashable] = field(default_factory=list)
     columns_name: Hashable = None
+    mark: dict[str, Any] | None = None

@@ -187,7 +187,6 @@ class Counts:
     ) -> Any:
         """Return a square rater x rater frame of one statistic, as :func:`kappaframe.matrix`."""
         from .._errors import bad_option
-        from .._report.display import mark_matrix
         from .pairwise import STATS, matrix_table
         from .plan import check_min_overlap
 
@@ -201,7 +200,7 @@ class Counts:
                 "with themself on each item), or use pairwise()."
             )
         prep = self.prepared(check_min_overlap(min_overlap))
-        return mark_matrix(prep.frame.render(matrix_table(prep, stat, weights)), stat)
+        return prep.frame.render(matrix_table(prep, stat, weights))
 
     def prepared(self, min_overlap: int | None = None) -> Any:
         """Return the :class:`kappaframe._api.plan.Prepared` view the shared statistics read."""

@@ -12,12 +12,9 @@ from .._count.diagonal import pair_agreement
 from .._count.kernel import all_pairs, pair_counts
 from .._encode.codes import Factorized, encode_labels, factorize_numpy, shared_categories
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from .._report.display import mark_matrix
-from .._report.plots import confusion_plot, heatmap
 from .._schema import Column, Kind, Table
 from .._stats.agreement import agreement, weight_matrix
 from .._types import CIMethod, Duplicates, Scale, Stat
-from .many import overall, per_category, raters
 from .options import check_pair_options, with_reference
 from .plan import (
     Prepared,
@@ -29,24 +26,11 @@ from .plan import (
     tidy,
     warn_undefined,
 )
-from .threshold import threshold_sweep
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = [
-    "cohen_kappa",
-    "confusion",
-    "confusion_plot",
-    "heatmap",
-    "matrix",
-    "overall",
-    "pairwise",
-    "per_category",
-    "raters",
-    "score",
-    "threshold_sweep",
-]
+__all__ = ["cohen_kappa", "confusion", "matrix", "pairwise", "score"]
 
 FrameT = TypeVar("FrameT")
 
@@ -304,7 +288,7 @@ def matrix(
         min_overlap=min_overlap,
         from_counts=True,
     )
-    return mark_matrix(frame.render(matrix_table(prep, stat, weights)), stat)
+    return frame.render(matrix_table(prep, stat, weights))
 
 
 def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
@@ -322,7 +306,7 @@ def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
     columns += [
         Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)
     ]
-    return Table(columns, index=[*prep.by, "rater"])
+    return Table(columns, index=[*prep.by, "rater"], mark={"kind": "matrix", "stat": stat})
 
 
 def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:

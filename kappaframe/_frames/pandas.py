@@ -10,7 +10,7 @@ import pandas as pd
 
 from .._encode.codes import Factorized, compact_categorical, small_codes
 from .._errors import KappaFrameError
-from .._schema import Table
+from .._schema import MARK, Table
 
 __all__ = ["PandasFrame", "factorize_keys", "factorize_labels"]
 
@@ -98,4 +98,6 @@ def render(table: Table, source: pd.DataFrame | None = None) -> pd.DataFrame:
         out = out.set_index(table.index)
     if table.columns_name is not None:
         out.columns.name = table.columns_name
+    if table.mark is not None:
+        out.attrs[MARK] = dict(table.mark)
     return out

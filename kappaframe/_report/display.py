@@ -26,16 +26,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .._schema import MARK
+
 __all__ = [
-    "MARK",
     "is_matrix",
-    "mark_matrix",
     "matrix_styler",
     "register_figure_formatter",
     "register_formatter",
 ]
 
-MARK = "kappaframe"
 
 _REGISTERED: set[int] = set()
 _FIGURES_REGISTERED: set[int] = set()
@@ -45,15 +44,6 @@ _NEG = (178, 24, 43)
 _POS = (33, 102, 172)
 _WHITE = (255, 255, 255)
 _MISSING = "background-color: #e6e6e6; color: #555555"
-
-
-def mark_matrix(result: Any, stat: str) -> Any:
-    """Mark a pandas matrix result for coloured notebook display (other frames pass through)."""
-    pd = sys.modules.get("pandas")
-    if pd is not None and isinstance(result, pd.DataFrame):
-        result.attrs[MARK] = {"kind": "matrix", "stat": stat}
-        register_formatter()
-    return result
 
 
 def is_matrix(frame: Any) -> bool:

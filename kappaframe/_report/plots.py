@@ -14,9 +14,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from .._api.pairwise import STATS, square_values
+from .._api.plan import adapt, prepare
 from .._errors import KappaFrameError, bad_option
 from .._schema import Column, Table
+from .._stats.agreement import agreement, weight_matrix
 from .._types import Duplicates, Stat
+from .display import register_figure_formatter
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -48,8 +52,6 @@ def require_matplotlib() -> Any:
 def _new_figure(width: float, height: float) -> Figure:
     require_matplotlib()
     from matplotlib.figure import Figure
-
-    from .display import register_figure_formatter
 
     register_figure_formatter()
     return Figure(figsize=(width, height), layout="constrained")
@@ -182,9 +184,6 @@ def group_squares(
     duplicates: str = "raise",
 ) -> tuple[np.ndarray, list[str], list[str]]:
     """Compute :func:`kappaframe.matrix` as arrays: (groups, R, R), rater names, titles."""
-    from .._api.pairwise import STATS, square_values
-    from .._api.plan import adapt, prepare
-
     if stat not in STATS:
         raise bad_option("stat", stat, STATS)
     frame = adapt(data)
@@ -316,9 +315,6 @@ def confusion_plot(
     >>> fig.axes[0].get_title()
     'new_orleans vs winnipeg: n = 218, kappa = 0.26'
     """
-    from .._api.plan import adapt, prepare
-    from .._stats.agreement import agreement, weight_matrix
-
     require_matplotlib()
     prep = prepare(adapt(data), [a, b], categories=categories)
     k = len(prep.categories)

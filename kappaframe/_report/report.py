@@ -26,7 +26,12 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
+from .._api.many import raters
+from .._api.pairwise import confusion, matrix
 from .._errors import KappaFrameError, missing_columns
+from .._version import __version__
+from .display import cell_style
+from .plots import confusion_plot, group_squares, matrix_figure
 
 __all__ = [
     "INPUT_FORMATS",
@@ -604,8 +609,6 @@ def rater_summary(report: Report) -> pd.DataFrame | None:
     Without the input rows (a streamed report), :func:`summary_from_tidy` reads a
     shorter summary off the tidy table.
     """
-    from .._api.pairwise import raters
-
     if report.data is None:
         return summary_from_tidy(report)
     return raters(report.data, report.raters, **report.options())
@@ -654,8 +657,6 @@ def summary_from_tidy(report: Report) -> pd.DataFrame | None:
 
 def _worst_pair(report: Report) -> tuple[pd.Series, pd.DataFrame, pd.DataFrame] | None:
     """The tidy row of lowest kappa, its two raters' labels within its group, their counts."""
-    from .._api.pairwise import confusion
-
     worst = _worst_row(report.tidy)
     data = report.data
     if worst is None or data is None:
@@ -731,7 +732,6 @@ def _html_table(
     below: np.ndarray | None = None,
     index: bool = False,
 ) -> str:
-    from .display import cell_style
 
     if index:
         frame = frame.reset_index()
@@ -764,7 +764,6 @@ def _svg(fig: Any) -> str:
 
 
 def _heatmaps_html(report: Report) -> str:
-    from .plots import group_squares, matrix_figure
 
     squares, names, titles = group_squares(report.data, report.raters, **report.options())
     figures = []
@@ -786,7 +785,6 @@ def _has_matplotlib() -> bool:
 
 
 def _matrix_tables_html(report: Report) -> str:
-    from .._api.pairwise import matrix
 
     m: Any = matrix(report.data, report.raters, **report.options())
     return _html_table(m.reset_index(), colour=list(m.columns))
@@ -795,8 +793,6 @@ def _matrix_tables_html(report: Report) -> str:
 def render_html(report: Report) -> str:
     """Render one self-contained HTML page (inline CSS and SVG, no script)."""
     import warnings
-
-    from .. import __version__
 
     tidy = report.tidy
     facts = "".join(
@@ -857,8 +853,6 @@ def _worst_html(report: Report) -> str:
     a, b = row["rater_a"], row["rater_b"]
     picture = ""
     if _has_matplotlib():
-        from .plots import confusion_plot
-
         picture = f"<figure>{_svg(confusion_plot(pair, a, b, categories=report.categories))}"
         picture += "</figure>"
     name = html.escape(_pair_name(row, report.by))
