@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .._count.diagonal import pair_agreement
 from .._count.kernel import all_pairs, pair_counts
 from .._encode.codes import Factorized, encode_labels, factorize_numpy, shared_categories
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from .._schema import Column, Kind, Table
-from .._stats.agreement import agreement, weight_matrix
+from .._stats.agreement import agreement, pair_agreement, weight_matrix
 from .._types import CIMethod, Duplicates, Scale, Stat
 from .options import check_pair_options, with_reference
 from .plan import (

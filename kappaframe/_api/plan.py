@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 import numpy as np
 
 from .._count import crowd as _crowd
-from .._count.diagonal import DiagonalCounts, pair_agreement, use_diagonal
+from .._count.diagonal import DiagonalCounts, use_diagonal
 from .._count.kernel import all_pairs, diagonal_counts, pair_counts
 from .._encode.codes import (
     Factorized,
@@ -35,7 +35,7 @@ from .._errors import (
     too_few_raters,
 )
 from .._schema import CI_COLUMNS, TIDY_COLUMNS, Column, Table
-from .._stats.agreement import weight_matrix
+from .._stats.agreement import pair_agreement, weight_matrix
 from .._stats.scales import resolve_scale
 from .options import PairOptions, check_pair_options, pair_extras, rater_pairs
 

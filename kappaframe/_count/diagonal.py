@@ -17,7 +17,8 @@ disagreement weights of :func:`kappaframe._stats.agreement.weight_matrix`:
   chance :math:`n \sum_i i^2 r_i + n \sum_j j^2 c_j - 2 (\sum_i i r_i)(\sum_j j c_j)`.
 
 So each pair and group keeps ``n``, three sums and two marginals: O(K), not O(K^2). The
-statistics then follow :func:`kappaframe._stats.agreement.agreement` line for line
+statistics (:func:`kappaframe._stats.agreement.diagonal_agreement`) follow
+:func:`kappaframe._stats.agreement.agreement` line for line
 (:math:`p_o = 1 - D_o / n`, :math:`p_e = 1 - D_e / n^2`, :math:`\kappa = 1 - n D_o / D_e`).
 A custom weight matrix, or standard errors (``ci=``), need the full table.
 """
@@ -29,15 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import KappaFrameError
-from .._stats.agreement import agreement, finish_agreement
 from . import kernel as _kernel
 
 __all__ = [
     "DIAGONAL_MIN_CATEGORIES",
     "FULL_TABLE_BYTES",
     "DiagonalCounts",
-    "pair_agreement",
     "use_diagonal",
 ]
 
@@ -50,7 +48,7 @@ FULL_TABLE_BYTES = 64 * 1024**2
 _NAMED = (None, "linear", "quadratic")
 
 
-def _is_named(weights: Any) -> bool:
+def is_named(weights: Any) -> bool:
     return weights is None or (isinstance(weights, str) and weights in _NAMED)
 
 
@@ -67,9 +65,9 @@ def use_diagonal(
     size = n_pairs * n_groups * n_categories * n_categories * 8
     if n_categories <= DIAGONAL_MIN_CATEGORIES and size <= FULL_TABLE_BYTES:
         return False
-    if _is_named(weights) and not full:
+    if is_named(weights) and not full:
         return True
-    needs = "a custom weights matrix" if not _is_named(weights) else "ci= (standard errors)"
+    needs = "a custom weights matrix" if not is_named(weights) else "ci= (standard errors)"
     _kernel.check_count_size(
         n_pairs,
         n_groups,
@@ -121,9 +119,7 @@ class DiagonalCounts:
     @classmethod
     def zeros(cls, n_pairs: int, n_groups: int, n_categories: int) -> DiagonalCounts:
         """Return zeroed sums."""
-        from .kernel import empty_diagonal
-
-        return cls.from_sums(empty_diagonal(n_pairs, n_groups, n_categories))
+        return cls.from_sums(_kernel.empty_diagonal(n_pairs, n_groups, n_categories))
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -148,50 +144,3 @@ class DiagonalCounts:
     def equals(self, other: DiagonalCounts) -> bool:
         """Whether every sum is equal."""
         return all(np.array_equal(a, b) for a, b in zip(self.fields(), other.fields(), strict=True))
-
-    def agreement(self, weights: Any) -> dict[str, np.ndarray]:
-        """``n``, ``p_o``, ``p_e``, ``kappa`` and ``undefined``, as :func:`_stats.agreement`.
-
-        ``weights`` is ``None``, ``"linear"`` or ``"quadratic"``.
-        """
-        if not _is_named(weights):
-            raise KappaFrameError(
-                "a custom weights matrix needs the full K x K table of every pair; the "
-                "diagonal-and-marginals counts serve weights=None, 'linear' and 'quadratic'."
-            )
-        k = self.rows.shape[-1]
-        n = self.n
-        nf = n.astype(float)
-        rows = self.rows.astype(float)
-        cols = self.cols.astype(float)
-        if weights is None:
-            dis_obs = nf - self.agree
-            dis_exp = nf * nf - np.einsum("...i,...i->...", rows, cols)
-        elif k < 2:
-            dis_obs = np.zeros_like(nf)
-            dis_exp = np.zeros_like(nf)
-        else:
-            code = np.arange(k, dtype=float)
-            if weights == "linear":
-                cum_c = np.cumsum(cols, axis=-1)
-                cum_s = np.cumsum(cols * code, axis=-1)
-                total_s = cum_s[..., -1:]
-                spread = 2 * code * cum_c - 2 * cum_s + total_s - code * nf[..., None]
-                dis_obs = self.abs_diff / (k - 1.0)
-                dis_exp = np.einsum("...i,...i->...", rows, spread) / (k - 1.0)
-            else:
-                first_r = rows @ code
-                first_c = cols @ code
-                second = rows @ (code * code) + cols @ (code * code)
-                dis_obs = self.sq_diff / (k - 1.0) ** 2
-                dis_exp = (nf * second - 2 * first_r * first_c) / (k - 1.0) ** 2
-        return finish_agreement(n, dis_obs, dis_exp)
-
-
-def pair_agreement(
-    tables: np.ndarray | DiagonalCounts, w: np.ndarray, weights: Any = None
-) -> dict[str, np.ndarray]:
-    """Agreement of full tables (:func:`_stats.agreement`) or of diagonal counts."""
-    if isinstance(tables, DiagonalCounts):
-        return tables.agreement(weights)
-    return agreement(tables, w)

@@ -12,9 +12,17 @@ from typing import Any
 
 import numpy as np
 
+from .._count.diagonal import DiagonalCounts, is_named
 from .._errors import KappaFrameError, bad_option
 
-__all__ = ["agreement", "finish_agreement", "standard_errors", "weight_matrix"]
+__all__ = [
+    "agreement",
+    "diagonal_agreement",
+    "finish_agreement",
+    "pair_agreement",
+    "standard_errors",
+    "weight_matrix",
+]
 
 WEIGHT_NAMES = ("linear", "quadratic")
 
@@ -193,3 +201,51 @@ def standard_errors(
         "z": z,
         "p_value": _two_sided_p(z),
     }
+
+
+def diagonal_agreement(sums: DiagonalCounts, weights: Any) -> dict[str, np.ndarray]:
+    """Agreement of diagonal-and-marginal sums, as :func:`agreement` gives it for tables.
+
+    ``weights`` is ``None``, ``"linear"`` or ``"quadratic"``.
+    """
+    if not is_named(weights):
+        raise KappaFrameError(
+            "a custom weights matrix needs the full K x K table of every pair; the "
+            "diagonal-and-marginals counts serve weights=None, 'linear' and 'quadratic'."
+        )
+    k = sums.rows.shape[-1]
+    n = sums.n
+    nf = n.astype(float)
+    rows = sums.rows.astype(float)
+    cols = sums.cols.astype(float)
+    if weights is None:
+        dis_obs = nf - sums.agree
+        dis_exp = nf * nf - np.einsum("...i,...i->...", rows, cols)
+    elif k < 2:
+        dis_obs = np.zeros_like(nf)
+        dis_exp = np.zeros_like(nf)
+    else:
+        code = np.arange(k, dtype=float)
+        if weights == "linear":
+            cum_c = np.cumsum(cols, axis=-1)
+            cum_s = np.cumsum(cols * code, axis=-1)
+            total_s = cum_s[..., -1:]
+            spread = 2 * code * cum_c - 2 * cum_s + total_s - code * nf[..., None]
+            dis_obs = sums.abs_diff / (k - 1.0)
+            dis_exp = np.einsum("...i,...i->...", rows, spread) / (k - 1.0)
+        else:
+            first_r = rows @ code
+            first_c = cols @ code
+            second = rows @ (code * code) + cols @ (code * code)
+            dis_obs = sums.sq_diff / (k - 1.0) ** 2
+            dis_exp = (nf * second - 2 * first_r * first_c) / (k - 1.0) ** 2
+    return finish_agreement(n, dis_obs, dis_exp)
+
+
+def pair_agreement(
+    tables: np.ndarray | DiagonalCounts, w: np.ndarray, weights: Any = None
+) -> dict[str, np.ndarray]:
+    """Agreement of full tables (:func:`agreement`) or of diagonal counts."""
+    if isinstance(tables, DiagonalCounts):
+        return diagonal_agreement(tables, weights)
+    return agreement(tables, w)
