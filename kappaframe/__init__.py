@@ -7,9 +7,9 @@ polars DataFrames and LazyFrames when polars is (or later gets) imported.
 from __future__ import annotations
 
 from . import datasets
-from ._api.counts import Counts, counts
+from ._api.counts import Counts
 from ._api.many import overall, per_category, raters
-from ._api.pairwise import cohen_kappa, confusion, matrix, pairwise, score
+from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
 from ._api.threshold import threshold_sweep
 from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
 from ._frames.files import FileScan, scan

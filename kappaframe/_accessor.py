@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ._api import counts as _counts
 from ._api import many, threshold
 from ._api import pairwise as _api
 from ._report import plots
@@ -229,7 +228,7 @@ class KappaAccessor(Generic[FrameT]):
         duplicates: Duplicates = "raise",
     ) -> Counts:
         """Pair counts that add up across parts; see :func:`kappaframe.counts`."""
-        return _counts.counts(
+        return _api.counts(
             self._frame,
             raters,
             item=item,

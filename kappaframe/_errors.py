@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import difflib
+import os
+import sys
+import warnings
 from collections.abc import Hashable, Iterable, Sequence
+
+import numpy as np
 
 __all__ = [
     "KappaFrameError",
@@ -12,7 +17,12 @@ __all__ = [
     "bad_option",
     "missing_columns",
     "too_few_raters",
+    "user_stacklevel",
+    "warn_undefined",
 ]
+
+#: The package root: warnings point at the first frame outside it.
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 class KappaFrameError(ValueError):
@@ -71,3 +81,32 @@ def missing_columns(
 
 class KappaFrameTypeError(KappaFrameError, TypeError):
     """Raised when an argument has an unsupported type (e.g. not a frame)."""
+
+
+def warn_undefined(undefined: np.ndarray, n: np.ndarray, what: str = "pair x group cells") -> None:
+    """One warning per call naming how many results are undefined and why."""
+    count = int(np.count_nonzero(undefined))
+    if not count:
+        return
+    empty = int(np.count_nonzero(undefined & (n == 0)))
+    parts = []
+    if empty:
+        parts.append(f"{empty} with no item rated by both")
+    if count - empty:
+        parts.append(f"{count - empty} where chance agreement is 1 (one shared category only)")
+    message = (
+        f"kappa is undefined (NaN) for {count} of {undefined.size} {what}: {'; '.join(parts)}."
+    )
+    warnings.warn(message, UndefinedKappaWarning, stacklevel=user_stacklevel())
+
+
+def user_stacklevel() -> int:
+    """Stack level of the first frame outside this package (so warnings point at user code)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE_DIR + os.sep
+    ):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level

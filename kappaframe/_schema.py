@@ -1,6 +1,8 @@
-"""The backend-free description of a result frame, built once and rendered per backend.
+"""Every output schema, and the backend-free description of a result frame.
 
-Output schema (column names, order, dtypes) lives here and nowhere else.
+Output column names and order live here and nowhere else; so does the one check that a
+``by`` column (or a rater) is not named like a column of the output it would join.
+A :class:`Table` is built once and rendered per backend (:mod:`kappaframe._frames`).
 """
 
 from __future__ import annotations
@@ -11,13 +13,62 @@ from typing import Any, Literal
 
 import numpy as np
 
-__all__ = ["CI_COLUMNS", "MARK", "TIDY_COLUMNS", "Column", "Kind", "Table"]
+from ._errors import KappaFrameError
+
+__all__ = [
+    "CATEGORY_COLUMNS",
+    "CELL_COLUMNS",
+    "CELL_INDEX_COLUMNS",
+    "CI_COLUMNS",
+    "MARK",
+    "MATRIX_KEY",
+    "OVERALL_COLUMNS",
+    "RATER_COLUMNS",
+    "SWEEP_COLUMNS",
+    "TIDY_COLUMNS",
+    "Column",
+    "Kind",
+    "Table",
+    "check_names",
+]
 
 #: Key of ``DataFrame.attrs`` under which a result says what it is (see :class:`Table`).
 MARK = "kappaframe"
 
 TIDY_COLUMNS = ("rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation")
 CI_COLUMNS = ("se", "ci_low", "ci_high", "z", "p_value")
+OVERALL_COLUMNS = ("method", "n_items", "n_raters", "p_o", "p_e", "value", "interpretation")
+RATER_COLUMNS = (
+    "rater",
+    "n_items",
+    "mean_kappa",
+    "median_kappa",
+    "min_kappa",
+    "min_kappa_with",
+    "label_shift",
+    "overused",
+    "overused_share",
+    "others_share",
+)
+CATEGORY_COLUMNS = (
+    "rater_a",
+    "rater_b",
+    "category",
+    "n",
+    "n_items",
+    "p_o",
+    "p_e",
+    "kappa",
+    "interpretation",
+)
+#: Output columns after the ``by`` columns, in order.
+SWEEP_COLUMNS = ("threshold", "n", "tn", "fp", "fn", "tp", "accuracy", "p_e", "kappa", "best")
+#: :meth:`kappaframe.Counts.to_frame`: the cells after the group keys.
+CELL_COLUMNS = ("rater_a", "rater_b", "label_a", "label_b", "count")
+#: ... then each rater's and each label's position: the rater and category order.
+CELL_INDEX_COLUMNS = ("rater_a_index", "rater_b_index", "label_a_index", "label_b_index")
+#: :func:`kappaframe.matrix`: the column naming the row's rater (then one column per rater).
+MATRIX_KEY = "rater"
 
 Kind = Literal["key", "name", "int", "float", "bool", "enum", "label"]
 
@@ -53,3 +104,19 @@ class Table:
     index: list[Hashable] = field(default_factory=list)
     columns_name: Hashable = None
     mark: dict[str, Any] | None = None
+
+
+def check_names(by: Sequence[Hashable], output: Sequence[Hashable], what: str) -> None:
+    """Refuse ``by`` columns named like a column of the output they would join.
+
+    ``output`` is the schema of the function actually called (its columns after the
+    ``by`` columns); ``what`` names that output in the message.
+    """
+    taken = set(output)
+    clash = [b for b in by if b in taken]
+    if clash:
+        raise KappaFrameError(
+            f"by column {clash[0]!r} has the name of an output column of {what}() "
+            f"({', '.join(map(repr, output[:12]))}{', ...' if len(output) > 12 else ''}); "
+            "rename it first."
+        )

@@ -86,8 +86,12 @@ def test_cells_round_trip(constructor: Any, rng: np.random.Generator) -> None:
         "label_a",
         "label_b",
         "count",
+        "rater_a_index",
+        "rater_b_index",
+        "label_a_index",
+        "label_b_index",
     ]
-    back = kf.Counts.from_frame(cells, by="project", raters=["ann1", "ann2", "ann3"])
+    back = kf.Counts.from_frame(cells, by="project")  # the cells carry the orders
     assert back == counts
     pd.testing.assert_frame_equal(
         to_pandas(back.pairwise(weights="linear")),
@@ -183,7 +187,7 @@ def test_many_categories_use_the_diagonal(
         allocated.append(out.shape)
         return out
 
-    monkeypatch.setattr("kappaframe._api.plan.pair_counts", spy)
+    monkeypatch.setattr("kappaframe._api.prepare.pair_counts", spy)
     res = kf.pairwise(df, by="g", weights=weights, categories=cats)
     assert allocated == []  # no pairs x groups x K^2 tables
     monkeypatch.setattr(_diagonal, "DIAGONAL_MIN_CATEGORIES", 10_000)

@@ -65,8 +65,10 @@ def test_weight_matrix_shape_and_diagonal(constructor: Any) -> None:
         frame.kappa.pairwise(["ann1", "ann2"], weights=np.ones((2, 2)))
     with pytest.raises(kf.KappaFrameError, match="negative"):
         frame.kappa.pairwise(["ann1", "ann2"], weights=[[0, -1], [-1, 0]])
-    with pytest.raises(kf.KappaFrameError, match="symmetric"):
-        frame.kappa.pairwise(["ann1", "ann2"], weights=[[0, 1], [2, 0]])
+    # Asymmetric weights have an orientation in a pair (rows: rater_a), none among many.
+    frame.kappa.pairwise(["ann1", "ann2"], weights=[[0, 1], [2, 0]])
+    with pytest.raises(kf.KappaFrameError, match="symmetric weights matrix"):
+        frame.kappa.overall(["ann1", "ann2"], weights=[[0, 1], [2, 0]])
 
 
 def test_label_not_in_categories(constructor: Any) -> None:

@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 import kappaframe as kf
-from kappaframe._frames import files as _stream
 
 pytest.importorskip("pyarrow")
 
@@ -34,6 +33,14 @@ def labels(rng: np.random.Generator) -> pd.DataFrame:
     df.loc[:29, RATERS] = df.loc[:29, RATERS].clip(upper=2)
     df.loc[:29, "project"] = "beta"
     return df
+
+
+def _lazy():  # type: ignore[no-untyped-def]
+    """The polars adapter module (imported only when polars is)."""
+    pytest.importorskip("polars")
+    from kappaframe._frames import polars as lazy
+
+    return lazy
 
 
 def write(df: pd.DataFrame, path: Path) -> Path:
@@ -75,7 +82,7 @@ def test_many_categories_in_batches(
     got = kf.pairwise(kf.scan(path, batch_size=100), RATERS, by="g", weights="quadratic")
     pd.testing.assert_frame_equal(got, expected, check_exact=False, rtol=0, atol=1e-12)
     pl = pytest.importorskip("polars")
-    monkeypatch.setattr(_stream.StreamedLazyFrame, "batch_size", 100)
+    monkeypatch.setattr(_lazy().LazyReader, "batch_size", 100)
     lazy = pl.scan_parquet(path).kappa.pairwise(RATERS, by="g", weights="quadratic")
     pd.testing.assert_frame_equal(
         lazy.collect().to_pandas(), expected, check_exact=False, rtol=0, atol=1e-12
@@ -127,16 +134,16 @@ def test_polars_lazyframe_is_streamed(
 ) -> None:
     pl = pytest.importorskip("polars")
     path = write(labels, tmp_path / "labels.parquet")
-    monkeypatch.setattr(_stream.StreamedLazyFrame, "batch_size", 40)
+    monkeypatch.setattr(_lazy().LazyReader, "batch_size", 40)
     seen: list[int] = []
-    real = _stream._batches
+    real = _lazy().batches
 
     def counting(query: Any, size: int) -> Any:
         for batch in real(query, size):
             seen.append(batch.width)
             yield batch
 
-    monkeypatch.setattr(_stream, "_batches", counting)
+    monkeypatch.setattr(_lazy(), "batches", counting)
     lazy = pl.scan_parquet(path)
     got = lazy.kappa.pairwise(RATERS, by="project", weights="quadratic")
     assert isinstance(got, pl.LazyFrame)

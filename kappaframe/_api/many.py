@@ -1,6 +1,6 @@
 """Public functions for many raters at once: overall(), raters() and per_category().
 
-Each one is frame -> codes (:func:`kappaframe._api.plan.prepare`) -> counts -> statistics
+Each one is frame -> codes (:func:`kappaframe._api.plan.prepare_input`) -> counts -> statistics
 (:mod:`kappaframe._stats.multirater`, :mod:`kappaframe._stats.agreement`) -> :class:`Table`
 -> the caller's frame type. Nothing here knows a frame library.
 """
@@ -14,12 +14,20 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .._count.kernel import all_pairs
-from .._errors import KappaFrameError, UndefinedKappaWarning, bad_option
-from .._schema import CI_COLUMNS, Column, Table
+from .._encode.codes import object_array
+from .._errors import (
+    KappaFrameError,
+    UndefinedKappaWarning,
+    bad_option,
+    user_stacklevel,
+    warn_undefined,
+)
+from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, RATER_COLUMNS, Column, Table
 from .._stats.agreement import (
     _normal_quantile,
     _two_sided_p,
     agreement,
+    require_symmetric,
     standard_errors,
     weight_matrix,
 )
@@ -33,19 +41,10 @@ from .._stats.multirater import (
 )
 from .._stats.scales import resolve_scale
 from .._types import CategoryMethod, Duplicates, Level, Method, Scale
-from .counts import _objects
+from .assemble import key_columns
 from .options import check_pair_options
-from .plan import (
-    Frame,
-    Prepared,
-    _user_stacklevel,
-    adapt,
-    as_list,
-    check_symmetric,
-    key_columns,
-    prepare,
-    warn_undefined,
-)
+from .plan import adapt, prepare_input
+from .prepare import Prepared
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -54,52 +53,20 @@ __all__ = ["overall", "per_category", "raters"]
 
 FrameT = TypeVar("FrameT")
 
-OVERALL_COLUMNS = ("method", "n_items", "n_raters", "p_o", "p_e", "value", "interpretation")
-RATER_COLUMNS = (
-    "rater",
-    "n_items",
-    "mean_kappa",
-    "median_kappa",
-    "min_kappa",
-    "min_kappa_with",
-    "label_shift",
-    "overused",
-    "overused_share",
-    "others_share",
-)
-CATEGORY_COLUMNS = (
-    "rater_a",
-    "rater_b",
-    "category",
-    "n",
-    "n_items",
-    "p_o",
-    "p_e",
-    "kappa",
-    "interpretation",
-)
-
 
 def _prepared(
     data: Any,
     raters: Any,
-    columns: Sequence[str],
     by: Any,
     item: Hashable | None,
     rater: Hashable | None,
     label: Hashable | None,
     categories: Sequence[Any] | None,
     duplicates: str,
-) -> tuple[Frame, Prepared]:
-    """Check that no ``by`` column is named like an output column, then adapt and prepare."""
-    clash = [b for b in as_list(by) if b in columns or b in CI_COLUMNS]
-    if clash:
-        raise KappaFrameError(
-            f"by column {clash[0]!r} has the name of an output column; rename it first."
-        )
-    frame = adapt(data)
-    prep = prepare(
-        frame,
+) -> Prepared:
+    """Adapt and prepare, gathering every rating (not only pair counts) from parts."""
+    return prepare_input(
+        adapt(data),
         raters,
         by=by,
         item=item,
@@ -108,7 +75,17 @@ def _prepared(
         categories=categories,
         duplicates=duplicates,
     )
-    return frame, prep
+
+
+#: Why the many-rater coefficients need a symmetric disagreement matrix.
+WHY_SYMMETRIC = (
+    "the many-rater coefficients and the rater summary compare raters without an order "
+    "(no rater's labels are the rows)"
+)
+
+
+def _schema(columns: tuple[str, ...], ci: float | None) -> tuple[str, ...]:
+    return (*columns, *(CI_COLUMNS if ci is not None else ()))
 
 
 def _needs_ratings(prep: Prepared, what: str) -> None:
@@ -135,7 +112,7 @@ def _warn_undefined(values: np.ndarray, what: str) -> None:
             f"{what} is undefined (NaN) for {count} of {values.size} rows: no items to "
             "compare, or chance agreement 1 (a single category in use).",
             UndefinedKappaWarning,
-            stacklevel=_user_stacklevel(),
+            stacklevel=user_stacklevel(),
         )
 
 
@@ -346,13 +323,11 @@ def overall(
             "'linear' or 'quadratic'); without weights it is 'gwet_ac1'."
         )
     ci = check_pair_options(ci).ci
-    frame, prep = _prepared(
-        data, raters, OVERALL_COLUMNS, by, item, rater, label, categories, duplicates
-    )
+    prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     _needs_ratings(prep, "overall()")
     scale_obj = resolve_scale(scale)
     disagree = weight_matrix(weights, prep.categories)
-    check_symmetric(disagree)
+    require_symmetric(disagree, WHY_SYMMETRIC)
     n_groups = prep.groups.n_groups
     rt = ratings_of(prep.codes, prep.groups.codes, n_groups, len(prep.categories))
     results = [
@@ -370,10 +345,10 @@ def overall(
     group_of_row = np.repeat(np.arange(n_groups), len(methods))
     value = _rows(results, "value")
     _warn_undefined(value, "the agreement coefficient")
-    names = _objects(methods)
+    names = object_array(methods)
     n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
     n_raters = _raters_per_group(prep.codes, prep.groups.codes, n_groups)
-    columns = key_columns(prep, group_of_row)
+    columns = key_columns(prep, group_of_row, _schema(OVERALL_COLUMNS, ci), "overall")
     columns += [
         Column("method", "name", np.tile(names, n_groups)),
         Column("n_items", "int", n_items[group_of_row]),
@@ -389,7 +364,7 @@ def overall(
             res.setdefault("var0", res["var"])
         errors = _interval(value, _rows(results, "var"), _rows(results, "var0"), ci)
         columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
-    return frame.render(Table(columns))
+    return prep.frame.render(Table(columns))
 
 
 def _partner_stats(
@@ -521,11 +496,9 @@ def raters(
     >>> str(res["min_kappa_with"].iloc[0]), round(float(res["min_kappa"].iloc[0]), 3)
     ('ann3', 0.182)
     """
-    frame, prep = _prepared(
-        data, raters, RATER_COLUMNS, by, item, rater, label, categories, duplicates
-    )
+    prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     disagree = weight_matrix(weights, prep.categories)
-    check_symmetric(disagree)
+    require_symmetric(disagree, WHY_SYMMETRIC)
     n_raters = len(prep.raters)
     n_groups = prep.groups.n_groups
     k = len(prep.categories)
@@ -581,8 +554,8 @@ def raters(
     top = top.astype(np.intp)
     has_top = (shared > 0) & (shift > 0) if k else np.zeros_like(shared, dtype=bool)
 
-    names = _objects(prep.raters)
-    labels = _objects(prep.categories)
+    names = object_array(prep.raters)
+    labels = object_array(prep.categories)
     partner = np.empty(shift.shape, dtype=object)
     partner[summary["some"]] = names[summary["argmin"]][summary["some"]]
     overused = np.empty(shift.shape, dtype=object)
@@ -595,7 +568,7 @@ def raters(
         return np.take_along_axis(values, top[..., None], axis=-1)[..., 0]
 
     group_of_row = np.repeat(np.arange(n_groups), n_raters)
-    columns = key_columns(prep, group_of_row)
+    columns = key_columns(prep, group_of_row, RATER_COLUMNS, "raters")
     columns += [
         Column("rater", "name", np.tile(names, n_groups)),
         Column("n_items", "int", n_items.reshape(-1)),
@@ -608,7 +581,7 @@ def raters(
         Column("overused_share", "float", np.where(has_top, take(own_share), np.nan).reshape(-1)),
         Column("others_share", "float", np.where(has_top, take(other_share), np.nan).reshape(-1)),
     ]
-    return frame.render(Table(columns))
+    return prep.frame.render(Table(columns))
 
 
 def per_category(
@@ -702,17 +675,15 @@ def per_category(
     if method not in ("fleiss", "cohen"):
         raise bad_option("method", method, ("fleiss", "cohen"))
     ci = check_pair_options(ci).ci
-    frame, prep = _prepared(
-        data, raters, CATEGORY_COLUMNS, by, item, rater, label, categories, duplicates
-    )
+    prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     scale_obj = resolve_scale(scale)
     k = len(prep.categories)
     n_groups = prep.groups.n_groups
-    labels = _objects(prep.categories)
+    labels = object_array(prep.categories)
     if method == "fleiss":
         _needs_ratings(prep, "per_category(method='fleiss')")
         rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
-        return frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci))
+        return prep.frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci))
     pairs = all_pairs(len(prep.raters))
     tables = _pair_tables(prep, pairs)  # (P, G, K, K)
     binary = _one_vs_rest(tables)  # (P, G, K, 2, 2)
@@ -731,8 +702,8 @@ def per_category(
     cat_of_row = np.tile(np.arange(k), n_groups * n_pairs)
     values = rows(kappa)
     _warn_undefined(values, "kappa of a category against the rest")
-    names = _objects(prep.raters)
-    columns = key_columns(prep, group_of_row)
+    names = object_array(prep.raters)
+    columns = key_columns(prep, group_of_row, _schema(CATEGORY_COLUMNS, ci), "per_category")
     columns += [
         Column("rater_a", "name", names[pairs[:, 0]][pair_of_row]),
         Column("rater_b", "name", names[pairs[:, 1]][pair_of_row]),
@@ -746,7 +717,7 @@ def per_category(
     if ci is not None:
         errors = standard_errors(binary, plain, kappa, ci)
         columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
-    return frame.render(Table(columns))
+    return prep.frame.render(Table(columns))
 
 
 def _one_vs_rest(tables: np.ndarray) -> np.ndarray:
@@ -774,7 +745,7 @@ def _fleiss_table(
     values = _rows(results, "value")
     _warn_undefined(values, "kappa of a category against the rest")
     n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
-    columns = key_columns(prep, group_of_row)
+    columns = key_columns(prep, group_of_row, _schema(CATEGORY_COLUMNS, ci), "per_category")
     columns += [
         Column("category", "label", np.tile(labels, n_groups)),
         Column("n_items", "int", n_items[group_of_row]),

@@ -1,28 +1,33 @@
-"""The optional columns of the pairwise table: uncertainty and the agreement family.
+"""Every argument checked once, before any work: layout, columns, intervals, stats, overlap.
 
-Backend-free: counts in, named NumPy columns out (in output order), plus the option checks
-and the pairs of ``reference=``.
+Each public function checks its options here first; the messages name the value given and
+what is allowed. Backend-free.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._count.kernel import all_pairs
-from .._errors import KappaFrameError, bad_option
+from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, missing_columns
 from .._schema import CI_COLUMNS
-from .._stats.agreement import standard_errors
-from .._stats.bootstrap import bootstrap_kappa, check_bootstrap, make_rng
-from .._stats.family import family, resolve_stats
+from .._stats.bootstrap import check_bootstrap, make_rng
+from .._stats.family import resolve_stats
 
 __all__ = [
     "CI_METHODS",
+    "DUPLICATES",
+    "LongLayout",
     "PairOptions",
+    "as_list",
+    "check_columns",
+    "check_layout",
+    "check_min_overlap",
     "check_pair_options",
-    "pair_extras",
     "rater_pairs",
     "with_reference",
 ]
@@ -59,7 +64,6 @@ def check_pair_options(
     n_boot: Any = None,
     seed: Any = None,
     stats: Any = None,
-    by: Sequence[Hashable] = (),
 ) -> PairOptions:
     """Validate ``ci``, ``ci_method``, ``n_boot``, ``seed`` and ``stats`` before any work."""
     if ci_method not in CI_METHODS:
@@ -82,37 +86,7 @@ def check_pair_options(
             "n_boot= and seed= apply to ci_method='bootstrap' only; pass "
             "ci_method='bootstrap' (with ci=) or drop them."
         )
-    names = resolve_stats(stats)
-    clash = [b for b in by if b in names]
-    if clash:
-        raise KappaFrameError(
-            f"by column {clash[0]!r} has the name of an output column; rename it first."
-        )
-    return PairOptions(ci, ci_method, n_boot, seed, names)
-
-
-def pair_extras(
-    counts: Any, weights: np.ndarray, kappa: np.ndarray, options: PairOptions
-) -> dict[str, np.ndarray]:
-    """Compute the optional columns for tables ``counts[..., K, K]``, in output order.
-
-    With ``ci``: ``se``, ``ci_low``, ``ci_high`` (Fleiss, Cohen & Everitt, or the
-    percentile bootstrap), ``z`` and ``p_value`` (always the large-sample test of
-    kappa = 0). Then the ``stats`` columns (see :func:`kappaframe._stats.family.family`).
-    ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
-    not read (it may be the diagonal-only counts of many categories).
-    """
-    out: dict[str, np.ndarray] = {}
-    if options.ci is not None:
-        errors = standard_errors(counts, weights, kappa, options.ci)
-        if options.ci_method == "bootstrap":
-            errors.update(
-                bootstrap_kappa(counts, weights, options.ci, options.n_boot or 1000, options.seed)
-            )
-        out.update((name, errors[name]) for name in CI_COLUMNS)
-    if options.stats:
-        out.update(family(counts, weights, options.stats))
-    return out
+    return PairOptions(ci, ci_method, n_boot, seed, resolve_stats(stats))
 
 
 def rater_pairs(raters: Sequence[Hashable], reference: Any = None) -> np.ndarray:
@@ -143,3 +117,102 @@ def with_reference(raters: Any, reference: Any) -> Any:
         return raters
     listed = list(raters) if isinstance(raters, (list, tuple)) else [raters]
     return listed if reference in listed else [*listed, reference]
+
+
+def as_list(value: Any, names: Sequence[Hashable] = ()) -> list[Hashable]:
+    """Normalise a column argument: ``None`` -> ``[]``, a list or tuple -> a list, else ``[value]``.
+
+    A tuple that is itself a column name (pandas MultiIndex columns) stays one name.
+    """
+    if value is None:
+        return []
+    if isinstance(value, tuple) and value in set(names):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, (set, frozenset, dict)):
+        raise KappaFrameTypeError(
+            f"column lists must be ordered (a list or tuple); got a {type(value).__name__}."
+        )
+    if hasattr(value, "__iter__") and not isinstance(value, (str, bytes)):
+        return list(value)
+    return [value]
+
+
+def check_columns(asked: Sequence[Hashable], names: Sequence[Hashable], role: str) -> None:
+    err = missing_columns(asked, names, role)
+    if err is not None:
+        raise err
+    seen: set[Hashable] = set()
+    for c in asked:
+        if c in seen:
+            raise KappaFrameError(f"{role} {c!r} is listed twice.")
+        seen.add(c)
+
+
+def check_min_overlap(min_overlap: Any) -> int | None:
+    """``None`` or a whole number >= 0 (0 and ``None`` both mean every pair)."""
+    if min_overlap is None:
+        return None
+    if (
+        isinstance(min_overlap, (bool, np.bool_))
+        or not isinstance(min_overlap, (int, np.integer))
+        or min_overlap < 0
+    ):
+        raise KappaFrameError(
+            f"min_overlap must be a whole number of shared items (>= 0) or None; got "
+            f"{min_overlap!r}."
+        )
+    return int(min_overlap)
+
+
+@dataclass(frozen=True)
+class LongLayout:
+    """The long layout's three columns: one row per rating."""
+
+    item: Hashable
+    rater: Hashable
+    label: Hashable
+
+
+DUPLICATES = ("raise", "first", "last")
+
+
+def check_layout(
+    raters: Any = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    categories: Any = None,
+    duplicates: Any = "raise",
+) -> LongLayout | None:
+    """Check the arguments that say how to read the ratings, before reading any.
+
+    Returns the long layout's columns, or ``None`` for the wide layout.
+    """
+    if isinstance(raters, (list, tuple)) and len(raters) == 0:
+        raise KappaFrameError(
+            "raters=[] names no rater; pass raters=None for every column not in by "
+            "(wide layout) or every rater id (long layout), or list at least two."
+        )
+    if categories is not None and isinstance(categories, (str, bytes)):
+        raise KappaFrameTypeError(
+            f"categories must be a list of labels; got the string {categories!r}."
+        )
+    if duplicates not in DUPLICATES:
+        raise bad_option("duplicates", duplicates, DUPLICATES)
+    long_args = {"item": item, "rater": rater, "label": label}
+    if all(v is None for v in long_args.values()):
+        return None
+    lacking = [k for k, v in long_args.items() if v is None]
+    if lacking:
+        raise KappaFrameError(
+            f"the long layout needs item=, rater= and label=; {', '.join(lacking)}= "
+            "missing. For one column per rater (wide layout) pass none of them."
+        )
+    if len({item, rater, label}) < 3:
+        raise KappaFrameError(
+            f"item=, rater= and label= must be three different columns; got {long_args}."
+        )
+    return LongLayout(item, rater, label)

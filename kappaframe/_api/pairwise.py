@@ -2,38 +2,29 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .._count.kernel import all_pairs, pair_counts
-from .._encode.codes import Factorized, encode_labels, factorize_numpy, shared_categories
-from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from .._schema import Column, Kind, Table
+from .._count.kernel import pair_counts
+from .._encode.codes import encode_labels, shared_categories
+from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, warn_undefined
+from .._frames.arrays import factorize_any
+from .._schema import Column, Table
 from .._stats.agreement import agreement, pair_agreement, weight_matrix
 from .._types import CIMethod, Duplicates, Scale, Stat
+from .assemble import STATS, matrix_table, tidy
+from .counts import Counts
 from .options import check_pair_options, with_reference
-from .plan import (
-    Prepared,
-    adapt,
-    as_list,
-    check_symmetric,
-    key_columns,
-    prepare,
-    tidy,
-    warn_undefined,
-)
+from .plan import adapt, count_input, prepare_input
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["cohen_kappa", "confusion", "matrix", "pairwise", "score"]
+__all__ = ["cohen_kappa", "confusion", "counts", "matrix", "pairwise", "score"]
 
 FrameT = TypeVar("FrameT")
-
-STATS = ("kappa", "p_o", "p_e", "n")
 
 
 def pairwise(
@@ -205,10 +196,9 @@ def pairwise(
     >>> round(float(res["pabak"].iloc[0]), 4), round(float(res["gwet_ac1"].iloc[0]), 4)
     (0.5, 0.5294)
     """
-    extra = check_pair_options(ci, ci_method, n_boot, seed, stats, as_list(by))
-    frame = adapt(data)
-    prep = prepare(
-        frame,
+    extra = check_pair_options(ci, ci_method, n_boot, seed, stats)
+    prep = prepare_input(
+        adapt(data),
         with_reference(raters, reference),
         by=by,
         item=item,
@@ -219,7 +209,7 @@ def pairwise(
         min_overlap=min_overlap,
         from_counts=True,
     )
-    return frame.render(
+    return prep.frame.render(
         tidy(prep, weights=weights, scale=scale, ci=ci, reference=reference, extra=extra)
     )
 
@@ -274,9 +264,8 @@ def matrix(
     """
     if stat not in STATS:
         raise bad_option("stat", stat, STATS)
-    frame = adapt(data)
-    prep = prepare(
-        frame,
+    prep = prepare_input(
+        adapt(data),
         raters,
         by=by,
         item=item,
@@ -287,53 +276,7 @@ def matrix(
         min_overlap=min_overlap,
         from_counts=True,
     )
-    return frame.render(matrix_table(prep, stat, weights))
-
-
-def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
-    """Build the rater x rater :class:`Table` of ``stat``, one block of rows per group."""
-    square = square_values(prep, stat, weights)
-    n_raters = len(prep.raters)
-    n_groups = prep.groups.n_groups
-
-    group_of_row = np.repeat(np.arange(n_groups), n_raters)
-    rater_of_row = np.tile(np.arange(n_raters), n_groups)
-    flat = square.reshape(n_groups * n_raters, n_raters)
-    kind: Kind = "int" if stat == "n" else "float"
-    columns = key_columns(prep, group_of_row)
-    columns.append(Column("rater", "name", rater_of_row, categories=list(prep.raters)))
-    columns += [
-        Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)
-    ]
-    return Table(columns, index=[*prep.by, "rater"], mark={"kind": "matrix", "stat": stat})
-
-
-def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
-    """``stat`` of every rater pair (and each rater with themself): shape (groups, R, R)."""
-    w = weight_matrix(weights, prep.categories)
-    check_symmetric(w)
-    n_raters, n_groups = len(prep.raters), prep.groups.n_groups
-    # Each rater with themself, then the pairs: all of them, or on the sparse paths those
-    # that share items (the others share nothing: n 0, statistics undefined).
-    own = np.repeat(np.arange(n_raters), 2).reshape(-1, 2)
-    shared = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
-    pairs = np.concatenate([own, shared])
-    stats = pair_agreement(prep.tables(pairs, weights), w, weights)
-    n = np.zeros((n_groups, n_raters, n_raters), dtype=np.int64)
-    undefined = np.ones((n_groups, n_raters, n_raters), dtype=bool)
-    values = np.full((n_groups, n_raters, n_raters), 0 if stat == "n" else np.nan)
-    for a, b in ((pairs[:, 0], pairs[:, 1]), (pairs[:, 1], pairs[:, 0])):
-        n[:, a, b] = stats["n"].T
-        undefined[:, a, b] = stats["undefined"].T
-        values[:, a, b] = stats[stat].T
-    upper = np.triu_indices(n_raters, 1)
-    kept = prep.kept(n[:, upper[0], upper[1]])
-    warn_undefined(undefined[:, upper[0], upper[1]][kept], n[:, upper[0], upper[1]][kept])
-    if stat != "n":
-        hidden = ~prep.kept(n)
-        hidden[:, np.arange(n_raters), np.arange(n_raters)] = False
-        values[hidden] = np.nan
-    return values.astype(np.int64) if stat == "n" else values
+    return prep.frame.render(matrix_table(prep, stat, weights))
 
 
 def score(
@@ -354,8 +297,7 @@ def score(
     >>> round(kf.score(df, "model", "truth"), 4)
     0.6154
     """
-    frame = adapt(data)
-    prep = prepare(frame, [a, b], categories=categories, from_counts=True)
+    prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
     w = weight_matrix(weights, prep.categories)
     stats = pair_agreement(prep.tables(np.array([[0, 1]]), weights), w, weights)
     warn_undefined(stats["undefined"], stats["n"], "pairs")
@@ -383,8 +325,7 @@ def confusion(
     >>> kf.confusion(df, "x", "y").to_numpy().tolist()
     [[1, 0], [1, 1]]
     """
-    frame = adapt(data)
-    prep = prepare(frame, [a, b], categories=categories, from_counts=True)
+    prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
     k = len(prep.categories)
     table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
     labels = np.empty(k, dtype=object)
@@ -393,24 +334,64 @@ def confusion(
     columns += [
         Column(cat, "int", table[:, j].astype(np.int64)) for j, cat in enumerate(prep.categories)
     ]
-    return frame.render(Table(columns, index=[a], columns_name=b))
+    return prep.frame.render(Table(columns, index=[a], columns_name=b))
 
 
-def _factorize_any(values: Any, name: str) -> Factorized:
-    pd = sys.modules.get("pandas")
-    if pd is not None and isinstance(values, (pd.Series, pd.Index, pd.Categorical)):
-        from .._frames.pandas import factorize_labels
+def counts(
+    data: Any,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    categories: Sequence[Any] | None = None,
+    duplicates: str = "raise",
+) -> Counts:
+    """Count the K x K table of every rater pair per group, as an additive :class:`Counts`.
 
-        return factorize_labels(pd.Series(values) if not isinstance(values, pd.Series) else values)
-    pl = sys.modules.get("polars")
-    if pl is not None and isinstance(values, pl.Series):
-        from .._frames.polars import factorize_labels as pl_factorize
+    The first half of :func:`kappaframe.pairwise`: ``kf.counts(df, ...).pairwise()`` is
+    ``kf.pairwise(df, ...)``. Counts of parts of the data add up (``+``, ``sum()``), and
+    can be stored with :meth:`Counts.to_frame` and read back with
+    :meth:`Counts.from_frame`.
 
-        return pl_factorize(values)
-    array = np.asarray(values)
-    if array.ndim != 1:
-        raise KappaFrameError(f"{name} must be 1-D; got shape {array.shape}.")
-    return factorize_numpy(array)
+    Parameters
+    ----------
+    data : frame or path
+        A pandas or polars DataFrame, a polars LazyFrame (streamed in batches in the
+        wide layout), a Dask DataFrame (counted per partition on the cluster), or parquet
+        / CSV files: a path, a glob, a list of paths or a ``pyarrow.dataset.Dataset``
+        (read in batches; see :func:`kappaframe.scan`).
+    raters, item, rater, label, by, categories, duplicates
+        As in :func:`kappaframe.pairwise`.
+
+    Returns
+    -------
+    Counts
+        Every pair of raters that shares an item (all pairs in the wide layout), and
+        each rater with themself, in every group.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({"a": [1, 1, 2, 2], "b": [1, 2, 2, 2]})
+    >>> c = kf.counts(df)
+    >>> c.tables[1, 0].tolist()  # the pair (a, b): rows a's labels, columns b's
+    [[1, 1], [0, 2]]
+    >>> float(c.pairwise()["kappa"].iloc[0])
+    0.5
+    """
+    return count_input(
+        adapt(data),
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
 
 
 def cohen_kappa(
@@ -451,8 +432,8 @@ def cohen_kappa(
     """
     if isinstance(y1, (str, bytes)) or isinstance(y2, (str, bytes)):
         raise KappaFrameTypeError("y1 and y2 must be arrays of labels, not strings.")
-    f1 = _factorize_any(y1, "y1")
-    f2 = _factorize_any(y2, "y2")
+    f1 = factorize_any(y1, "y1")
+    f2 = factorize_any(y2, "y2")
     if len(f1.codes) != len(f2.codes):
         raise KappaFrameError(
             f"y1 and y2 must have the same length; got {len(f1.codes)} and {len(f2.codes)}."

@@ -7,26 +7,27 @@ through the shared :func:`kappaframe._stats.agreement.agreement`, like every oth
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from .._encode.codes import Factorized, Groups, encode_groups
-from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns
-from .._schema import Column, Table
+from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns, warn_undefined
+from .._frames.arrays import factorize_any, factorize_scores, scores_array
+from .._frames.native import eager_adapter
+from .._frames.pandas import render as pandas_render
+from .._schema import SWEEP_COLUMNS, Column, Table, check_names
 from .._stats.agreement import agreement, weight_matrix
+from .options import as_list
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["SWEEP_COLUMNS", "threshold_sweep"]
+__all__ = ["threshold_sweep"]
 
 FrameT = TypeVar("FrameT")
 
-#: Output columns after the ``by`` columns, in order.
-SWEEP_COLUMNS = ("threshold", "n", "tn", "fp", "fn", "tp", "accuracy", "p_e", "kappa", "best")
 
 _BINARY_SETS = ({0, 1}, {-1, 1}, {False, True})
 
@@ -105,8 +106,6 @@ def threshold_sweep(
     >>> float(best["threshold"]), round(float(best["kappa"]), 4), int(best["fp"])
     (0.35, 0.6667, 1)
     """
-    from .plan import warn_undefined
-
     grid = _thresholds(thresholds)
     if data is None:
         if by is not None:
@@ -114,13 +113,14 @@ def threshold_sweep(
         truth, ranks = _arrays(y_true, scores, pos_label)
         table, undefined = _sweep(truth, *ranks, encode_groups([], len(truth)), grid, [])
         warn_undefined(*undefined, "thresholds")
-        from .._frames.pandas import render
+        return pandas_render(table)
 
-        return render(table)
-
-    from .plan import adapt, as_list
-
-    frame = adapt(data)
+    frame = eager_adapter(data)
+    if frame is None:
+        raise KappaFrameTypeError(
+            "threshold_sweep(data=...) takes a pandas or polars DataFrame (or LazyFrame); got "
+            f"{type(data).__module__}.{type(data).__qualname__}."
+        )
     names = frame.columns()
     by_list = as_list(by, names)
     for role, cols in (
@@ -131,11 +131,7 @@ def threshold_sweep(
         err = missing_columns(cols, names, role)
         if err is not None:
             raise err
-    clash = [b for b in by_list if b in SWEEP_COLUMNS]
-    if clash:
-        raise KappaFrameError(
-            f"by column {clash[0]!r} has the name of an output column; rename it first."
-        )
+    check_names(by_list, SWEEP_COLUMNS, "threshold_sweep")
     frame.load([*by_list, y_true, scores])
     truth = _positive(frame.labels(y_true), pos_label, repr(y_true))
     rank, values = _ranks(frame.labels(scores), repr(scores))
@@ -160,37 +156,17 @@ def _thresholds(thresholds: Any) -> np.ndarray | None:
 def _arrays(
     y_true: Any, scores: Any, pos_label: Any
 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
-    import pandas as pd
-
-    from .pairwise import _factorize_any
-
     if isinstance(y_true, (str, bytes)) or isinstance(scores, (str, bytes)):
         raise KappaFrameTypeError(
             "y_true and scores must be arrays; to name columns of a frame pass data=frame."
         )
-    truth = _positive(_factorize_any(y_true, "y_true"), pos_label, "y_true")
-    score = _scores_array(scores)
+    truth = _positive(factorize_any(y_true, "y_true"), pos_label, "y_true")
+    score = scores_array(scores)
     if len(truth) != len(score):
         raise KappaFrameError(
             f"y_true and scores must have the same length; got {len(truth)} and {len(score)}."
         )
-    codes, uniques = pd.factorize(score, use_na_sentinel=True)
-    return truth, _ranks(Factorized(np.asarray(codes, dtype=np.intp), list(uniques)), "scores")
-
-
-def _scores_array(scores: Any) -> np.ndarray:
-    pl = sys.modules.get("polars")
-    if pl is not None and isinstance(scores, pl.Series):
-        scores = scores.cast(pl.Float64).fill_null(float("nan")).to_numpy()
-    try:
-        array = np.asarray(scores, dtype=float)
-    except (TypeError, ValueError):
-        raise KappaFrameTypeError(
-            "scores must be numbers (probabilities, logits, ...); got values that are not."
-        ) from None
-    if array.ndim != 1:
-        raise KappaFrameError(f"scores must be 1-D; got shape {array.shape}.")
-    return array
+    return truth, _ranks(factorize_scores(score), "scores")
 
 
 def _ranks(fact: Factorized, name: str) -> tuple[np.ndarray, np.ndarray]:

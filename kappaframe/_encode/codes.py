@@ -9,12 +9,12 @@ across all rater columns, one group index across all ``by`` columns, and the lon
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from .._count.kernel import code_dtype
 from .._errors import KappaFrameError
@@ -24,7 +24,6 @@ __all__ = [
     "Groups",
     "encode_groups",
     "encode_labels",
-    "factorize_numpy",
     "long_to_wide",
     "shared_categories",
     "small_codes",
@@ -54,23 +53,6 @@ def small_codes(codes: Any, n_uniques: int) -> np.ndarray:
     the size of the input.
     """
     return np.asarray(codes).astype(code_dtype(n_uniques), copy=False)
-
-
-def factorize_numpy(values: Any, missing: np.ndarray | None = None) -> Factorized:
-    """Factorize a 1-D array; NaN, None and pd.NA are missing (``-1``).
-
-    ``missing`` marks extra positions to treat as missing (e.g. nulls a backend filled).
-    """
-    codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    uniques_list = list(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
-    if missing is not None and missing.any():
-        codes[missing] = -1
-        used = np.bincount(codes[codes >= 0], minlength=len(uniques_list)) > 0
-        if not used.all():
-            remap = np.append(np.cumsum(used) - 1, -1)
-            codes = remap[codes]
-            uniques_list = [u for u, keep in zip(uniques_list, used, strict=True) if keep]
-    return Factorized(small_codes(codes, len(uniques_list)), uniques_list)
 
 
 def compact_categorical(codes: np.ndarray, categories: list[Any]) -> Factorized:
@@ -186,7 +168,8 @@ def _check_unique_categories(cats: list[Any], what: str) -> None:
 
 
 def _is_missing(value: Any) -> bool:
-    if value is None or value is pd.NA:
+    pd = sys.modules.get("pandas")  # pd.NA can only come from an imported pandas
+    if value is None or (pd is not None and value is pd.NA):
         return True
     return isinstance(value, float) and value != value
 
@@ -359,3 +342,10 @@ def long_to_wide(
     wide = np.full((len(raters.uniques), ratings.n_units), -1, dtype=labels.dtype)
     wide[raters.codes[keep], ratings.unit[keep]] = labels[keep]
     return Wide(wide, ratings.unit_groups)
+
+
+def object_array(values: Sequence[Any]) -> np.ndarray:
+    """A 1-D object array of ``values`` (tuples stay single elements)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out

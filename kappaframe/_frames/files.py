@@ -1,16 +1,12 @@
-"""Files bigger than memory, and polars LazyFrames: counted batch by batch.
+"""Files bigger than memory: read batch by batch.
 
-Pair counts add up over items (:mod:`kappaframe._api.counts`), so a file in the wide layout
-(one row per item) is read in batches of rows, each batch counted by the shared kernel and
-added to a running total: peak memory depends on the batch size, not on the file.
-
-- Parquet and CSV files go through ``pyarrow.dataset`` (only the needed columns, in
-  batches of ``batch_size`` rows, little read-ahead): pass a path, a glob, a list of paths
-  or a ``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet")``),
-  or :func:`scan` to set the format, the batch size or CSV options.
-- A polars LazyFrame (``pl.scan_parquet(...)``, ``pl.scan_csv(...)`` or any query) is
-  streamed the same way with ``LazyFrame.collect_batches``, selecting the needed columns
-  first; results come back as a LazyFrame.
+Pair counts add up over items, so a file in the wide layout (one row per item) is read in
+batches of rows, each batch counted by the shared kernel and added to a running total (the
+loop of :mod:`kappaframe._api.plan`): peak memory depends on the batch size, not on the file.
+Parquet and CSV files go through ``pyarrow`` (only the needed columns, in batches of
+``batch_size`` rows, little read-ahead): pass a path, a glob, a list of paths or a
+``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet")``), or
+:func:`scan` to set the format, the batch size or CSV options.
 
 The long layout (one row per rating) needs every rating of an item together, which batches
 of rows do not give; it reads only its three or four columns (strings dictionary-encoded,
@@ -21,16 +17,15 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Hashable, Sequence
+import sys
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
 
-from .._api.counts import CountingFrame, Counts
 from .._errors import KappaFrameError, KappaFrameTypeError
+from .pandas import PandasFrame
+from .parts import DEFAULT_BATCH_ROWS, BatchReader
 
-__all__ = ["DEFAULT_BATCH_ROWS", "FileScan", "StreamedLazyFrame", "file_adapter", "scan"]
-
-#: Rows per batch when reading files or streaming a LazyFrame.
-DEFAULT_BATCH_ROWS = 1 << 18
+__all__ = ["DEFAULT_BATCH_ROWS", "FileReader", "FileScan", "file_reader", "scan"]
 
 #: Bytes per block read from a CSV file.
 CSV_BLOCK_BYTES = 8 * 1024**2
@@ -248,48 +243,29 @@ def _infer_format(paths: list[str]) -> str:
     return kinds.pop()
 
 
-def file_adapter(data: Any) -> _FileFrame | None:
-    """Adapt a path, a list of paths, a Dataset or a :class:`FileScan`; else None."""
+def file_reader(data: Any) -> FileReader | None:
+    """Read a path, a list of paths, a Dataset or a :class:`FileScan`; else None."""
     if isinstance(data, FileScan):
-        return _FileFrame(data)
+        return FileReader(data)
     if isinstance(data, (str, os.PathLike)):
         text = os.fspath(data)
         if not (os.path.exists(text) or glob.glob(text)):
             return None
-        return _FileFrame(FileScan(data))
+        return FileReader(FileScan(data))
     if (
         isinstance(data, (list, tuple))
         and data
         and all(isinstance(x, (str, os.PathLike)) for x in data)
     ):
-        return _FileFrame(FileScan(list(data)))
-    ds = _loaded("pyarrow.dataset")
+        return FileReader(FileScan(list(data)))
+    ds = sys.modules.get("pyarrow.dataset")
     if ds is not None and isinstance(data, ds.Dataset):
-        return _FileFrame(FileScan(data))
+        return FileReader(FileScan(data))
     return None
 
 
-def _loaded(name: str) -> Any:
-    import sys
-
-    return sys.modules.get(name)
-
-
-def _layout(raters: Any, options: dict[str, Any]) -> tuple[bool, list[Hashable]]:
-    """Whether the options ask for the long layout, and the columns it reads."""
-    from .._api.plan import as_list
-
-    by = as_list(options.get("by"))
-    long_cols = [options.get(k) for k in ("item", "rater", "label")]
-    return any(c is not None for c in long_cols), by
-
-
-class _FileFrame(CountingFrame):
-    """Adapter: files counted batch by batch (wide) or from their needed columns (long).
-
-    Statistics that need every item's labels get the label codes of all batches,
-    stacked (one small integer per rating).
-    """
+class FileReader(BatchReader):
+    """Files as pandas parts: batches of rows, or the needed columns whole (long layout)."""
 
     output = "pandas"
 
@@ -299,112 +275,34 @@ class _FileFrame(CountingFrame):
     def columns(self) -> list[Hashable]:
         return list(self.scan.dataset.schema.names)
 
-    def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
-        def total(options: dict[str, Any]) -> Counts:
-            parts = (
-                Counts.from_prepared(prep, output=self.output)
-                for prep in self._parts(raters, min_raters, options)
-            )
-            return _sum(parts)
+    def empty(self) -> Any:
+        return self.scan.dataset.schema.empty_table().to_pandas()
 
-        def labels(columns: list[str]) -> Any:
-            from .pandas import PandasFrame
+    def wrap(self) -> Callable[[Any], Any]:
+        return PandasFrame
 
-            for batch in self.scan.batches(columns):
-                yield PandasFrame(batch.to_pandas())
+    def parts(self, columns: Sequence[Hashable]) -> Iterator[Any]:
+        for batch in self.scan.batches([str(c) for c in columns]):
+            yield batch.to_pandas()
 
-        return _with_categories(total, labels, raters, min_raters, options, self.columns())
+    def whole(self, columns: Sequence[Hashable], compact: Sequence[Hashable] = ()) -> Any:
+        """Every row of ``columns``; the strings of ``compact`` dictionary-encoded.
 
-    def item_parts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> list[Any]:
-        from .._api.counts import ItemCodes
+        A dictionary-encoded string costs about 4 bytes a value; the other columns (group
+        keys) come back as plain values, not categoricals.
+        """
+        import pyarrow as pa
 
-        return [ItemCodes.of(prep) for prep in self._parts(raters, min_raters, options)]
-
-    def _parts(self, raters: Any, min_raters: int, options: dict[str, Any]) -> Any:
-        """Prepare batches of rows (wide layout), or all the needed columns (long)."""
-        from .._api.plan import prepare
-        from .pandas import PandasFrame
-
-        long, by = _layout(raters, options)
-        empty = self.scan.dataset.schema.empty_table().to_pandas()
-        if long:
-            prepare(PandasFrame(empty), None, min_raters=0, **options)  # checks columns
-            needed = [*by, options["item"], options["rater"], options["label"]]
-            strings = [
-                c for c in needed[len(by) :] if _is_string(self.scan.dataset.schema.field(c).type)
-            ]
-            table = self.scan._open(strings).to_table(columns=[str(c) for c in needed])
-            for name in by:  # group keys come back as plain values, not categoricals
-                column = table.column(str(name))
-                if pa_types().is_dictionary(column.type):
-                    position = table.schema.get_field_index(str(name))
-                    table = table.set_column(
-                        position, str(name), column.cast(column.type.value_type)
-                    )
-            frame = PandasFrame(table.to_pandas())
-            yield prepare(frame, raters, min_raters=min_raters, **options)
-            return
-
-        first = prepare(PandasFrame(empty), raters, min_raters=min_raters, **options)
-        needed = [*by, *first.raters]
-        some = False
-        for batch in self.scan.batches([str(c) for c in needed]):
-            frame = PandasFrame(batch.to_pandas())
-            yield prepare(frame, first.raters, min_raters=min_raters, **options)
-            some = True
-        if not some:
-            yield first
-
-
-def _accumulate(total: Counts, part: Counts) -> Counts:
-    total += part
-    return total
-
-
-def _sum(parts: Any, empty: Counts | None = None) -> Counts:
-    """Add up the counts of the batches (``empty`` when there is none)."""
-    total: Counts | None = None
-    for part in parts:
-        total = part if total is None else _accumulate(total, part)
-    if total is None:
-        if empty is None:  # pragma: no cover - file parts always yield once
-            raise KappaFrameError("nothing was read.")
-        return empty
-    return total
-
-
-def _with_categories(
-    total: Any,
-    labels: Any,
-    raters: Any,
-    min_raters: int,
-    options: dict[str, Any],
-    names: list[Hashable],
-) -> Counts:
-    """Sum the batches' counts, finding the categories first if they must be fixed.
-
-    Counts that keep only diagonals (many categories) add up over the same categories
-    only: if the batches differ, one pass over the rater columns finds the categories,
-    and the batches are summed again with them fixed.
-    """
-    from .._api.counts import CategoriesDiffer, distinct_labels, merge_categories
-    from .._api.plan import as_list
-
-    try:
-        return total(options)
-    except CategoriesDiffer:
-        if options.get("categories") is not None:
-            raise
-    by = as_list(options.get("by"), names)
-    columns = [str(c) for c in (as_list(raters, names) or [c for c in names if c not in by])]
-    found = (distinct_labels(frame, columns, None) for frame in labels(columns))
-    return total({**options, "categories": merge_categories(found, columns)})
-
-
-def pa_types() -> Any:
-    import pyarrow as pa
-
-    return pa.types
+        names = [str(c) for c in columns]
+        schema = self.scan.dataset.schema
+        strings = [str(c) for c in compact if _is_string(schema.field(str(c)).type)]
+        table = self.scan._open(strings).to_table(columns=names)
+        for name in names:
+            column = table.column(name)
+            if name not in strings and pa.types.is_dictionary(column.type):
+                position = table.schema.get_field_index(name)
+                table = table.set_column(position, name, column.cast(column.type.value_type))
+        return table.to_pandas()
 
 
 def _is_string(kind: Any) -> bool:
@@ -415,105 +313,3 @@ def _is_string(kind: Any) -> bool:
         or pa.types.is_large_string(kind)
         or getattr(pa.types, "is_string_view", lambda _: False)(kind)
     )
-
-
-class StreamedLazyFrame:
-    """A polars LazyFrame: streamed in batches for pair counts, collected otherwise.
-
-    For the statistics that need pair counts only (``from_counts``), the wide layout runs
-    ``lazy.select(needed).collect_batches()`` and adds up each batch's counts; the long
-    layout collects its needed columns (ratings of an item must be together). Any other
-    caller gets the plain :class:`kappaframe._frames.polars.PolarsFrame` behaviour (it collects
-    the needed columns once).
-    """
-
-    output = "lazy"
-    batch_size = DEFAULT_BATCH_ROWS
-
-    def __init__(self, frame: Any) -> None:
-        from .polars import PolarsFrame
-
-        self.source = frame
-        self.inner = PolarsFrame(frame)
-        self._result: Counts | None = None
-
-    # the plain adapter interface, for callers that need the item-level labels
-    def columns(self) -> list[Hashable]:
-        return self.inner.columns()
-
-    def load(self, needed: list[Hashable]) -> None:
-        self.inner.load(needed)
-
-    @property
-    def n_rows(self) -> int:
-        return self.inner.n_rows
-
-    def labels(self, name: Hashable) -> Any:
-        return self.inner.labels(name)
-
-    def keys(self, name: Hashable) -> Any:
-        return self.inner.keys(name)
-
-    def counts(self, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Counts:
-        import polars as pl
-
-        from .._api.plan import prepare
-        from .polars import PolarsFrame
-
-        long, by = _layout(raters, options)
-        if long:
-            prep = prepare(PolarsFrame(self.source), raters, min_raters=min_raters, **options)
-            return Counts.from_prepared(prep, output=self.output)
-        schema = self.source.collect_schema()
-        empty = PolarsFrame(pl.DataFrame(schema=schema))
-        first = prepare(empty, raters, min_raters=min_raters, **options)
-
-        def total(options: dict[str, Any]) -> Counts:
-            query = self.source.select([str(c) for c in [*by, *first.raters]])
-            parts = (
-                Counts.from_prepared(
-                    prepare(PolarsFrame(batch), first.raters, min_raters=min_raters, **options),
-                    output=self.output,
-                )
-                for batch in _batches(query, self.batch_size)
-            )
-            return _sum(parts, Counts.from_prepared(first, output=self.output))
-
-        def labels(columns: list[str]) -> Any:
-            for batch in _batches(self.source.select(columns), self.batch_size):
-                yield PolarsFrame(batch)
-
-        return _with_categories(total, labels, raters, min_raters, options, schema.names())
-
-    def prepared(
-        self,
-        raters: Any = None,
-        *,
-        min_overlap: int | None = None,
-        from_counts: bool = False,
-        **options: Any,
-    ) -> Any:
-        if not from_counts:  # item-level statistics: collect the needed columns once
-            from .._api.plan import prepare
-
-            self._result = None
-            return prepare(self.inner, raters, min_overlap=min_overlap, **options)
-        self._result = self.counts(raters, **options)
-        return self._result.prepared(min_overlap)
-
-    def render(self, table: Any) -> Any:
-        if self._result is not None:
-            from .._api.counts import render
-
-            return render(table, self._result.keys, self._result.output)
-        return self.inner.render(table)
-
-
-def _batches(query: Any, size: int) -> Any:
-    """Eager DataFrames of a LazyFrame query, streamed when polars can."""
-    collect_batches = getattr(query, "collect_batches", None)
-    if collect_batches is None:  # pragma: no cover - polars before collect_batches
-        yield query.collect()
-        return
-    # Counts do not depend on row order, so polars need not keep it.
-    yield from collect_batches(chunk_size=size, maintain_order=False)

@@ -40,8 +40,27 @@ def factorize_keys(series: pd.Series, name: Hashable) -> tuple[np.ndarray, int]:
     return np.asarray(codes, dtype=np.intp), len(uniques)
 
 
+def factorize_array(values: Any, missing: np.ndarray | None = None) -> Factorized:
+    """Factorize a 1-D array; NaN, None and pd.NA are missing (``-1``).
+
+    ``missing`` marks extra positions to treat as missing (e.g. nulls a backend filled).
+    """
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    uniques_list = list(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
+    if missing is not None and missing.any():
+        codes[missing] = -1
+        used = np.bincount(codes[codes >= 0], minlength=len(uniques_list)) > 0
+        if not used.all():
+            remap = np.append(np.cumsum(used) - 1, -1)
+            codes = remap[codes]
+            uniques_list = [u for u, keep in zip(uniques_list, used, strict=True) if keep]
+    return Factorized(small_codes(codes, len(uniques_list)), uniques_list)
+
+
 class PandasFrame:
     """A pandas DataFrame seen through the adapter interface."""
+
+    output = "pandas"
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self.frame = frame

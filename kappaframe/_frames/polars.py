@@ -6,17 +6,26 @@ Imported only when a polars object is passed in (or polars is imported), so
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from .._encode.codes import Factorized, compact_categorical, factorize_numpy, small_codes
+from .._encode.codes import Factorized, compact_categorical, small_codes
 from .._errors import KappaFrameError
 from .._schema import Table
+from .pandas import factorize_array
+from .parts import DEFAULT_BATCH_ROWS, BatchReader
 
-__all__ = ["PolarsFrame", "factorize_keys", "factorize_labels"]
+__all__ = [
+    "LazyReader",
+    "PolarsFrame",
+    "batches",
+    "factorize_keys",
+    "factorize_labels",
+    "render",
+]
 
 
 def _missing(series: pl.Series) -> np.ndarray | None:
@@ -37,14 +46,14 @@ def factorize_labels(series: pl.Series) -> Factorized:
         series = series.cast(pl.String)
     if dtype.is_float():
         # null -> NaN: pandas' factorize codes NaN as missing, no mask needed.
-        return factorize_numpy(series.fill_null(float("nan")).to_numpy())
+        return factorize_array(series.fill_null(float("nan")).to_numpy())
     missing = _missing(series)
     if missing is not None:
         # Fill nulls with an existing value so the array keeps its dtype (ints stay ints).
         first = series.drop_nulls()
         filled = series.fill_null(first[0]) if len(first) else series
-        return factorize_numpy(filled.to_numpy(), missing)
-    return factorize_numpy(series.to_numpy(), missing)
+        return factorize_array(filled.to_numpy(), missing)
+    return factorize_array(series.to_numpy(), missing)
 
 
 def factorize_keys(series: pl.Series, name: Hashable) -> tuple[np.ndarray, int]:
@@ -83,6 +92,7 @@ class PolarsFrame:
         self.lazy = isinstance(frame, pl.LazyFrame)
         self.source = frame
         self.frame: pl.DataFrame | None = frame if isinstance(frame, pl.DataFrame) else None
+        self.output = "lazy" if self.lazy else "polars"
 
     def columns(self) -> list[Hashable]:
         if self.lazy:
@@ -145,3 +155,43 @@ def _series_of_labels(name: str, values: list[Any]) -> pl.Series:
         return pl.Series(name, values, strict=True)
     except (TypeError, pl.exceptions.PolarsError):
         return pl.Series(name, [None if v is None else str(v) for v in values], dtype=pl.String)
+
+
+class LazyReader(BatchReader):
+    """A polars LazyFrame as polars parts: streamed batches of the needed columns.
+
+    ``lazy.select(needed).collect_batches()`` (streamed where polars can); the long layout
+    collects its needed columns once (every rating of an item must be together). Results
+    come back as a LazyFrame.
+    """
+
+    output = "lazy"
+    batch_size = DEFAULT_BATCH_ROWS
+
+    def __init__(self, frame: pl.LazyFrame) -> None:
+        self.source = frame
+
+    def columns(self) -> list[Hashable]:
+        return list(self.source.collect_schema().names())
+
+    def empty(self) -> pl.DataFrame:
+        return pl.DataFrame(schema=self.source.collect_schema())
+
+    def wrap(self) -> Callable[[Any], Any]:
+        return PolarsFrame
+
+    def parts(self, columns: Sequence[Hashable]) -> Iterator[pl.DataFrame]:
+        return batches(self.source.select([str(c) for c in columns]), self.batch_size)
+
+    def whole(self, columns: Sequence[Hashable], compact: Sequence[Hashable] = ()) -> pl.DataFrame:
+        return self.source.select([str(c) for c in columns]).collect()
+
+
+def batches(query: pl.LazyFrame, size: int) -> Iterator[pl.DataFrame]:
+    """Eager DataFrames of a LazyFrame query, streamed when polars can."""
+    collect_batches = getattr(query, "collect_batches", None)
+    if collect_batches is None:  # pragma: no cover - polars before collect_batches
+        yield query.collect()
+        return
+    # Counts do not depend on row order, so polars need not keep it.
+    yield from collect_batches(chunk_size=size, maintain_order=False)

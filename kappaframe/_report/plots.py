@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from .._api.pairwise import STATS, square_values
-from .._api.plan import adapt, prepare
+from .._api.assemble import STATS, square_values
+from .._api.plan import adapt, prepare_input
 from .._errors import KappaFrameError, bad_option
 from .._schema import Column, Table
 from .._stats.agreement import agreement, weight_matrix
@@ -57,13 +57,13 @@ def _new_figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _group_titles(frame: Any, prep: Any) -> list[str]:
+def _group_titles(prep: Any) -> list[str]:
     """``"project = alpha"`` for each group (``""`` when not grouped)."""
     if not prep.by:
         return [""]
     first = prep.groups.first_row
     table = Table([Column(b, "key", first, source=b) for b in prep.by])
-    native = frame.render(table)
+    native = prep.frame.render(table)
     if hasattr(native, "collect"):
         native = native.collect()
     if hasattr(native, "itertuples"):
@@ -186,9 +186,8 @@ def group_squares(
     """Compute :func:`kappaframe.matrix` as arrays: (groups, R, R), rater names, titles."""
     if stat not in STATS:
         raise bad_option("stat", stat, STATS)
-    frame = adapt(data)
-    prep = prepare(
-        frame,
+    prep = prepare_input(
+        adapt(data),
         raters,
         by=by,
         item=item,
@@ -196,9 +195,10 @@ def group_squares(
         label=label,
         categories=categories,
         duplicates=duplicates,
+        from_counts=True,
     )
     squares = square_values(prep, stat, weights)
-    return squares, [str(r) for r in prep.raters], _group_titles(frame, prep)
+    return squares, [str(r) for r in prep.raters], _group_titles(prep)
 
 
 def matrix_figure(
@@ -316,7 +316,7 @@ def confusion_plot(
     'new_orleans vs winnipeg: n = 218, kappa = 0.26'
     """
     require_matplotlib()
-    prep = prepare(adapt(data), [a, b], categories=categories)
+    prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
     k = len(prep.categories)
     table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
     stats = agreement(table, weight_matrix(None, prep.categories))

@@ -20,6 +20,7 @@ __all__ = [
     "diagonal_agreement",
     "finish_agreement",
     "pair_agreement",
+    "require_symmetric",
     "standard_errors",
     "weight_matrix",
 ]
@@ -89,6 +90,16 @@ def _weights_from_object(weights: Any, categories: Sequence[Any]) -> np.ndarray:
     if matrix.ndim != 2:
         raise KappaFrameError(f"weights matrix must be 2-D (K x K); got shape {matrix.shape}.")
     return matrix
+
+
+def require_symmetric(w: np.ndarray, why: str) -> None:
+    """Refuse an asymmetric disagreement matrix where the statistic has no orientation."""
+    if not np.allclose(w, w.T, rtol=0, atol=1e-12):
+        raise KappaFrameError(
+            f"this statistic needs a symmetric weights matrix: {why}. Pass a symmetric "
+            "matrix (e.g. (W + W.T) / 2), or use pairwise()/matrix(), where rows are "
+            "rater_a's labels and asymmetric weights are defined (Cohen 1968)."
+        )
 
 
 def agreement(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:

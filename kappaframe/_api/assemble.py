@@ -1,0 +1,163 @@
+"""Prepared input -> statistics -> :class:`kappaframe._schema.Table`: the pairwise outputs.
+
+The tidy table (:func:`tidy`) and the square matrix (:func:`matrix_table`) of any prepared
+input, eager or counted in parts: the one place where pair counts become output columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._count.kernel import all_pairs
+from .._errors import KappaFrameError, warn_undefined
+from .._schema import CI_COLUMNS, MATRIX_KEY, TIDY_COLUMNS, Column, Kind, Table, check_names
+from .._stats.agreement import pair_agreement, standard_errors, weight_matrix
+from .._stats.bootstrap import bootstrap_kappa
+from .._stats.family import family
+from .._stats.scales import resolve_scale
+from .options import PairOptions, check_pair_options, rater_pairs
+from .prepare import Prepared
+
+__all__ = ["STATS", "key_columns", "matrix_table", "pair_extras", "square_values", "tidy"]
+
+STATS = ("kappa", "p_o", "p_e", "n")
+
+
+def tidy(
+    prep: Prepared,
+    *,
+    weights: Any = None,
+    scale: Any = "landis_koch",
+    ci: float | None = None,
+    reference: Any = None,
+    extra: PairOptions | None = None,
+) -> Table:
+    """The tidy pairwise table of a prepared input.
+
+    ``reference``: pairs of each rater with that rater only. ``extra``: the checked
+    ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (:mod:`kappaframe._api.options`);
+    its columns follow ``interpretation``.
+    """
+    extra = check_pair_options(ci) if extra is None else extra
+    scale_obj = resolve_scale(scale)
+    w = weight_matrix(weights, prep.categories)
+    pairs = prep.pairs() if reference is None else rater_pairs(prep.raters, reference)
+    counts = prep.tables(pairs, weights, full=bool(extra.names))
+    stats = pair_agreement(counts, w, weights)
+    kept = prep.kept(stats["n"])
+    warn_undefined(stats["undefined"][kept], stats["n"][kept])
+
+    # Rows are group-major: every pair of group 0, then group 1, ... (with min_overlap,
+    # only the cells with enough shared items).
+    group_of_row, pair_of_row = np.nonzero(np.swapaxes(kept, 0, 1))
+
+    def rows(values: np.ndarray) -> np.ndarray:
+        return np.swapaxes(values, 0, 1)[group_of_row, pair_of_row]
+
+    columns = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
+    a_idx, b_idx = pairs[:, 0], pairs[:, 1]
+    kappa = rows(stats["kappa"])
+    columns += [
+        Column("rater_a", "name", a_idx[pair_of_row], categories=list(prep.raters)),
+        Column("rater_b", "name", b_idx[pair_of_row], categories=list(prep.raters)),
+        Column("n", "int", rows(stats["n"]).astype(np.int64)),
+        Column("p_o", "float", rows(stats["p_o"])),
+        Column("p_e", "float", rows(stats["p_e"])),
+        Column("kappa", "float", kappa),
+        Column("interpretation", "enum", scale_obj.classify(kappa), categories=scale_obj.labels),
+    ]
+    extras = pair_extras(counts, w, stats["kappa"], extra)
+    columns += [Column(name, "float", rows(values)) for name, values in extras.items()]
+    return Table(columns)
+
+
+def pair_extras(
+    counts: Any, weights: np.ndarray, kappa: np.ndarray, options: PairOptions
+) -> dict[str, np.ndarray]:
+    """Compute the optional columns for tables ``counts[..., K, K]``, in output order.
+
+    With ``ci``: ``se``, ``ci_low``, ``ci_high`` (Fleiss, Cohen & Everitt, or the
+    percentile bootstrap), ``z`` and ``p_value`` (always the large-sample test of
+    kappa = 0). Then the ``stats`` columns (see :func:`kappaframe._family.family`).
+    ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
+    not read (it may be the diagonal-only counts of many categories).
+    """
+    out: dict[str, np.ndarray] = {}
+    if options.ci is not None:
+        errors = standard_errors(counts, weights, kappa, options.ci)
+        if options.ci_method == "bootstrap":
+            errors.update(
+                bootstrap_kappa(counts, weights, options.ci, options.n_boot or 1000, options.seed)
+            )
+        out.update((name, errors[name]) for name in CI_COLUMNS)
+    if options.stats:
+        out.update(family(counts, weights, options.stats))
+    return out
+
+
+def key_columns(
+    prep: Prepared, group_of_row: np.ndarray, output: tuple[Any, ...], what: str
+) -> list[Column]:
+    """The ``by`` columns of the rows, after checking them against the ``output`` schema."""
+    check_names(prep.by, output, what)
+    first = prep.groups.first_row[group_of_row] if len(group_of_row) else group_of_row
+    return [Column(b, "key", first, source=b) for b in prep.by]
+
+
+def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
+    """Build the rater x rater :class:`Table` of ``stat``, one block of rows per group."""
+    square = square_values(prep, stat, weights)
+    n_raters = len(prep.raters)
+    n_groups = prep.groups.n_groups
+
+    group_of_row = np.repeat(np.arange(n_groups), n_raters)
+    rater_of_row = np.tile(np.arange(n_raters), n_groups)
+    flat = square.reshape(n_groups * n_raters, n_raters)
+    kind: Kind = "int" if stat == "n" else "float"
+    if MATRIX_KEY in prep.raters:
+        raise KappaFrameError(
+            f"a rater is named {MATRIX_KEY!r}, the name of the matrix's rater column; rename "
+            "that rater first (or use pairwise(), whose columns are rater_a and rater_b)."
+        )
+    columns = key_columns(prep, group_of_row, (MATRIX_KEY, *prep.raters), "matrix")
+    columns.append(Column(MATRIX_KEY, "name", rater_of_row, categories=list(prep.raters)))
+    columns += [
+        Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)
+    ]
+    return Table(columns, index=[*prep.by, MATRIX_KEY], mark={"kind": "matrix", "stat": stat})
+
+
+def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
+    """``stat`` of every rater pair (and each rater with themself): shape (groups, R, R)."""
+    w = weight_matrix(weights, prep.categories)
+    n_raters, n_groups = len(prep.raters), prep.groups.n_groups
+    # Each rater with themself, then the pairs: all of them, or on the sparse paths those
+    # that share items (the others share nothing: n 0, statistics undefined).
+    own = np.repeat(np.arange(n_raters), 2).reshape(-1, 2)
+    shared = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
+    pairs = np.concatenate([own, shared])
+    tables = prep.tables(pairs, weights)
+    stats = pair_agreement(tables, w, weights)
+    # Cell [a, b] has rater a's labels as the table rows. Symmetric weights give the same
+    # numbers either way round; asymmetric ones (a full-table path) are computed again on
+    # the transposed tables.
+    transposed = stats
+    if not np.array_equal(w, w.T):
+        transposed = pair_agreement(np.swapaxes(np.asarray(tables), -2, -1), w, weights)
+    n = np.zeros((n_groups, n_raters, n_raters), dtype=np.int64)
+    undefined = np.ones((n_groups, n_raters, n_raters), dtype=bool)
+    values = np.full((n_groups, n_raters, n_raters), 0 if stat == "n" else np.nan)
+    for a, b, cells in ((pairs[:, 0], pairs[:, 1], stats), (pairs[:, 1], pairs[:, 0], transposed)):
+        n[:, a, b] = cells["n"].T
+        undefined[:, a, b] = cells["undefined"].T
+        values[:, a, b] = cells[stat].T
+    upper = np.triu_indices(n_raters, 1)
+    kept = prep.kept(n[:, upper[0], upper[1]])
+    warn_undefined(undefined[:, upper[0], upper[1]][kept], n[:, upper[0], upper[1]][kept])
+    if stat != "n":
+        hidden = ~prep.kept(n)
+        hidden[:, np.arange(n_raters), np.arange(n_raters)] = False
+        values[hidden] = np.nan
+    return values.astype(np.int64) if stat == "n" else values

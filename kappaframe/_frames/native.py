@@ -1,0 +1,47 @@
+"""Native frames: which adapter an in-memory frame takes; group-key rows; stacking frames."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._errors import KappaFrameError
+from .pandas import PandasFrame
+
+__all__ = ["concat", "eager_adapter", "take"]
+
+
+def eager_adapter(data: Any) -> Any:
+    """The adapter of an in-memory frame (pandas, polars DataFrame or LazyFrame); else None.
+
+    A LazyFrame is collected once, with only the needed columns.
+    """
+    if isinstance(data, pd.DataFrame):
+        return PandasFrame(data)
+    pl = sys.modules.get("polars")
+    if pl is not None and isinstance(data, (pl.DataFrame, pl.LazyFrame)):
+        from .polars import PolarsFrame
+
+        return PolarsFrame(data)
+    return None
+
+
+def take(native: Any, by: Sequence[Hashable], rows: np.ndarray) -> Any:
+    """Rows ``rows`` of the ``by`` columns, as a frame of the same library."""
+    if isinstance(native, pd.DataFrame):
+        return native[list(by)].iloc[np.asarray(rows, dtype=np.intp)].reset_index(drop=True)
+    return native.select([str(b) for b in by])[np.asarray(rows, dtype=np.int64)]
+
+
+def concat(frames: list[Any]) -> Any:
+    if isinstance(frames[0], pd.DataFrame):
+        return pd.concat(frames, ignore_index=True)
+    pl = sys.modules["polars"]
+    try:
+        return pl.concat(frames, how="vertical")
+    except Exception as err:  # polars raises its own schema errors
+        raise KappaFrameError(f"cannot add counts whose group keys differ in type: {err}") from None
