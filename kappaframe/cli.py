@@ -35,7 +35,7 @@ examples:
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``kappaframe`` command."""
     from . import SCALES, __version__
-    from ._report.report import INPUT_FORMATS, OUTPUT_FORMATS
+    from ._io.formats import INPUT_FORMATS, OUTPUT_FORMATS
 
     parser = argparse.ArgumentParser(
         prog="kappaframe",
@@ -272,7 +272,9 @@ def _demo(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _save_dataset(data: Any, path: str) -> None:
-    from ._report.report import Report, _plain, output_format, write_atomic, write_report
+    from ._io.formats import output_format
+    from ._io.write import write_atomic
+    from ._report.report import Report, _plain, write_report
 
     fmt = output_format(path)
     if fmt in ("csv", "json", "jsonl", "parquet"):
@@ -311,7 +313,8 @@ def _streamed(args: argparse.Namespace, fmt: str, needed: Any) -> tuple[Any, Any
 
     from ._errors import KappaFrameError
     from ._frames.files import scan
-    from ._report.report import _split_suffix, input_format, read_head
+    from ._io.formats import _split_suffix, input_format
+    from ._io.read import read_head
 
     if fmt in ("markdown", "html"):
         raise KappaFrameError(
@@ -333,7 +336,9 @@ def _streamed(args: argparse.Namespace, fmt: str, needed: Any) -> tuple[Any, Any
 def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ._api.pairwise import pairwise
     from ._errors import KappaFrameError
-    from ._report.report import Report, output_format, read_input, render_text, write_report
+    from ._io.formats import output_format
+    from ._io.read import read_input
+    from ._report.report import Report, render_text, write_report
 
     long_args = {"item": args.item, "rater": args.rater, "label": args.label}
     long = any(v is not None for v in long_args.values())

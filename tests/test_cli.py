@@ -15,7 +15,9 @@ import pytest
 
 import kappaframe as kf
 from kappaframe import cli, datasets
-from kappaframe._report.report import Progress, _plain, write_atomic
+from kappaframe._io.read import Progress
+from kappaframe._io.write import write_atomic
+from kappaframe._report.report import _plain
 
 TEAM = list(datasets.TEAM)
 GRADES = list(datasets.GRADES)

@@ -14,11 +14,11 @@ import pytest
 
 import kappaframe as kf
 from kappaframe import datasets
+from kappaframe._io.read import read_input
 from kappaframe._report.report import (
     Report,
     _plain,
     rater_summary,
-    read_input,
     render_html,
     render_markdown,
     render_text,

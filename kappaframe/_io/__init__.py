@@ -1,0 +1,1 @@
+"""Files for people and jobs: formats, reading with progress, atomic writing."""
