@@ -186,11 +186,16 @@ def test_crowd_counts_pairs_of_ratings() -> None:
 def test_real_crowd_data(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     answers = pd.read_csv(path)
     long = {"item": "question", "rater": "worker", "label": "answer"}
+    chosen: list[bool] = []
+    monkeypatch.setattr(_crowd, "use_crowd", lambda *args: chosen.append(False) or False)
     dense = quietly(kf.pairwise, answers, **long, min_overlap=1)
-    monkeypatch.setattr(_crowd, "use_crowd", lambda *args: True)
+    dense_linear = quietly(kf.pairwise, answers, **long, min_overlap=1, weights="linear")
+    monkeypatch.setattr(_crowd, "use_crowd", lambda *args: chosen.append(True) or True)
     sparse = quietly(kf.pairwise, answers, **long, min_overlap=1, weights="linear")
     plain = quietly(kf.pairwise, answers, **long, min_overlap=1)
+    assert chosen == [False, False, True, True]  # each path really ran
     pd.testing.assert_frame_equal(plain, dense, check_exact=False, rtol=0, atol=1e-12)
+    pd.testing.assert_frame_equal(sparse, dense_linear, check_exact=False, rtol=0, atol=1e-12)
     assert (sparse["n"] >= 1).all() and len(sparse) == len(dense)
 
     labels = sorted(answers["answer"].unique())
