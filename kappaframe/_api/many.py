@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Sequence
+from numbers import Real
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -202,13 +203,16 @@ def overall(
         "gwet_ac2", "brennan_prediger": one row per method (per group), in this order.
     weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
         Disagreement weights for "fleiss", "light", "conger", "gwet_ac2" and
-        "brennan_prediger" (needed by "gwet_ac2"). "gwet_ac1" is unweighted by
-        definition and "krippendorff" takes ``level``.
+        "brennan_prediger" (needed by "gwet_ac2"), symmetric. "gwet_ac1" is unweighted by
+        definition and "krippendorff" takes ``level``: weights with either is an error
+        (never silently ignored).
     level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
         Krippendorff's metric: nominal ``[c != k]``; ordinal on the category order and
         the counts of the values in between; interval ``(c - k)^2`` and ratio
         ``((c - k) / (c + k))^2`` on the label values (which must be numbers). Only with
-        ``method="krippendorff"``.
+        ``method="krippendorff"``. Ordinal needs a known category order: numbers, or
+        text labels with ``categories=``, an ordered Categorical or an Enum (text labels
+        are not sorted alphabetically behind your back).
     scale : str or mapping, default "landis_koch"
         Interpretation bands of ``value``, as in :func:`pairwise`.
     ci : float, optional
@@ -227,7 +231,8 @@ def overall(
     KappaFrameError
         As :func:`pairwise`; an unknown method or level; "gwet_ac2" without weights;
         ``level`` other than "nominal" without "krippendorff"; interval or ratio levels
-        on labels that are not numbers.
+        on labels that are not numbers; an ordinal level on text labels of unknown order;
+        ``weights`` with "krippendorff" or "gwet_ac1".
 
     Warns
     -----
@@ -317,6 +322,17 @@ def overall(
             f"level={level!r} applies to method='krippendorff' only; add it to method= or "
             "drop level=."
         )
+    unweighted = [m for m in methods if m in ("krippendorff", "gwet_ac1")]
+    if weights is not None and unweighted:
+        way_out = {
+            "krippendorff": "Krippendorff's alpha takes its metric from level= "
+            "('ordinal', 'interval', 'ratio')",
+            "gwet_ac1": "Gwet's weighted coefficient is method='gwet_ac2'",
+        }[unweighted[0]]
+        raise KappaFrameError(
+            f"weights= does not apply to method {unweighted[0]!r}: {way_out}. Drop weights= "
+            "or that method from method=."
+        )
     if "gwet_ac2" in methods and weights is None:
         raise KappaFrameError(
             "method 'gwet_ac2' is Gwet's weighted coefficient and needs weights= (e.g. "
@@ -325,6 +341,14 @@ def overall(
     ci = check_pair_options(ci).ci
     prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     _needs_ratings(prep, "overall()")
+    if level != "nominal" and not prep.ordered:
+        text = [c for c in prep.categories if isinstance(c, bool) or not isinstance(c, Real)]
+        if text:
+            raise KappaFrameError(
+                f"level={level!r} needs the order of the labels, and {text[0]!r} is text: "
+                "sorting text alphabetically would guess it. Pass categories=[...] in order "
+                "(or use an ordered pandas Categorical or a polars Enum)."
+            )
     scale_obj = resolve_scale(scale)
     disagree = weight_matrix(weights, prep.categories)
     require_symmetric(disagree, WHY_SYMMETRIC)

@@ -140,6 +140,7 @@ class _Plan:
         self.together = item if self.long else None
         self.options = dict(options)
         self.min_raters = min_raters
+        self.declared = options.get("categories") is not None
 
     def discover(self) -> None:
         """One pass over the label columns: the categories (and the long layout's rater ids)."""
@@ -149,6 +150,8 @@ class _Plan:
         )
         if self.options.get("categories") is None:
             self.options["categories"] = merge_categories(found, self.labels)
+            # The parts are then prepared with categories=: say what the data declared.
+            self.declared = any(f[c][1] is not None for f in found for c in self.labels)
         if self.long:
             ids = list(dict.fromkeys(x for f in found for x in f["__raters__"]))
             err = missing_columns(self.wanted, ids, f"rater id in column {self.rater!r}")
@@ -217,6 +220,9 @@ def item_parts(
     )
     if not parts:
         parts = [ItemCodes.of(plan.first)]
+    if reader.distributed:
+        for part in parts:
+            part.ordered = plan.declared
     plan.check_raters(list(dict.fromkeys(r for p in parts for r in p.raters)))
     return parts
 

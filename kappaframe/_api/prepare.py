@@ -79,6 +79,9 @@ class Prepared:
     source: Any = None
     #: Report only (pair, group) cells whose ``n`` reaches this (``None``: every cell).
     min_overlap: int | None = None
+    #: Whether the category order was declared (``categories=``, an ordered pandas
+    #: Categorical, a polars Enum) rather than taken from sorting the labels.
+    ordered: bool = False
 
     def pairs(self) -> np.ndarray:
         """Return the ``(n_pairs, 2)`` rater pairs ``a < b`` to report, in rater order.
@@ -162,7 +165,17 @@ def prepare(
     cats = shared_categories(facts, categories)
     codes = encode_labels(list(facts.values()), cats)
     groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
-    return Prepared(frame, rater_list, codes, cats, groups, by_list, min_overlap=min_overlap)
+    ordered = categories is not None or any(f.declared is not None for f in facts.values())
+    return Prepared(
+        frame,
+        rater_list,
+        codes,
+        cats,
+        groups,
+        by_list,
+        min_overlap=min_overlap,
+        ordered=ordered,
+    )
 
 
 def _prepare_long(
@@ -196,6 +209,7 @@ def _prepare_long(
     label_fact = frame.labels(label)
     cats = shared_categories({label: label_fact}, categories)
     label_codes = encode_labels([label_fact], cats)[0]
+    ordered = categories is not None or label_fact.declared is not None
     keep = rater_fact.codes >= 0 if wanted else None
     row_groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
     if keep is not None and not keep.all():
@@ -231,6 +245,7 @@ def _prepare_long(
             by_list,
             source=source,
             min_overlap=min_overlap,
+            ordered=ordered,
         )
     wide = long_to_wide(items, rater_fact, label_codes, row_groups, ratings=ratings)
     return Prepared(
@@ -241,6 +256,7 @@ def _prepare_long(
         wide.groups,
         by_list,
         min_overlap=min_overlap,
+        ordered=ordered,
     )
 
 
@@ -288,6 +304,7 @@ class ItemCodes:
     group: np.ndarray | None
     keys: Any
     by: list[Hashable]
+    ordered: bool = False
 
     @classmethod
     def of(cls, prep: Any) -> ItemCodes:
@@ -299,7 +316,15 @@ class ItemCodes:
                 "each); pass the wide layout, or fewer raters per call."
             )
         keys = group_keys(prep)
-        return cls(prep.raters, prep.categories, prep.codes, prep.groups.codes, keys, prep.by)
+        return cls(
+            prep.raters,
+            prep.categories,
+            prep.codes,
+            prep.groups.codes,
+            keys,
+            prep.by,
+            prep.ordered,
+        )
 
 
 class KeysFrame:
@@ -343,6 +368,7 @@ def stack_items(parts: Sequence[ItemCodes], output: str, min_overlap: int | None
         groups,
         parts[0].by,
         min_overlap=min_overlap,
+        ordered=all(p.ordered for p in parts),
     )
 
 
