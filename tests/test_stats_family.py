@@ -298,7 +298,7 @@ def test_bootstrap_percentiles_of_a_known_distribution() -> None:
     w = weight_matrix(None, [0, 1])
     got = bootstrap_kappa(table, w, 0.9, n_boot=4000, seed=1)
     kappa = agreement(table, w)["kappa"][0]
-    from kappaframe._stats.agreement import standard_errors
+    from kappaframe._stats.inference import standard_errors
 
     se = standard_errors(table, w, agreement(table, w)["kappa"], 0.9)["se"][0]
     assert got["se"][0] == pytest.approx(se, rel=0.05)

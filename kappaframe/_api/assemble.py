@@ -13,9 +13,10 @@ import numpy as np
 from .._count.kernel import all_pairs
 from .._errors import KappaFrameError, warn_undefined
 from .._schema import CI_COLUMNS, MATRIX_KEY, TIDY_COLUMNS, Column, Kind, Table, check_names
-from .._stats.agreement import pair_agreement, standard_errors, weight_matrix
+from .._stats.agreement import pair_agreement, weight_matrix
 from .._stats.bootstrap import bootstrap_kappa
 from .._stats.family import family
+from .._stats.inference import standard_errors
 from .._stats.scales import resolve_scale
 from .options import PairOptions, check_pair_options, rater_pairs
 from .prepare import Prepared

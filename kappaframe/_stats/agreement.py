@@ -21,7 +21,6 @@ __all__ = [
     "finish_agreement",
     "pair_agreement",
     "require_symmetric",
-    "standard_errors",
     "weight_matrix",
 ]
 
@@ -147,71 +146,6 @@ def finish_agreement(
     p_o = np.where(empty, np.nan, 1.0 - d_o)
     p_e = np.where(empty, np.nan, 1.0 - d_e)
     return {"n": n, "p_o": p_o, "p_e": p_e, "kappa": kappa, "undefined": undefined}
-
-
-def _normal_quantile(level: float) -> float:
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf(0.5 + level / 2.0)
-
-
-def _two_sided_p(z: np.ndarray) -> np.ndarray:
-    from math import erfc, sqrt
-
-    flat = np.abs(np.asarray(z, dtype=float)).ravel()
-    out = np.array([erfc(v / sqrt(2.0)) if v == v else np.nan for v in flat])
-    return out.reshape(np.shape(z))
-
-
-def standard_errors(
-    counts: np.ndarray, weights: np.ndarray, kappa: np.ndarray, level: float
-) -> dict[str, np.ndarray]:
-    """Large-sample standard errors of (weighted) kappa, Fleiss, Cohen & Everitt (1969).
-
-    With agreement weights ``w = 1 - W``, proportions ``p_ij``, marginals ``p_i.``, ``p_.j``,
-    ``wbar_i. = sum_j p_.j w_ij`` and ``wbar_.j = sum_i p_i. w_ij``:
-
-    ``var = [sum p_ij (w_ij - (wbar_i. + wbar_.j)(1 - k))^2 - (k - p_e (1 - k))^2]
-    / (n (1 - p_e)^2)`` and, under the null ``k = 0``,
-    ``var0 = [sum p_i. p_.j (w_ij - (wbar_i. + wbar_.j))^2 - p_e^2] / (n (1 - p_e)^2)``.
-
-    These are statsmodels' ``std_kappa`` and ``std_kappa0`` (and SAS PROC FREQ's).
-    ``se`` uses ``var``; ``z = kappa / sqrt(var0)``; ``p_value`` is two-sided, normal.
-    The interval ``kappa -/+ z_(1 - alpha/2) se`` is clipped to [-1, 1].
-    """
-    if not 0 < level < 1:
-        raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
-    counts = np.asarray(counts, dtype=float)
-    agree = 1.0 - weights
-    n = counts.sum(axis=(-2, -1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        probs = counts / n[..., None, None]
-        rows = probs.sum(axis=-1)
-        cols = probs.sum(axis=-2)
-        wbar_row = np.einsum("...j,ij->...i", cols, agree)
-        wbar_col = np.einsum("...i,ij->...j", rows, agree)
-        p_e = np.einsum("...i,ij,...j->...", rows, agree, cols)
-        k = kappa[..., None, None]
-        spread = wbar_row[..., :, None] + wbar_col[..., None, :]
-        term = (probs * (agree - spread * (1.0 - k)) ** 2).sum(axis=(-2, -1))
-        denom = n * (1.0 - p_e) ** 2
-        var = (term - (kappa - p_e * (1.0 - kappa)) ** 2) / denom
-        expected = rows[..., :, None] * cols[..., None, :]
-        var0 = ((expected * (agree - spread) ** 2).sum(axis=(-2, -1)) - p_e**2) / denom
-        se = np.sqrt(np.where(var < 0, 0.0, var))
-        se0 = np.sqrt(np.where(var0 < 0, 0.0, var0))
-        z = kappa / se0
-    defined = np.isfinite(kappa)
-    se = np.where(defined, se, np.nan)
-    z = np.where(defined, z, np.nan)
-    half = _normal_quantile(level) * se
-    return {
-        "se": se,
-        "ci_low": np.clip(kappa - half, -1.0, 1.0),
-        "ci_high": np.clip(kappa + half, -1.0, 1.0),
-        "z": z,
-        "p_value": _two_sided_p(z),
-    }
 
 
 def diagonal_agreement(sums: DiagonalCounts, weights: Any) -> dict[str, np.ndarray]:

@@ -29,6 +29,7 @@ import numpy as np
 from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from .agreement import agreement
+from .inference import fce_terms
 
 __all__ = [
     "LEVELS",
@@ -488,18 +489,14 @@ def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, 
     out = {"p_o": p_o, "p_e": p_e, "value": value}
     if not with_variance:
         return out
-    agree = 1.0 - disagree
     n_pair = counts.sum(axis=(-2, -1)).astype(float)
+    terms = fce_terms(counts, disagree)
     with np.errstate(divide="ignore", invalid="ignore"):
-        probs = counts / n_pair[..., None, None]
-        rows = probs.sum(axis=-1)
-        cols = probs.sum(axis=-2)
-        abar_row = np.einsum("...j,ij->...i", cols, agree)
-        abar_col = np.einsum("...i,ij->...j", rows, agree)
         pe = stats["p_e"]
         kk = np.where(defined, kappa, 0.0)
-        spread = abar_row[..., :, None] + abar_col[..., None, :]
-        influence = (agree - spread * (1.0 - kk)[..., None, None]) / (1.0 - pe)[..., None, None]
+        influence = (terms.agree - terms.spread * (1.0 - kk)[..., None, None]) / (1.0 - pe)[
+            ..., None, None
+        ]
         influence -= ((kk - pe * (1.0 - kk)) / (1.0 - pe))[..., None, None]
         weight = np.where(defined, 1.0 / (n_pair * used[None, :]), 0.0)
         influence = np.where(defined[..., None, None], influence, 0.0) * weight[..., None, None]
