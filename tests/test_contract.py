@@ -164,7 +164,10 @@ def test_krippendorff_and_ac1_refuse_weights() -> None:
     with pytest.raises(kf.KappaFrameError, match="level="):
         kf.overall(df, method="krippendorff", weights="linear")
     with pytest.raises(kf.KappaFrameError, match="gwet_ac2"):
-        kf.overall(df, method=["fleiss", "gwet_ac1"], weights="linear")
+        kf.overall(df, method="gwet_ac1", weights="linear")
+    # Next to a weighted method, weights= is used (by that method), so it is accepted.
+    both = kf.overall(df, method=["gwet_ac1", "gwet_ac2"], weights="linear")
+    assert list(both["method"]) == ["gwet_ac1", "gwet_ac2"]
     weighted = kf.overall(df, method="fleiss", weights="linear")  # still honoured
     plain = kf.overall(df, method="fleiss")
     assert float(weighted["value"].iloc[0]) != float(plain["value"].iloc[0])

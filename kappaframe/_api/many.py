@@ -24,14 +24,8 @@ from .._errors import (
     warn_undefined,
 )
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, RATER_COLUMNS, Column, Table
-from .._stats.agreement import (
-    _normal_quantile,
-    _two_sided_p,
-    agreement,
-    require_symmetric,
-    standard_errors,
-    weight_matrix,
-)
+from .._stats.agreement import agreement, require_symmetric, weight_matrix
+from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
     LEVELS,
     Ratings,
@@ -124,27 +118,6 @@ def _rows(results: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
     return np.stack([res[key] for res in results], axis=1).reshape(-1)
 
 
-def _interval(
-    value: np.ndarray, var: np.ndarray, var0: np.ndarray, level: float
-) -> dict[str, np.ndarray]:
-    """``se`` from ``var``, the normal interval clipped to [-1, 1], the test of value = 0.
-
-    The test divides by the null standard error ``sqrt(var0)``.
-    """
-    se = np.sqrt(np.where(var >= 0, var, np.nan))
-    null = np.sqrt(np.where(var0 >= 0, var0, np.nan))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(np.isfinite(value) & (null > 0), value / null, np.nan)
-    half = _normal_quantile(level) * se
-    return {
-        "se": se,
-        "ci_low": np.clip(value - half, -1.0, 1.0),
-        "ci_high": np.clip(value + half, -1.0, 1.0),
-        "z": z,
-        "p_value": _two_sided_p(z),
-    }
-
-
 def _raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
     out = np.zeros(n_groups, dtype=np.int64)
     for r in range(codes.shape[0]):
@@ -204,8 +177,8 @@ def overall(
     weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
         Disagreement weights for "fleiss", "light", "conger", "gwet_ac2" and
         "brennan_prediger" (needed by "gwet_ac2"), symmetric. "gwet_ac1" is unweighted by
-        definition and "krippendorff" takes ``level``: weights with either is an error
-        (never silently ignored).
+        definition and "krippendorff" takes ``level``: weights with only these methods is
+        an error (it would change nothing).
     level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
         Krippendorff's metric: nominal ``[c != k]``; ordinal on the category order and
         the counts of the values in between; interval ``(c - k)^2`` and ratio
@@ -232,7 +205,7 @@ def overall(
         As :func:`pairwise`; an unknown method or level; "gwet_ac2" without weights;
         ``level`` other than "nominal" without "krippendorff"; interval or ratio levels
         on labels that are not numbers; an ordinal level on text labels of unknown order;
-        ``weights`` with "krippendorff" or "gwet_ac1".
+        ``weights`` with only "krippendorff" and "gwet_ac1".
 
     Warns
     -----
@@ -323,7 +296,7 @@ def overall(
             "drop level=."
         )
     unweighted = [m for m in methods if m in ("krippendorff", "gwet_ac1")]
-    if weights is not None and unweighted:
+    if weights is not None and len(unweighted) == len(methods):  # nothing would use them
         way_out = {
             "krippendorff": "Krippendorff's alpha takes its metric from level= "
             "('ordinal', 'interval', 'ratio')",
@@ -331,7 +304,7 @@ def overall(
         }[unweighted[0]]
         raise KappaFrameError(
             f"weights= does not apply to method {unweighted[0]!r}: {way_out}. Drop weights= "
-            "or that method from method=."
+            "or add a weighted method to method=."
         )
     if "gwet_ac2" in methods and weights is None:
         raise KappaFrameError(
@@ -341,7 +314,7 @@ def overall(
     ci = check_pair_options(ci).ci
     prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     _needs_ratings(prep, "overall()")
-    if level != "nominal" and not prep.ordered:
+    if level == "ordinal" and not prep.ordered:  # interval and ratio need numbers anyway
         text = [c for c in prep.categories if isinstance(c, bool) or not isinstance(c, Real)]
         if text:
             raise KappaFrameError(
@@ -386,7 +359,7 @@ def overall(
         # The methods without a null variance of their own test with ``var``.
         for res in results:
             res.setdefault("var0", res["var"])
-        errors = _interval(value, _rows(results, "var"), _rows(results, "var0"), ci)
+        errors = normal_interval(value, _rows(results, "var"), _rows(results, "var0"), ci)
         columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
     return prep.frame.render(Table(columns))
 
@@ -779,6 +752,6 @@ def _fleiss_table(
         Column("interpretation", "enum", scale_obj.classify(values), categories=scale_obj.labels),
     ]
     if ci is not None:
-        errors = _interval(values, _rows(results, "var"), _rows(results, "var0"), ci)
+        errors = normal_interval(values, _rows(results, "var"), _rows(results, "var0"), ci)
         columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
     return Table(columns)
