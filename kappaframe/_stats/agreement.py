@@ -16,7 +16,9 @@ from .._count.diagonal import DiagonalCounts, is_named
 from .._errors import KappaFrameError, bad_option
 
 __all__ = [
+    "CHANCE_ONE",
     "agreement",
+    "chance_corrected",
     "diagonal_agreement",
     "finish_agreement",
     "pair_agreement",
@@ -124,6 +126,25 @@ def agreement(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
     dis_obs = np.einsum("...ij,ij->...", counts.astype(float), weights)
     dis_exp = np.einsum("...i,ij,...j->...", rows, weights, cols)
     return finish_agreement(n, dis_obs, dis_exp)
+
+
+#: Chance agreement this close to 1 leaves nothing to correct for: the value is NaN.
+CHANCE_ONE = 1e-12
+
+
+def chance_corrected(p_o: np.ndarray, p_e: np.ndarray, n: np.ndarray | None = None) -> np.ndarray:
+    """``(p_o - p_e) / (1 - p_e)``: NaN where undefined, never a silent 1.0 or 0.0.
+
+    Undefined: ``p_e`` within :data:`CHANCE_ONE` of 1, anything not finite, or ``n == 0``.
+    Every chance-corrected coefficient but Cohen's kappa itself (which
+    :func:`finish_agreement` computes from disagreement sums) ends here.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = (p_o - p_e) / (1.0 - p_e)
+    undefined = ~np.isfinite(value) | ~np.isfinite(p_e) | (np.abs(1.0 - p_e) <= CHANCE_ONE)
+    if n is not None:
+        undefined |= np.asarray(n) == 0
+    return np.where(undefined, np.nan, value)
 
 
 def finish_agreement(

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import KappaFrameError, KappaFrameTypeError
+from .agreement import chance_corrected
 
 __all__ = ["FAMILY", "family", "kappa_max", "resolve_stats"]
 
@@ -68,14 +69,6 @@ def _proportions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return n, probs, probs.sum(axis=-1), probs.sum(axis=-2)
 
 
-def _chance_corrected(p_o: np.ndarray, p_e: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """``(p_o - p_e) / (1 - p_e)``; NaN where ``n == 0`` or ``p_e == 1`` (never 1.0 or 0.0)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = (p_o - p_e) / (1.0 - p_e)
-    undefined = (n == 0) | ~np.isfinite(value) | np.isclose(p_e, 1.0, rtol=0, atol=1e-15)
-    return np.where(undefined, np.nan, value)
-
-
 def _is_plain(weights: np.ndarray) -> bool:
     k = weights.shape[0]
     return bool(np.array_equal(weights, 1.0 - np.eye(k)))
@@ -125,7 +118,7 @@ def kappa_max(counts: np.ndarray, weights: np.ndarray) -> np.ndarray:
         best = 1.0 - np.einsum("...ij,ij->...", coupling, weights)
     else:
         return np.full(n.shape, np.nan)
-    return _chance_corrected(best, p_e, n)
+    return chance_corrected(best, p_e, n)
 
 
 def family(counts: np.ndarray, weights: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:
@@ -173,16 +166,16 @@ def family(counts: np.ndarray, weights: np.ndarray, names: Sequence[str]) -> dic
             value = probs[..., 0, 1] - probs[..., 1, 0] if k == 2 else nan
         elif name == "scott_pi":
             p_e = 1.0 - np.einsum("...i,ij,...j->...", pooled, weights, pooled)
-            value = _chance_corrected(weighted, p_e, n)
+            value = chance_corrected(weighted, p_e, n)
         elif name == "gwet_ac1":
             if k < 2:
                 value = nan
             else:
                 p_e = (pooled * (1.0 - pooled)).sum(axis=-1) / (k - 1.0)
-                value = _chance_corrected(plain, p_e, n)
+                value = chance_corrected(plain, p_e, n)
         elif name == "bennett_s":
             p_e = np.broadcast_to(1.0 - weights.sum() / k**2 if k else 1.0, n.shape)
-            value = _chance_corrected(weighted, p_e, n)
+            value = chance_corrected(weighted, p_e, n)
         elif name == "quantity_disagreement":
             value = np.abs(rows - cols).sum(axis=-1) / 2.0
         elif name == "allocation_disagreement":

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from .agreement import agreement
+from .agreement import agreement, chance_corrected
 from .inference import fce_terms
 
 __all__ = [
@@ -45,7 +45,6 @@ __all__ = [
 METHODS = ("fleiss", "light", "conger", "krippendorff", "gwet_ac1", "gwet_ac2", "brennan_prediger")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
-_ONE = 1e-12  # chance agreement this close to 1 leaves nothing to correct for: NaN
 _FEW_CATEGORIES = 32  # up to this many categories, count items by comparison, not bincount
 
 
@@ -173,14 +172,6 @@ def _ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
         return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1.0), np.nan)
 
 
-def _corrected(p_o: np.ndarray, p_e: np.ndarray) -> np.ndarray:
-    """``(p_o - p_e) / (1 - p_e)``, NaN where undefined (``p_e == 1`` or no data)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = (p_o - p_e) / (1.0 - p_e)
-    bad = ~np.isfinite(value) | ~np.isfinite(p_e) | (np.abs(1.0 - p_e) <= _ONE)
-    return np.where(bad, np.nan, value)
-
-
 @dataclass
 class _Observed:
     """The observed-agreement part shared by Fleiss, Conger, Gwet and Brennan-Prediger."""
@@ -280,7 +271,7 @@ def _fleiss(
     g, ng = rt.group, rt.n_groups
     a_pi = _vec_times(obs.pi, agree)
     p_e = (obs.pi * a_pi).sum(axis=1)
-    value = _corrected(obs.pa, p_e)
+    value = chance_corrected(obs.pa, p_e)
     out = {"p_o": obs.pa, "p_e": p_e, "value": value}
     if with_variance:
         pe_i = (obs.share * a_pi[g]).sum(axis=1)
@@ -296,7 +287,7 @@ def _gwet(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.n
     # Fewer than two categories leave chance agreement, and so everything after it, NaN.
     factor = _total(agree, ng) / (q * (q - 1.0)) if q >= 2 else np.full(ng, np.nan)
     p_e = factor * (obs.pi * (1.0 - obs.pi)).sum(axis=1)
-    value = _corrected(obs.pa, p_e)
+    value = chance_corrected(obs.pa, p_e)
     out = {"p_o": obs.pa, "p_e": p_e, "value": value}
     if with_variance:
         pe_i = factor[g] * (obs.share * (1.0 - obs.pi[g])).sum(axis=1)
@@ -308,7 +299,7 @@ def _brennan_prediger(rt: Ratings, agree: np.ndarray, with_variance: bool) -> di
     obs = _observed(rt, agree)
     g, ng, q = rt.group, rt.n_groups, rt.n_categories
     p_e = _total(agree, ng) / q**2 if q else np.ones(ng)
-    value = _corrected(obs.pa, p_e)
+    value = chance_corrected(obs.pa, p_e)
     out = {"p_o": obs.pa, "p_e": p_e, "value": value}
     if with_variance:
         out["var"] = _linearized(obs, g, ng, p_e, p_e[g], value)
@@ -343,7 +334,7 @@ def _conger(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np
     with np.errstate(divide="ignore", invalid="ignore"):
         p_e = ((total * a_total).sum(axis=1) - (shares * a_shares).sum(axis=(1, 2))) / pairs
     p_e = np.where(r_eff >= 2, p_e, np.nan)
-    value = _corrected(obs.pa, p_e)
+    value = chance_corrected(obs.pa, p_e)
     if not with_variance:
         return {"p_o": obs.pa, "p_e": p_e, "value": value}
     # pe_i = p_e + sum over the raters of item i of (n / n_g)(b_g[c] - s_g) / (r (r - 1)),
@@ -447,12 +438,12 @@ def _krippendorff(
         pi = marg / values[:, None]
         a_pi = _vec_times(np.nan_to_num(pi), agree)
         p_e = np.where(n > 0, (np.nan_to_num(pi) * a_pi).sum(axis=1), np.nan)
-        value = _corrected(p_o, p_e)
+        value = chance_corrected(p_o, p_e)
     out = {"p_o": np.where(n > 0, p_o, np.nan), "p_e": p_e, "value": value}
     if not with_variance:
         return out
     with np.errstate(divide="ignore", invalid="ignore"):
-        prime = _corrected(pa_prime, p_e)
+        prime = chance_corrected(pa_prime, p_e)
         rb = rbar[g]
         pa_i = sum_q / (rb * (r - 1.0)) - pa_prime[g] * (r - rb) / rb
         kappa_i = (pa_i - p_e[g]) / (1.0 - p_e[g])
