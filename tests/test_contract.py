@@ -202,3 +202,28 @@ def test_an_explicit_empty_rater_list_is_an_error(constructor: Any) -> None:
     for call in (kf.pairwise, kf.matrix, kf.overall, kf.counts):
         with pytest.raises(kf.KappaFrameError, match=r"raters=\[\] names no rater"):
             call(frame, [])
+
+
+def test_adding_counts_never_modifies_a_part() -> None:
+    day1 = pd.DataFrame({"a": [1, 1, 2], "b": [1, 2, 2]})
+    day2 = pd.DataFrame({"a": [2, 2], "b": [2, 1]})
+    days = [kf.counts(day1)]
+    snapshot = np.asarray(days[0].tables).copy()
+    total = sum(days)
+    assert total is not days[0] and (0 + days[0]) is not days[0]
+    total += kf.counts(day2)
+    np.testing.assert_array_equal(np.asarray(days[0].tables), snapshot)
+    assert int(np.asarray(total.tables).sum()) == int(snapshot.sum()) + 2 * 3  # 3 pairs + self
+
+
+def test_matrix_refuses_names_that_clash_with_its_columns(constructor: Any) -> None:
+    with pytest.raises(kf.KappaFrameError, match="named 'rater'"):
+        kf.matrix(constructor({"rater": [1, 2, 1], "b": [1, 2, 2]}))
+    long = {
+        "item": [1, 1, 2, 2],
+        "who": ["g", "x", "g", "x"],
+        "label": [1, 1, 2, 1],
+        "g": ["p", "p", "p", "p"],
+    }
+    with pytest.raises(kf.KappaFrameError, match="'g' has the name of an output column"):
+        kf.matrix(constructor(long), item="item", rater="who", label="label", by="g")

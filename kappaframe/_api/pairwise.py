@@ -73,8 +73,9 @@ def pairwise(
         Group keys; one block of pairs per group, groups sorted by key. A missing key
         is a group of its own, sorted last.
     weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
-        Disagreement weights over the categories (a square, symmetric, non-negative
-        matrix with zero diagonal, or a pandas frame labelled by category).
+        Disagreement weights over the categories (a square, non-negative matrix with
+        zero diagonal, or a pandas frame labelled by category). An asymmetric matrix is
+        Cohen's (1968) general weighted kappa: rows are ``rater_a``'s labels.
     categories : sequence, optional
         All labels, in order. Default: the order of an ordered pandas Categorical or a
         polars Enum, else the sorted distinct labels of all rater columns. A label
