@@ -21,9 +21,7 @@ from .._stats.scales import resolve_scale
 from .options import PairOptions, check_pair_options, rater_pairs
 from .prepare import Prepared
 
-__all__ = ["STATS", "key_columns", "matrix_table", "pair_extras", "square_values", "tidy"]
-
-STATS = ("kappa", "p_o", "p_e", "n")
+__all__ = ["key_columns", "matrix_table", "pair_extras", "square_values", "tidy"]
 
 
 def tidy(

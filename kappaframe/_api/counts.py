@@ -30,11 +30,11 @@ from .._count import kernel as _kernel
 from .._count.diagonal import DiagonalCounts
 from .._count.tables import PairTables, combine_tables, lookup, same_tables, shared_pairs
 from .._encode.codes import Groups, encode_groups, object_array, shared_categories
-from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, missing_columns
+from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns
 from .._frames.render import render
 from .._schema import CELL_COLUMNS, CELL_INDEX_COLUMNS, Column, Table, check_names
-from .assemble import STATS, matrix_table, tidy
-from .options import as_list, check_min_overlap, check_pair_options
+from .assemble import matrix_table, tidy
+from .options import as_list, check_min_overlap, check_pair_options, check_stat
 from .prepare import (
     Prepared,
     eager_adapter,
@@ -199,8 +199,7 @@ class Counts:
         self, *, stat: str = "kappa", weights: Any = None, min_overlap: int | None = None
     ) -> Any:
         """Return a square rater x rater frame of one statistic, as :func:`kappaframe.matrix`."""
-        if stat not in STATS:
-            raise bad_option("stat", stat, STATS)
+        check_stat(stat)
         own = self.pairs[:, 0] == self.pairs[:, 1]
         if self.raters and not own.any() and self.overlap().sum():
             raise KappaFrameError(

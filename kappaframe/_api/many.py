@@ -27,17 +27,15 @@ from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, RATER_COLUM
 from .._stats.agreement import agreement, require_symmetric, weight_matrix
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
-    LEVELS,
     Ratings,
     category_fleiss,
     compute,
     ratings_of,
-    resolve_methods,
 )
 from .._stats.scales import resolve_scale
 from .._types import CategoryMethod, Duplicates, Level, Method, Scale
 from .assemble import key_columns
-from .options import check_pair_options
+from .options import check_overall_options, check_pair_options
 from .plan import adapt, prepare_input
 from .prepare import Prepared
 
@@ -287,30 +285,7 @@ def overall(
     >>> round(float(res["value"].iloc[0]), 3)
     0.849
     """
-    methods = resolve_methods(method)
-    if level not in LEVELS:
-        raise bad_option("level", level, LEVELS)
-    if level != "nominal" and "krippendorff" not in methods:
-        raise KappaFrameError(
-            f"level={level!r} applies to method='krippendorff' only; add it to method= or "
-            "drop level=."
-        )
-    unweighted = [m for m in methods if m in ("krippendorff", "gwet_ac1")]
-    if weights is not None and len(unweighted) == len(methods):  # nothing would use them
-        way_out = {
-            "krippendorff": "Krippendorff's alpha takes its metric from level= "
-            "('ordinal', 'interval', 'ratio')",
-            "gwet_ac1": "Gwet's weighted coefficient is method='gwet_ac2'",
-        }[unweighted[0]]
-        raise KappaFrameError(
-            f"weights= does not apply to method {unweighted[0]!r}: {way_out}. Drop weights= "
-            "or add a weighted method to method=."
-        )
-    if "gwet_ac2" in methods and weights is None:
-        raise KappaFrameError(
-            "method 'gwet_ac2' is Gwet's weighted coefficient and needs weights= (e.g. "
-            "'linear' or 'quadratic'); without weights it is 'gwet_ac1'."
-        )
+    methods = check_overall_options(method, level, weights)
     ci = check_pair_options(ci).ci
     prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     _needs_ratings(prep, "overall()")

@@ -17,17 +17,21 @@ from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, missing_
 from .._schema import CI_COLUMNS
 from .._stats.bootstrap import check_bootstrap, make_rng
 from .._stats.family import resolve_stats
+from .._stats.multirater import LEVELS, resolve_methods
 
 __all__ = [
     "CI_METHODS",
     "DUPLICATES",
+    "STATS",
     "LongLayout",
     "PairOptions",
     "as_list",
     "check_columns",
     "check_layout",
     "check_min_overlap",
+    "check_overall_options",
     "check_pair_options",
+    "check_stat",
     "rater_pairs",
     "with_reference",
 ]
@@ -216,3 +220,45 @@ def check_layout(
             f"item=, rater= and label= must be three different columns; got {long_args}."
         )
     return LongLayout(item, rater, label)
+
+
+def check_overall_options(method: Any, level: Any, weights: Any) -> list[str]:
+    """Check :func:`kappaframe.overall`'s ``method``, ``level`` and ``weights``; the methods.
+
+    ``weights`` is only looked at for being given: its values need the categories.
+    """
+    methods = resolve_methods(method)
+    if level not in LEVELS:
+        raise bad_option("level", level, LEVELS)
+    if level != "nominal" and "krippendorff" not in methods:
+        raise KappaFrameError(
+            f"level={level!r} applies to method='krippendorff' only; add it to method= or "
+            "drop level=."
+        )
+    unweighted = [m for m in methods if m in ("krippendorff", "gwet_ac1")]
+    if weights is not None and len(unweighted) == len(methods):  # nothing would use them
+        way_out = {
+            "krippendorff": "Krippendorff's alpha takes its metric from level= "
+            "('ordinal', 'interval', 'ratio')",
+            "gwet_ac1": "Gwet's weighted coefficient is method='gwet_ac2'",
+        }[unweighted[0]]
+        raise KappaFrameError(
+            f"weights= does not apply to method {unweighted[0]!r}: {way_out}. Drop weights= "
+            "or add a weighted method to method=."
+        )
+    if "gwet_ac2" in methods and weights is None:
+        raise KappaFrameError(
+            "method 'gwet_ac2' is Gwet's weighted coefficient and needs weights= (e.g. "
+            "'linear' or 'quadratic'); without weights it is 'gwet_ac1'."
+        )
+    return methods
+
+
+STATS = ("kappa", "p_o", "p_e", "n")
+
+
+def check_stat(stat: Any) -> str:
+    """Check :func:`kappaframe.matrix`'s ``stat``."""
+    if stat not in STATS:
+        raise bad_option("stat", stat, STATS)
+    return str(stat)

@@ -9,14 +9,14 @@ import numpy as np
 
 from .._count.kernel import pair_counts
 from .._encode.codes import encode_labels, shared_categories
-from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, warn_undefined
+from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._frames.arrays import factorize_any
 from .._schema import Column, Table
 from .._stats.agreement import agreement, pair_agreement, weight_matrix
 from .._types import CIMethod, Duplicates, Scale, Stat
-from .assemble import STATS, matrix_table, tidy
+from .assemble import matrix_table, tidy
 from .counts import Counts
-from .options import check_pair_options, with_reference
+from .options import check_pair_options, check_stat, with_reference
 from .plan import adapt, count_input, prepare_input
 
 if TYPE_CHECKING:
@@ -263,8 +263,7 @@ def matrix(
     >>> float(m.loc["a", "c"]), float(m.loc["a", "b"])
     (1.0, 0.5)
     """
-    if stat not in STATS:
-        raise bad_option("stat", stat, STATS)
+    check_stat(stat)
     prep = prepare_input(
         adapt(data),
         raters,

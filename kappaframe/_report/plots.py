@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from .._api.assemble import STATS, square_values
+from .._api.assemble import square_values
+from .._api.options import check_stat
 from .._api.plan import adapt, prepare_input
-from .._errors import KappaFrameError, bad_option
+from .._errors import KappaFrameError
 from .._schema import Column, Table
 from .._stats.agreement import agreement, weight_matrix
 from .._types import Duplicates, Stat
@@ -184,8 +185,7 @@ def group_squares(
     duplicates: str = "raise",
 ) -> tuple[np.ndarray, list[str], list[str]]:
     """Compute :func:`kappaframe.matrix` as arrays: (groups, R, R), rater names, titles."""
-    if stat not in STATS:
-        raise bad_option("stat", stat, STATS)
+    check_stat(stat)
     prep = prepare_input(
         adapt(data),
         raters,
