@@ -374,6 +374,7 @@ class Counts:
         np.add.at(tables, flat, weight)
         tables = tables.reshape(len(distinct), n_groups, k, k)
         pairs = np.column_stack([distinct // r, distinct % r]) if r else np.zeros((0, 2))
+        _check_self_cells(tables, pairs.astype(np.intp), rater_list, cats)
         native = frame.frame
         keys = take(native, by_list, groups.first_row[:n_groups]) if by_list else None
         return cls(tables, pairs, rater_list, cats, by_list, keys, output=_output_of(frame))
@@ -454,6 +455,35 @@ def combine(parts: Sequence[Counts]) -> Counts:
         keys,
         output=first.output,
     )
+
+
+def _check_self_cells(
+    tables: np.ndarray, pairs: np.ndarray, raters: list[Any], categories: list[Any]
+) -> None:
+    """Refuse pair cells that say more than a rater's own cells (where those are given).
+
+    A rater's own cells count the items it labeled with each label; a pair can share at
+    most that many of them (per group and label).
+    """
+    own = pairs[:, 0] == pairs[:, 1]
+    if not own.any():
+        return
+    labeled = np.full((len(raters), *tables.shape[1:3]), np.inf)
+    labeled[pairs[own, 0]] = np.diagonal(tables[own], axis1=-2, axis2=-1)
+    off = ~own
+    for side, margin in ((0, tables[off].sum(axis=-1)), (1, tables[off].sum(axis=-2))):
+        limit = labeled[pairs[off, side]]
+        bad = np.argwhere(margin > limit + 1e-9 * np.maximum(limit, 1))
+        if len(bad):
+            p, g, label = bad[0]
+            a, b = pairs[off][p]
+            who = raters[pairs[off][p][side]]
+            raise KappaFrameError(
+                f"the cells of raters {raters[a]!r} and {raters[b]!r} share "
+                f"{margin[p, g, label]:g} items that {who!r} labeled {categories[label]!r}, but "
+                f"{who!r}'s own cells (rater_a == rater_b) count only {limit[p, g, label]:g} "
+                "such items; the cells contradict each other. Recount them from the same data."
+            )
 
 
 def _stored_order(frame: Any, a: Any, b: Any, what: str) -> list[Any]:

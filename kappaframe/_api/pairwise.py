@@ -442,7 +442,12 @@ def cohen_kappa(
     codes = encode_labels([f1, f2], cats)
     sw = None
     if sample_weight is not None:
-        sw = np.asarray(sample_weight, dtype=float)
+        if np.iscomplexobj(sample_weight):
+            raise KappaFrameTypeError(
+                "sample_weight must be real numbers; got complex values (the imaginary part "
+                "would be dropped). Pass their real part, or their modulus, explicitly."
+            )
+        sw = np.asarray(sample_weight, dtype=float).reshape(-1)
         if sw.shape != (len(f1.codes),):
             raise KappaFrameError(
                 f"sample_weight must have shape ({len(f1.codes)},); got {sw.shape}."

@@ -30,8 +30,18 @@ def factorize_any(values: Any, name: str) -> Factorized:
 
         return pl_factorize(values)
     array = np.asarray(values)
+    # NumPy turns [1, "2"] into strings: keep each label's own type, so mixed types are
+    # refused as in a frame column instead of compared as text.
+    if (
+        array.dtype.kind in "US"
+        and not isinstance(values, np.ndarray)
+        and not all(isinstance(v, (str, bytes)) for v in values)
+    ):
+        array = np.asarray(values, dtype=object)
+    if array.ndim == 2 and array.shape[1] == 1:  # a column vector, as scikit-learn takes it
+        array = array[:, 0]
     if array.ndim != 1:
-        raise KappaFrameError(f"{name} must be 1-D; got shape {array.shape}.")
+        raise KappaFrameError(f"{name} must be 1-D (or one column); got shape {array.shape}.")
     return factorize_array(array)
 
 

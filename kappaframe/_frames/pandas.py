@@ -29,7 +29,13 @@ def factorize_labels(series: pd.Series) -> Factorized:
 
 
 def factorize_keys(series: pd.Series, name: Hashable) -> tuple[np.ndarray, int]:
-    """Codes of a group-key column in sorted key order (-1 missing) and the key count."""
+    """Codes of a group-key column in sorted key order (-1 missing) and the key count.
+
+    An ordered Categorical sorts by its declared order; an unordered one by its values,
+    like any other column (and like polars' Categorical): its category list is no order.
+    """
+    if isinstance(series.dtype, pd.CategoricalDtype) and not series.dtype.ordered:
+        series = series.astype(series.dtype.categories.dtype)
     try:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
     except TypeError as err:
