@@ -55,3 +55,17 @@ def test_counts_refuse_self_cells_that_contradict_the_pair_cells() -> None:
     fine = cells.assign(count=[100, 100, 100])
     with pytest.warns(kf.UndefinedKappaWarning):  # one shared category: kappa undefined
         assert int(kf.Counts.from_frame(fine).pairwise()["n"].iloc[0]) == 100
+
+
+def test_pictures_draw_names_as_plain_text() -> None:
+    pytest.importorskip("matplotlib")
+    import io
+
+    names = {r"$\frac{": [1, 2, 1, 2], "b$x$": [1, 2, 2, 2]}  # invalid and valid math
+    df = pd.DataFrame(names)
+    for fig in (kf.heatmap(df), kf.confusion_plot(df, r"$\frac{", "b$x$")):
+        fig.savefig(io.BytesIO(), format="svg")  # invalid math would raise while drawing
+        texts = [t.get_text() for ax in fig.axes for t in ax.texts + ax.get_xticklabels()]
+        texts += [ax.get_title() for ax in fig.axes]
+        assert any(r"$\frac{" in s for s in texts)
+        assert all(not t.get_parse_math() for ax in fig.axes for t in ax.get_xticklabels())

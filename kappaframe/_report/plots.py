@@ -8,9 +8,10 @@ the returned figure displays as the cell's value, and ``fig.savefig(path)`` writ
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import numpy as np
 
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 
 __all__ = ["confusion_plot", "group_squares", "heatmap", "matrix_figure", "require_matplotlib"]
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 _CAPTIONS = {
     "kappa": "Cohen's kappa",
     "p_o": "observed agreement",
@@ -48,6 +52,18 @@ def require_matplotlib() -> Any:
             name="matplotlib",
         ) from err
     return matplotlib
+
+
+def _plain_text(draw: Callable[P, R]) -> Callable[P, R]:
+    """Draw names as written: ``$x$`` in a rater name, group key or label is not math."""
+
+    @functools.wraps(draw)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        matplotlib = require_matplotlib()
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return wrapper
 
 
 def _new_figure(width: float, height: float) -> Figure:
@@ -74,6 +90,7 @@ def _group_titles(prep: Any) -> list[str]:
     return [", ".join(f"{b} = {v}" for b, v in zip(prep.by, row, strict=True)) for row in rows]
 
 
+@_plain_text
 def heatmap(
     data: Any,
     raters: Hashable | Sequence[Hashable] | None = None,
@@ -201,6 +218,7 @@ def group_squares(
     return squares, [str(r) for r in prep.raters], _group_titles(prep)
 
 
+@_plain_text
 def matrix_figure(
     square: np.ndarray, names: list[str], title: str = "", stat: str = "kappa"
 ) -> Figure:
@@ -277,6 +295,7 @@ def _annotate(ax: Axes, x: int, y: int, value: float, cmap: Any, norm: Any, stat
     _write(ax, x, y, f"{int(value)}" if stat == "n" else f"{value:.2f}", cmap, norm, value)
 
 
+@_plain_text
 def confusion_plot(
     data: Any,
     a: Hashable,
