@@ -6,7 +6,9 @@ frame, so the classes only keep a reference to the frame.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import inspect
+import re
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ._api import many, threshold
@@ -23,6 +25,8 @@ from ._types import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+    from matplotlib.axes import Axes
     from numpy.typing import ArrayLike
 
     from ._api.counts import Counts
@@ -30,6 +34,33 @@ if TYPE_CHECKING:
 __all__ = ["KappaAccessor"]
 
 FrameT = TypeVar("FrameT")
+MethodT = TypeVar("MethodT", bound=Callable[..., Any])
+
+# A numpy-style parameter entry for ``data``: its line and the indented lines under it.
+_DATA_ENTRY = re.compile(r"^data : [^\n]*\n(?:    [^\n]*\n|\n(?=    ))*", re.MULTILINE)
+
+
+def _documented(func: Callable[..., Any]) -> Callable[[MethodT], MethodT]:
+    """Give an accessor method the whole documentation of the function it calls.
+
+    ``help(df.kappa.pairwise)`` then shows what ``help(kappaframe.pairwise)`` shows, less
+    the ``data`` parameter (the frame the accessor sits on), with the call spelled as a
+    method. The method keeps its own signature, which ``tests/test_layout.py`` checks
+    against the function's.
+    """
+    doc = inspect.cleandoc(func.__doc__ or "")
+    summary, _, body = doc.partition("\n")
+    body = _DATA_ENTRY.sub("", body)
+    note = (
+        f"Called on a frame as ``df.kappa.{func.__name__}(...)``, this is "
+        f"``kappaframe.{func.__name__}(df, ...)``."
+    )
+
+    def attach(method: MethodT) -> MethodT:
+        method.__doc__ = f"{summary}\n\n{note}\n{body}"
+        return method
+
+    return attach
 
 
 class KappaAccessor(Generic[FrameT]):
@@ -42,6 +73,7 @@ class KappaAccessor(Generic[FrameT]):
     def __init__(self, frame: FrameT) -> None:
         self._frame = frame
 
+    @_documented(_api.pairwise)
     def pairwise(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -60,9 +92,8 @@ class KappaAccessor(Generic[FrameT]):
         reference: Hashable | None = None,
         ci_method: CIMethod = "analytic",
         n_boot: int | None = None,
-        seed: Any = None,
+        seed: int | np.random.Generator | None = None,
     ) -> FrameT:
-        """Cohen's kappa of every pair of raters (per group); see :func:`kappaframe.pairwise`."""
         return _api.pairwise(
             self._frame,
             raters,
@@ -83,6 +114,7 @@ class KappaAccessor(Generic[FrameT]):
             seed=seed,
         )
 
+    @_documented(_api.matrix)
     def matrix(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -97,7 +129,6 @@ class KappaAccessor(Generic[FrameT]):
         duplicates: Duplicates = "raise",
         min_overlap: int | None = None,
     ) -> FrameT:
-        """A rater x rater frame of one statistic; see :func:`kappaframe.matrix`."""
         return _api.matrix(
             self._frame,
             raters,
@@ -112,6 +143,7 @@ class KappaAccessor(Generic[FrameT]):
             min_overlap=min_overlap,
         )
 
+    @_documented(_api.score)
     def score(
         self,
         a: Hashable,
@@ -120,15 +152,15 @@ class KappaAccessor(Generic[FrameT]):
         weights: str | ArrayLike | None = None,
         categories: Sequence[Any] | None = None,
     ) -> float:
-        """Cohen's kappa of two columns; see :func:`kappaframe.score`."""
         return _api.score(self._frame, a, b, weights=weights, categories=categories)
 
+    @_documented(_api.confusion)
     def confusion(
         self, a: Hashable, b: Hashable, *, categories: Sequence[Any] | None = None
     ) -> FrameT:
-        """The K x K count table of two columns; see :func:`kappaframe.confusion`."""
         return _api.confusion(self._frame, a, b, categories=categories)
 
+    @_documented(many.overall)
     def overall(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -145,7 +177,6 @@ class KappaAccessor(Generic[FrameT]):
         ci: float | None = None,
         duplicates: Duplicates = "raise",
     ) -> FrameT:
-        """One coefficient over all raters, per group; see :func:`kappaframe.overall`."""
         return many.overall(
             self._frame,
             raters,
@@ -162,6 +193,7 @@ class KappaAccessor(Generic[FrameT]):
             duplicates=duplicates,
         )
 
+    @_documented(many.raters)
     def raters(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -174,7 +206,6 @@ class KappaAccessor(Generic[FrameT]):
         categories: Sequence[Any] | None = None,
         duplicates: Duplicates = "raise",
     ) -> FrameT:
-        """One row per rater: agreement and label mix; see :func:`kappaframe.raters`."""
         return many.raters(
             self._frame,
             raters,
@@ -187,6 +218,7 @@ class KappaAccessor(Generic[FrameT]):
             duplicates=duplicates,
         )
 
+    @_documented(many.per_category)
     def per_category(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -201,7 +233,6 @@ class KappaAccessor(Generic[FrameT]):
         ci: float | None = None,
         duplicates: Duplicates = "raise",
     ) -> FrameT:
-        """Kappa of each category against the rest; see :func:`kappaframe.per_category`."""
         return many.per_category(
             self._frame,
             raters,
@@ -216,6 +247,7 @@ class KappaAccessor(Generic[FrameT]):
             duplicates=duplicates,
         )
 
+    @_documented(_api.counts)
     def counts(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -227,7 +259,6 @@ class KappaAccessor(Generic[FrameT]):
         categories: Sequence[Any] | None = None,
         duplicates: Duplicates = "raise",
     ) -> Counts:
-        """Pair counts that add up across parts; see :func:`kappaframe.counts`."""
         return _api.counts(
             self._frame,
             raters,
@@ -239,6 +270,7 @@ class KappaAccessor(Generic[FrameT]):
             duplicates=duplicates,
         )
 
+    @_documented(plots.heatmap)
     def heatmap(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -253,9 +285,8 @@ class KappaAccessor(Generic[FrameT]):
         duplicates: Duplicates = "raise",
         annotate: bool = True,
         ncols: int = 3,
-        ax: Any = None,
+        ax: Axes | None = None,
     ) -> Any:
-        """Draw the rater x rater heatmap, one panel per group; see :func:`kappaframe.heatmap`."""
         return plots.heatmap(
             self._frame,
             raters,
@@ -272,6 +303,7 @@ class KappaAccessor(Generic[FrameT]):
             ax=ax,
         )
 
+    @_documented(plots.confusion_plot)
     def confusion_plot(
         self,
         a: Hashable,
@@ -279,23 +311,22 @@ class KappaAccessor(Generic[FrameT]):
         *,
         categories: Sequence[Any] | None = None,
         normalize: bool = False,
-        ax: Any = None,
+        ax: Axes | None = None,
     ) -> Any:
-        """Draw a pair's confusion matrix; see :func:`kappaframe.confusion_plot`."""
         return plots.confusion_plot(
             self._frame, a, b, categories=categories, normalize=normalize, ax=ax
         )
 
+    @_documented(threshold.threshold_sweep)
     def threshold_sweep(
         self,
-        truth: Hashable,
-        score: Hashable,
+        y_true: Hashable,
+        scores: Hashable,
+        thresholds: ArrayLike | None = None,
         *,
         by: Hashable | Sequence[Hashable] | None = None,
-        thresholds: ArrayLike | None = None,
         pos_label: Any = None,
     ) -> FrameT:
-        """Sweep thresholds of a score column; see :func:`kappaframe.threshold_sweep`."""
         return threshold.threshold_sweep(
-            truth, score, thresholds, data=self._frame, by=by, pos_label=pos_label
+            y_true, scores, thresholds, data=self._frame, by=by, pos_label=pos_label
         )

@@ -289,6 +289,28 @@ def score(
 ) -> float:
     """Cohen's kappa of two rater columns of a frame, as one float.
 
+    The same number as the ``kappa`` of :func:`pairwise` for the pair ``(a, b)``: items
+    either rater left missing are not counted, and the category order is the one
+    :func:`pairwise` uses.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+        One row per item, one column per rater.
+    a, b : column name
+        The two rater columns. With an asymmetric ``weights`` matrix, its rows are ``a``'s
+        labels.
+    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
+        Disagreement weights over the categories, as in :func:`pairwise`.
+    categories : sequence, optional
+        All labels, in order (it matters for weights); as in :func:`pairwise`.
+
+    Returns
+    -------
+    float
+        Cohen's kappa; NaN (with an :class:`UndefinedKappaWarning`) when it is undefined
+        (no shared item, or both raters used one and the same category).
+
     Examples
     --------
     >>> import pandas as pd
@@ -316,6 +338,21 @@ def confusion(
     Items either rater left missing are not counted. pandas: indexed by category (index
     named ``a``, columns named ``b``); polars: a first column ``a`` holding the categories,
     then one count column per category.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+        One row per item, one column per rater.
+    a, b : column name
+        The two rater columns: ``a``'s labels are the rows, ``b``'s the columns.
+    categories : sequence, optional
+        All labels, in order: the rows and columns of the table, a category nobody used
+        included. Default as in :func:`pairwise`.
+
+    Returns
+    -------
+    DataFrame of the input's library
+        K x K whole counts.
 
     Examples
     --------
@@ -346,7 +383,7 @@ def counts(
     label: Hashable | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
     categories: Sequence[Any] | None = None,
-    duplicates: str = "raise",
+    duplicates: Duplicates = "raise",
 ) -> Counts:
     """Count the K x K table of every rater pair per group, as an additive :class:`Counts`.
 

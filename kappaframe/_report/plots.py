@@ -199,7 +199,7 @@ def group_squares(
     stat: str = "kappa",
     weights: Any = None,
     categories: Sequence[Any] | None = None,
-    duplicates: str = "raise",
+    duplicates: Duplicates = "raise",
 ) -> tuple[np.ndarray, list[str], list[str]]:
     """Compute :func:`kappaframe.matrix` as arrays: (groups, R, R), rater names, titles."""
     check_stat(stat)
