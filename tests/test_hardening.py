@@ -69,3 +69,57 @@ def test_pictures_draw_names_as_plain_text() -> None:
         texts += [ax.get_title() for ax in fig.axes]
         assert any(r"$\frac{" in s for s in texts)
         assert all(not t.get_parse_math() for ax in fig.axes for t in ax.get_xticklabels())
+
+
+def _write(frame: pd.DataFrame, path: Any, fmt: str) -> None:
+    if fmt == "parquet":
+        frame.to_parquet(path)
+    else:
+        frame.to_csv(path, index=False)
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_a_rater_only_in_a_later_file_is_counted(tmp_path: Any, fmt: str) -> None:
+    pytest.importorskip("pyarrow")
+    first = pd.DataFrame({"g": ["x"] * 4, "r1": [1, 2, 1, 2], "r2": [1, 2, 2, 2]})
+    later = pd.DataFrame({"g": ["y"] * 5, "r1": [1, 1, 1, 2, 2], "r3": [1, 1, 2, 2, 2]})
+    _write(first, tmp_path / f"a.{fmt}", fmt)
+    _write(later, tmp_path / f"b.{fmt}", fmt)
+    whole = pd.concat([first, later], ignore_index=True)
+    with pytest.warns(kf.UndefinedKappaWarning):
+        expected = kf.pairwise(whole, by="g")
+    for source in (str(tmp_path / f"*.{fmt}"), kf.scan(str(tmp_path / f"*.{fmt}"), batch_size=2)):
+        with pytest.warns(kf.UndefinedKappaWarning):
+            got = kf.pairwise(source, by="g")
+        assert got["rater_b"].tolist() == ["r2", "r3", "r3", "r2", "r3", "r3"]
+        assert got["n"].tolist() == [4, 0, 0, 0, 5, 0]
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+    long = whole.reset_index(names="item").melt(["item", "g"], var_name="rater", value_name="y")
+    long = long.dropna(subset=["y"])
+    _write(long.iloc[:8], tmp_path / f"long1.{fmt}", fmt)
+    _write(long.iloc[8:], tmp_path / f"long2.{fmt}", fmt)
+    with pytest.warns(kf.UndefinedKappaWarning):
+        got = kf.pairwise(
+            str(tmp_path / f"long*.{fmt}"), item="item", rater="rater", label="y", by="g"
+        )
+    with pytest.warns(kf.UndefinedKappaWarning):
+        direct = kf.pairwise(long, item="item", rater="rater", label="y", by="g")
+    pd.testing.assert_frame_equal(got, direct, check_dtype=False)
+
+
+def test_parquet_files_that_disagree_on_a_label_type_are_refused_by_name(tmp_path: Any) -> None:
+    pytest.importorskip("pyarrow")
+    pd.DataFrame({"a": [1, 2], "b": [1, 1]}).to_parquet(tmp_path / "1.parquet")
+    pd.DataFrame({"a": ["x", "y"], "b": [2, 2]}).to_parquet(tmp_path / "2.parquet")
+    clash = r"column 'a' is int64 in .*1\.parquet.* but (large_)?string"
+    with pytest.raises(kf.KappaFrameError, match=clash):
+        kf.pairwise(str(tmp_path / "*.parquet"))
+
+
+def test_csv_files_read_a_column_as_text_when_one_file_has_text(tmp_path: Any) -> None:
+    pytest.importorskip("pyarrow")
+    (tmp_path / "1.csv").write_text("a,b\n1,1\n2,2\n")
+    (tmp_path / "2.csv").write_text("a,b\nx,y\ny,y\n")
+    got = kf.counts(str(tmp_path / "*.csv"))
+    assert list(got.categories) == ["1", "2", "x", "y"]
+    assert got.pairwise()["n"].tolist() == [4]

@@ -71,13 +71,21 @@ class FileScan:
             self.dataset = source
             return
         self.paths = _expand(source)
+        self.schema: Any = None  # the union of the files' columns, once known
         self.format = format or _infer_format(self.paths)
         if self.format not in ("parquet", "csv"):
             raise KappaFrameError(f"format must be 'parquet' or 'csv'; got {self.format!r}.")
         self.dataset = self._open()
 
     def _open(self, dictionary: Sequence[str] = ()) -> Any:
-        """Open the pyarrow dataset; ``dictionary`` columns read dictionary-encoded."""
+        """Open the pyarrow dataset; ``dictionary`` columns read dictionary-encoded.
+
+        Its schema is the union of the files' columns (pyarrow's default is the first
+        file's, which would drop a rater who appears only in a later file); a column a file
+        lacks reads as missing labels there.
+        """
+        import pyarrow as pa
+
         ds = _arrow_dataset()
         if self.paths is None:
             return self.dataset
@@ -86,7 +94,20 @@ class FileScan:
         else:
             parse, convert, read = self._csv(dictionary=bool(dictionary))
             fmt = ds.CsvFileFormat(parse_options=parse, convert_options=convert, read_options=read)
-        return ds.dataset(self.paths, format=fmt)
+        dataset = ds.dataset(self.paths, format=fmt)
+        if len(dataset.files) < 2:
+            return dataset
+        if self.schema is None:
+            self.schema = _union_schema(dataset, self.format)
+        schema = self.schema
+        if dictionary:
+            schema = pa.schema(
+                [
+                    f.with_type(pa.dictionary(pa.int32(), f.type)) if f.name in dictionary else f
+                    for f in schema
+                ]
+            )
+        return ds.dataset(self.paths, format=fmt, schema=schema)
 
     def _csv(self, dictionary: bool = False, columns: Sequence[str] = ()) -> tuple[Any, ...]:
         """Build the CSV options: the caller's, with empty strings read as missing (as pandas)."""
@@ -103,6 +124,7 @@ class FileScan:
             schema = self.dataset.schema
             types = {c: schema.field(c).type for c in columns}
             convert["column_types"] = {**types, **convert.get("column_types", {})}
+            convert.setdefault("include_missing_columns", True)
         read = dict(options.pop("read", {}))
         if columns:
             read.setdefault("block_size", CSV_BLOCK_BYTES)
@@ -141,8 +163,14 @@ class FileScan:
                 import pyarrow.parquet as pq
 
                 with pq.ParquetFile(path, pre_buffer=False) as parquet:
-                    yield from parquet.iter_batches(
-                        batch_size=self.batch_size, columns=columns, use_threads=False
+                    yield from _with_all_columns(
+                        parquet.iter_batches(
+                            batch_size=self.batch_size,
+                            columns=[c for c in columns if c in parquet.schema_arrow.names],
+                            use_threads=False,
+                        ),
+                        self.dataset.schema,
+                        columns,
                     )
             else:
                 import pyarrow.csv as pacsv
@@ -303,6 +331,58 @@ class FileReader(BatchReader):
                 position = table.schema.get_field_index(name)
                 table = table.set_column(position, name, column.cast(column.type.value_type))
         return table.to_pandas()
+
+
+def _union_schema(dataset: Any, fmt: str) -> Any:
+    """The columns of every file, in order of first appearance, with one type each.
+
+    Numbers widen (int32 and int64 to int64, integers and floats to float64); in CSV files,
+    where every value was text, a column read as numbers in one file and as text in another
+    is text. Parquet files that declare one column with clashing types are refused, naming
+    the column and both files.
+    """
+    import pyarrow as pa
+
+    fields: dict[str, Any] = {}
+    seen_in: dict[str, str] = {}
+    for fragment in dataset.get_fragments():
+        for field in fragment.physical_schema:
+            if field.name not in fields:
+                fields[field.name] = field
+                seen_in[field.name] = fragment.path
+                continue
+            known = fields[field.name]
+            if known.type == field.type:
+                continue
+            try:
+                merged = pa.unify_schemas(
+                    [pa.schema([known]), pa.schema([field])], promote_options="permissive"
+                ).field(0)
+            except (pa.ArrowTypeError, pa.ArrowInvalid):
+                if fmt != "csv":
+                    raise KappaFrameError(
+                        f"column {field.name!r} is {known.type} in {seen_in[field.name]!r} but "
+                        f"{field.type} in {fragment.path!r}: labels of one column must have one "
+                        "type across files. Cast the column to one type when writing the "
+                        "files (e.g. strings), or read them with pandas and cast."
+                    ) from None
+                merged = known.with_type(pa.string())
+            fields[field.name] = merged
+    return pa.schema(list(fields.values()))
+
+
+def _with_all_columns(batches: Iterator[Any], schema: Any, columns: Sequence[str]) -> Iterator[Any]:
+    """Each batch with every one of ``columns`` (missing ones as nulls), cast to ``schema``."""
+    import pyarrow as pa
+
+    for batch in batches:
+        arrays = [
+            batch.column(name).cast(schema.field(name).type)
+            if name in batch.schema.names
+            else pa.nulls(batch.num_rows, schema.field(name).type)
+            for name in columns
+        ]
+        yield pa.RecordBatch.from_arrays(arrays, names=list(columns))
 
 
 def _is_string(kind: Any) -> bool:
