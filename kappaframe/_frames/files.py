@@ -98,7 +98,7 @@ class FileScan:
         if len(dataset.files) < 2:
             return dataset
         if self.schema is None:
-            self.schema = _union_schema(dataset, self.format)
+            self.schema = _union_schema(dataset, str(self.format))
         schema = self.schema
         if dictionary:
             schema = pa.schema(
