@@ -123,3 +123,50 @@ def test_csv_files_read_a_column_as_text_when_one_file_has_text(tmp_path: Any) -
     got = kf.counts(str(tmp_path / "*.csv"))
     assert list(got.categories) == ["1", "2", "x", "y"]
     assert got.pairwise()["n"].tolist() == [4]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda df: kf.pairwise(df, weights="linear"),
+        lambda df: kf.matrix(df, weights="quadratic"),
+        lambda df: kf.score(df, "a", "b"),
+        lambda df: kf.counts(df).pairwise(weights="quadratic"),
+        lambda df: kf.cohen_kappa(df["a"], df["b"], weights="linear"),
+        lambda df: kf.cohen_kappa(df["a"], df["b"], sample_weight=np.ones(len(df))),
+    ],
+    ids=["pairwise", "matrix", "score", "counts", "cohen_kappa", "cohen_kappa_weighted"],
+)
+def test_many_categories_stay_linear_in_memory(call: Any) -> None:
+    import tracemalloc
+
+    k, n = 6000, 12_000  # one K x K float matrix would be 288 MB
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({r: rng.integers(0, k, n) for r in "abc"})
+    df.loc[: k - 1, "a"] = np.arange(k)  # every category is used
+    tracemalloc.start()
+    try:
+        call(df)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 1024**2, f"peak {peak / 1024**2:.0f} MB for {k} categories"
+
+
+def test_many_categories_give_the_full_table_numbers() -> None:
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    k, n = 2000, 30_000
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, k, n)
+    b = np.where(rng.random(n) < 0.6, a, rng.integers(0, k, n))
+    w = rng.random(n) * 3
+    labels = np.arange(k)
+    for weights in (None, "linear", "quadratic"):
+        expected = sklearn_metrics.cohen_kappa_score(a, b, weights=weights, labels=labels)
+        got = kf.cohen_kappa(a, b, weights=weights)
+        assert got == pytest.approx(expected, abs=1e-12)
+        expected = sklearn_metrics.cohen_kappa_score(
+            a, b, weights=weights, labels=labels, sample_weight=w
+        )
+        got = kf.cohen_kappa(a, b, weights=weights, sample_weight=w)
+        assert got == pytest.approx(expected, abs=1e-12)

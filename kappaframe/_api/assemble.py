@@ -13,7 +13,7 @@ import numpy as np
 from .._count.kernel import all_pairs
 from .._errors import KappaFrameError, warn_undefined
 from .._schema import CI_COLUMNS, MATRIX_KEY, TIDY_COLUMNS, Column, Kind, Table, check_names
-from .._stats.agreement import pair_agreement, weight_matrix
+from .._stats.agreement import Weights, pair_agreement
 from .._stats.bootstrap import bootstrap_kappa
 from .._stats.family import family
 from .._stats.inference import standard_errors
@@ -41,10 +41,10 @@ def tidy(
     """
     extra = check_pair_options(ci) if extra is None else extra
     scale_obj = resolve_scale(scale)
-    w = weight_matrix(weights, prep.categories)
+    w = Weights.of(weights, prep.categories)
     pairs = prep.pairs() if reference is None else rater_pairs(prep.raters, reference)
     counts = prep.tables(pairs, weights, full=bool(extra.names))
-    stats = pair_agreement(counts, w, weights)
+    stats = pair_agreement(counts, w)
     kept = prep.kept(stats["n"])
     warn_undefined(stats["undefined"][kept], stats["n"][kept])
 
@@ -67,7 +67,7 @@ def tidy(
         Column("kappa", "float", kappa),
         Column("interpretation", "enum", scale_obj.classify(kappa), categories=scale_obj.labels),
     ]
-    extras = pair_extras(counts, w, stats["kappa"], extra)
+    extras = pair_extras(counts, w.matrix, stats["kappa"], extra) if extra.names else {}
     columns += [Column(name, "float", rows(values)) for name, values in extras.items()]
     return Table(columns)
 
@@ -130,7 +130,7 @@ def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
 
 def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
     """``stat`` of every rater pair (and each rater with themself): shape (groups, R, R)."""
-    w = weight_matrix(weights, prep.categories)
+    w = Weights.of(weights, prep.categories)
     n_raters, n_groups = len(prep.raters), prep.groups.n_groups
     # Each rater with themself, then the pairs: all of them, or on the sparse paths those
     # that share items (the others share nothing: n 0, statistics undefined).
@@ -138,13 +138,13 @@ def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
     shared = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
     pairs = np.concatenate([own, shared])
     tables = prep.tables(pairs, weights)
-    stats = pair_agreement(tables, w, weights)
+    stats = pair_agreement(tables, w)
     # Cell [a, b] has rater a's labels as the table rows. Symmetric weights give the same
     # numbers either way round; asymmetric ones (a full-table path) are computed again on
     # the transposed tables.
     transposed = stats
-    if not np.array_equal(w, w.T):
-        transposed = pair_agreement(np.swapaxes(np.asarray(tables), -2, -1), w, weights)
+    if not w.symmetric:
+        transposed = pair_agreement(np.swapaxes(np.asarray(tables), -2, -1), w)
     n = np.zeros((n_groups, n_raters, n_raters), dtype=np.int64)
     undefined = np.ones((n_groups, n_raters, n_raters), dtype=bool)
     values = np.full((n_groups, n_raters, n_raters), 0 if stat == "n" else np.nan)

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .._count.kernel import pair_counts
+from .._count.diagonal import DiagonalCounts, use_diagonal
+from .._count.kernel import diagonal_counts, pair_counts, weighted_diagonal_counts
 from .._encode.codes import encode_labels, shared_categories
 from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._frames.arrays import factorize_any
 from .._schema import Column, Table
-from .._stats.agreement import agreement, pair_agreement, weight_matrix
+from .._stats.agreement import Weights, pair_agreement
 from .._types import CIMethod, Duplicates, Scale, Stat
 from .assemble import matrix_table, tidy
 from .counts import Counts
@@ -320,8 +321,8 @@ def score(
     0.6154
     """
     prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
-    w = weight_matrix(weights, prep.categories)
-    stats = pair_agreement(prep.tables(np.array([[0, 1]]), weights), w, weights)
+    w = Weights.of(weights, prep.categories)
+    stats = pair_agreement(prep.tables(np.array([[0, 1]]), weights), w)
     warn_undefined(stats["undefined"], stats["n"], "pairs")
     return float(stats["kappa"][0, 0])
 
@@ -491,8 +492,16 @@ def cohen_kappa(
             )
         if not np.all(np.isfinite(sw)) or np.any(sw < 0):
             raise KappaFrameError("sample_weight must be finite and non-negative.")
-    counts = pair_counts(codes, [(0, 1)], len(cats), sample_weight=sw)
-    stats = agreement(counts[0, 0], weight_matrix(weights, cats))
+    w = Weights.of(weights, cats)
+    k = len(cats)
+    counts: np.ndarray | DiagonalCounts
+    if not use_diagonal(1, 1, k, weights):
+        counts = pair_counts(codes, [(0, 1)], k, sample_weight=sw)
+    elif sw is None:  # many categories: O(K) sums, no K x K table
+        counts = DiagonalCounts.from_sums(diagonal_counts(codes, [(0, 1)], k))
+    else:
+        counts = DiagonalCounts.from_sums(weighted_diagonal_counts(codes[0], codes[1], k, sw))
+    stats = {name: value[0, 0] for name, value in pair_agreement(counts, w).items()}
     if stats["undefined"]:
         if np.isnan(replace_undefined_by):
             warn_undefined(np.atleast_1d(stats["undefined"]), np.atleast_1d(stats["n"]), "pairs")

@@ -184,6 +184,30 @@ def diagonal_counts(
     return out
 
 
+def weighted_diagonal_counts(
+    x: np.ndarray, y: np.ndarray, n_categories: int, sample_weight: np.ndarray
+) -> dict[str, np.ndarray]:
+    """:func:`diagonal_counts` of one pair whose items carry weights (float sums).
+
+    ``x`` and ``y`` are the two raters' codes (negative: missing), ``sample_weight`` one
+    non-negative weight per item; every sum is of shape (1, 1) (one pair, one group).
+    """
+    valid = (x >= 0) & (y >= 0)
+    left = x[valid].astype(np.intp)
+    right = y[valid].astype(np.intp)
+    w = np.asarray(sample_weight, dtype=np.float64)[valid]
+    diff = (left - right).astype(np.float64)
+    k = n_categories
+    return {
+        "n": np.array([[w.sum()]]),
+        "agree": np.array([[w[diff == 0].sum()]]),
+        "abs_diff": np.array([[w @ np.abs(diff)]]),
+        "sq_diff": np.array([[w @ (diff * diff)]]),
+        "rows": np.bincount(left, weights=w, minlength=k).reshape(1, 1, k),
+        "cols": np.bincount(right, weights=w, minlength=k).reshape(1, 1, k),
+    }
+
+
 def empty_diagonal(n_pairs: int, n_groups: int, n_categories: int) -> dict[str, np.ndarray]:
     """Zeroed diagonal-plus-marginals sums (see :func:`diagonal_counts`)."""
     shape = (n_pairs, n_groups)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -17,6 +19,7 @@ from .._errors import KappaFrameError, bad_option
 
 __all__ = [
     "CHANCE_ONE",
+    "Weights",
     "agreement",
     "chance_corrected",
     "diagonal_agreement",
@@ -71,6 +74,44 @@ def weight_matrix(weights: Any, categories: Sequence[Any]) -> np.ndarray:
     if top == 0 and k > 1:
         raise KappaFrameError("weights matrix is all zeros: every disagreement would be free.")
     return matrix / top if top else matrix
+
+
+@dataclass(frozen=True, eq=False)
+class Weights:
+    """Checked disagreement weights over ``k`` categories; the K x K matrix only on demand.
+
+    The many-categories path (diagonal and marginals) needs no matrix for ``None``,
+    ``"linear"`` or ``"quadratic"``: with 30,000 categories a dense matrix is 7 GB. A
+    caller's own matrix is checked (and scaled) as soon as the categories are known.
+    """
+
+    spec: Any  # None, "linear", "quadratic", or the caller's matrix checked and scaled
+    k: int
+
+    @classmethod
+    def of(cls, weights: Any, categories: Sequence[Any]) -> Weights:
+        k = len(categories)
+        if is_named(weights):
+            return cls(weights, k)
+        if isinstance(weights, str):
+            raise bad_option("weights", weights, [None, *WEIGHT_NAMES, "a K x K matrix"])
+        return cls(weight_matrix(weights, categories), k)
+
+    @property
+    def named(self) -> bool:
+        return is_named(self.spec)
+
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        """The K x K matrix (built once, for full tables)."""
+        if self.named:
+            return weight_matrix(self.spec, range(self.k))
+        return np.asarray(self.spec)
+
+    @property
+    def symmetric(self) -> bool:
+        """Whether ``W == W.T`` exactly (named weights are, without building them)."""
+        return self.named or bool(np.array_equal(self.matrix, self.matrix.T))
 
 
 def _weights_from_object(weights: Any, categories: Sequence[Any]) -> np.ndarray:
@@ -208,10 +249,8 @@ def diagonal_agreement(sums: DiagonalCounts, weights: Any) -> dict[str, np.ndarr
     return finish_agreement(n, dis_obs, dis_exp)
 
 
-def pair_agreement(
-    tables: np.ndarray | DiagonalCounts, w: np.ndarray, weights: Any = None
-) -> dict[str, np.ndarray]:
-    """Agreement of full tables (:func:`agreement`) or of diagonal counts."""
+def pair_agreement(tables: np.ndarray | DiagonalCounts, weights: Weights) -> dict[str, np.ndarray]:
+    """Agreement of full tables (:func:`agreement`) or of diagonal counts (no K x K matrix)."""
     if isinstance(tables, DiagonalCounts):
-        return diagonal_agreement(tables, weights)
-    return agreement(tables, w)
+        return diagonal_agreement(tables, weights.spec)
+    return agreement(tables, weights.matrix)
