@@ -1,25 +1,37 @@
 """The ``kappaframe`` command: ``kappaframe demo`` and ``kappaframe report INPUT``.
 
 Exit codes: 0 ok; 1 when ``--fail-under`` is given and some row is below it (the
-offending rows go to stderr; the report is still written); 2 for usage and input errors
-(a message on stderr, no traceback).
+offending rows go to stderr; the report is still written), and for nothing else; 2 for
+usage, input and output errors (a message on stderr, no traceback); 130 when interrupted
+(Ctrl-C); 143 when terminated (SIGTERM) while writing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import os
 import sys
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import IO, Any
 
 __all__ = ["build_parser", "main"]
 
-EXIT_OK, EXIT_BELOW, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+#: ``--fail-on`` columns that are not bounded by [-1, 1]: any finite bar is allowed.
+_UNBOUNDED = ("n", "z")
 
 _EPILOG = """\
-exit codes: 0 ok; 1 some row below --fail-under; 2 usage or input error.
+exit codes: 0 ok; 1 some row below --fail-under (only that); 2 usage, input or output
+error; 130 interrupted.
+
+missing values: in CSV, TSV and JSON only an empty cell is missing; add tokens with
+--na-values (e.g. --na-values NA N/A). Labels are compared as written ("01", "1" and
+"1.0" are three labels); they are numbers (ordered 1 < 2 < 10 for weights) only when
+every label is a plain number and no two name the same number.
 
 examples:
   kappaframe demo
@@ -80,6 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--input-format", choices=INPUT_FORMATS, help="default: from the file's suffix"
     )
+    report.add_argument(
+        "--na-values",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="TOKEN",
+        help="text that also means a missing label, e.g. --na-values NA N/A (default: "
+        "only an empty cell is missing; 'NA', 'None', 'null' are labels); CSV, TSV, JSON",
+    )
     layout = report.add_argument_group(
         "layout", "wide: one column per rater (--raters); long: one row per rating"
     )
@@ -138,15 +159,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     out.add_argument(
         "--fail-under",
-        type=float,
+        type=_bar,
         metavar="X",
-        help="exit 1 when some row's --fail-on value is below X (NaN does not count)",
+        help="exit 1 when some row's --fail-on value is below X, a number in [-1, 1] "
+        "(any finite number for --fail-on n or z); rows with no value do not count",
     )
     out.add_argument(
         "--fail-on",
         default="kappa",
         metavar="COLUMN",
         help="the column --fail-under checks (default kappa; e.g. ci_low, p_o)",
+    )
+    out.add_argument(
+        "--raw",
+        action="store_true",
+        help="CSV: write every cell exactly; by default a text cell starting with = + - @ "
+        "(or a tab or carriage return) gets a leading ' so that a spreadsheet shows it "
+        "as text instead of running it as a formula (numbers are never changed)",
+    )
+    out.add_argument(
+        "--heatmaps",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="html: draw the kappa matrix of at most N groups (default "
+        "24, in table order); every group stays in the pairs table",
     )
     out.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
@@ -170,13 +207,60 @@ def _level(text: str) -> float:
     return value
 
 
+def _bar(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} would switch the check off; give a finite number, e.g. 0.6"
+        )
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a number of groups is 0 or more; got {text}")
+    return value
+
+
 def _error(message: str, stream: IO[str]) -> int:
-    stream.write(f"kappaframe: error: {message}\n")
+    from ._report.display import visible
+
+    with contextlib.suppress(OSError):
+        stream.write(f"kappaframe: error: {visible(message.strip(), newlines=True)}\n")
+        stream.flush()
     return EXIT_USAGE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 ok; 1 some row below ``--fail-under`` (and nothing else); 2 a usage, input
+        or output error, said on stderr; 130 interrupted.
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        with contextlib.suppress(OSError):
+            sys.stderr.write("kappaframe: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -195,14 +279,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(str(err), sys.stderr)
     except ModuleNotFoundError as err:
         return _error(str(err), sys.stderr)
-    except KeyboardInterrupt:
-        sys.stderr.write("kappaframe: interrupted\n")
-        return 130
     except BrokenPipeError:
         # The reader of our stdout went away (e.g. `| head`): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    except OSError as err:
+        # Reading and writing turn their own errors into KappaFrameError with advice;
+        # this says at least what failed, without a traceback.
+        where = f"{err.filename!r}: " if err.filename else ""
+        return _error(f"{where}{err.strerror or err}.", sys.stderr)
 
 
 # --------------------------------------------------------------------------- demo
@@ -307,14 +394,22 @@ def _coerce(values: list[str] | None, frame: Any, columns: Sequence[Hashable]) -
     return out
 
 
-def _streamed(args: argparse.Namespace, fmt: str, needed: Any) -> tuple[Any, Any]:
-    """``kf.scan`` of the input for pairwise, and its first rows (for label types)."""
+def _streamed(
+    args: argparse.Namespace, fmt: str, needed: list[Hashable] | None, by: list[Hashable]
+) -> tuple[Any, Any]:
+    """``kf.scan`` of the input for pairwise, and its first rows (for label types).
+
+    CSV cells are read as :func:`kappaframe._io.read.read_input` reads them: as written,
+    missing only when empty or one of ``--na-values``, numbers only when
+    :func:`~kappaframe._io.read.number_kind` says so for all the file's values, so the
+    streamed result equals the one read whole.
+    """
     from pathlib import Path
 
     from ._errors import KappaFrameError
     from ._frames.files import scan
     from ._io.formats import _split_suffix, input_format
-    from ._io.read import read_head
+    from ._io.read import as_numbers, csv_header, read_head
 
     if fmt in ("markdown", "html"):
         raise KappaFrameError(
@@ -324,21 +419,104 @@ def _streamed(args: argparse.Namespace, fmt: str, needed: Any) -> tuple[Any, Any
     kind = input_format(args.input, args.input_format)
     if kind not in ("csv", "tsv", "parquet") or _split_suffix(Path(args.input))[1] is not None:
         raise KappaFrameError("--stream reads uncompressed CSV, TSV and Parquet files.")
-    head = read_head(args.input, needed, fmt=kind)
-    # Empty cells are missing labels, as pandas reads them (pyarrow's default is "").
-    options: dict[str, Any] = {"convert": {"strings_can_be_null": True}}
+    head = read_head(args.input, needed, fmt=kind, na_values=args.na_values)
+    if kind == "parquet":
+        if args.na_values:
+            raise KappaFrameError(
+                f"--na-values {' '.join(args.na_values)}: Parquet marks missing values "
+                "itself (null); drop --na-values for Parquet input."
+            )
+        return scan(args.input, format="parquet"), head
+    names = csv_header(Path(args.input), kind)
+    columns = needed if needed is not None else names
+    if args.item is not None:
+        sets = [[args.label], *([c] for c in [*by, args.rater])]
+    else:
+        sets = [[c for c in columns if c not in by and c != args.reference], *([c] for c in by)]
+        if args.reference is not None:
+            sets[0].append(args.reference)
+    options: dict[str, Any] = {
+        "convert": {"null_values": ["", *args.na_values], "strings_can_be_null": True}
+    }
     if kind == "tsv":
         options["parse"] = {"delimiter": "\t"}
-    fmt_name = "parquet" if kind == "parquet" else "csv"
-    return scan(args.input, format=fmt_name, csv_options=options), head
+    kinds = _stream_kinds(args.input, options, sets)
+    types = {str(c): _ARROW_TYPES[kinds.get(c)] for c in columns}
+    options["convert"]["column_types"] = {c: _arrow_type(t) for c, t in types.items()}
+    for group in sets:
+        as_numbers(head, [c for c in group if c in head], kinds.get(group[0]) if group else None)
+    return scan(args.input, format="csv", csv_options=options), head
+
+
+#: pyarrow type names of the column kinds of :func:`kappaframe._io.read.number_kind`.
+_ARROW_TYPES = {None: "string", "int": "int64", "float": "float64"}
+
+
+def _arrow_type(name: str) -> Any:
+    import pyarrow as pa
+
+    return getattr(pa, name)()
+
+
+def _stream_kinds(path: str, options: dict[str, Any], sets: list[list[Hashable]]) -> dict[Any, Any]:
+    """Each column's kind (None: text), as the whole-file read decides it.
+
+    The label columns decide together, every other set alone. A set with a text column
+    in the file's first block stays text; the others are decided over every value, in
+    one more pass over those columns only (their distinct values are kept).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
+    from ._frames.files import CSV_BLOCK_BYTES, scan
+    from ._io.read import _NUMBER, number_kind
+
+    schema = scan(path, format="csv", csv_options=options).dataset.schema
+    text = (pa.string(), pa.large_string())
+    pending = [g for g in sets if g and all(schema.field(str(c)).type not in text for c in g)]
+    kinds: dict[Any, Any] = {}
+    if not pending:
+        return kinds
+    columns = list(dict.fromkeys(str(c) for group in pending for c in group))
+    convert = pacsv.ConvertOptions(
+        include_columns=columns,
+        column_types={c: pa.string() for c in columns},
+        null_values=options["convert"]["null_values"],
+        strings_can_be_null=True,
+    )
+    parse = pacsv.ParseOptions(**options.get("parse", {}))
+    read = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES)
+    seen: dict[str, set[str]] = {c: set() for c in columns}
+    worded: set[str] = set()  # columns holding a label that is not a plain number
+    with pacsv.open_csv(
+        path, read_options=read, parse_options=parse, convert_options=convert
+    ) as reader:
+        for batch in reader:
+            for c in columns:
+                if c in worded:
+                    continue
+                new = set(pc.unique(batch.column(c)).drop_null().to_pylist()) - seen[c]
+                if any(not _NUMBER.fullmatch(v) for v in new):
+                    worded.add(c)
+                    seen[c].clear()
+                else:
+                    seen[c] |= new
+    for group in pending:
+        names = [str(c) for c in group]
+        if any(c in worded for c in names):
+            continue
+        kind = number_kind(set().union(*(seen[c] for c in names)))
+        kinds.update(dict.fromkeys(group, kind))
+    return kinds
 
 
 def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ._api.pairwise import pairwise
-    from ._errors import KappaFrameError
     from ._io.formats import output_format
     from ._io.read import read_input
-    from ._report.report import Report, render_text, write_report
+    from ._report.display import visible
+    from ._report.report import MAX_GROUP_HEATMAPS, Report, render_text, write_report
 
     long_args = {"item": args.item, "rater": args.rater, "label": args.label}
     long = any(v is not None for v in long_args.values())
@@ -348,6 +526,14 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     fmt = output_format(args.output, args.format)
     if fmt == "parquet" and args.output is None:
         return _error("parquet is binary: name a file with --output.", err)
+    bar = args.fail_under
+    if bar is not None and args.fail_on not in _UNBOUNDED and not -1 <= bar <= 1:
+        return _error(
+            f"--fail-under {bar:g} is outside [-1, 1], where {args.fail_on} lies, so it "
+            "would fail every row or none; give a bar such as 0.6.",
+            err,
+        )
+    _check_not_input(args.input, args.output)
 
     by = list(args.by or [])
 
@@ -361,15 +547,30 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         needed = None
     progress = False if args.no_progress else None
     if args.stream:
-        source, data = _streamed(args, fmt, needed)
+        with _stream_errors(args):
+            source, data = _streamed(args, fmt, needed, by)
     else:
-        data = read_input(args.input, needed, fmt=args.input_format, progress=progress)
+        if long:
+            labels, text = [args.label], [args.item]
+        elif args.raters:
+            labels, text = [*args.raters, *([args.reference] if args.reference else [])], []
+        else:
+            labels, text = None, []
+        data = read_input(
+            args.input,
+            needed,
+            fmt=args.input_format,
+            progress=progress,
+            na_values=args.na_values,
+            labels=labels if labels is not None else _all_but(args.input, args, by),
+            text=text,
+        )
         source = data
 
     label_columns = [args.label] if long else (args.raters or [c for c in data if c not in by])
     categories = _coerce(args.categories, data, label_columns)
     raters = _coerce(args.raters, data, [args.rater]) if long else args.raters
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, _stream_errors(args):
         warnings.simplefilter("always")
         tidy = pairwise(
             source,
@@ -388,11 +589,10 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             reference=args.reference,
         )
     for warning in caught:
-        err.write(f"kappaframe: warning: {warning.message}\n")
+        err.write(f"kappaframe: warning: {visible(str(warning.message))}\n")
 
-    if args.fail_under is not None and args.fail_on not in tidy.columns:
-        shown = ", ".join(str(c) for c in tidy.columns)
-        raise KappaFrameError(f"--fail-on column {args.fail_on!r} is not in the result: {shown}.")
+    if args.fail_under is not None:
+        _check_fail_on(tidy, args.fail_on)
     report = Report(
         tidy=tidy,
         data=None if args.stream else data,
@@ -408,11 +608,11 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         fail_under=args.fail_under,
         fail_on=args.fail_on,
         progress=progress,
+        max_heatmaps=MAX_GROUP_HEATMAPS if args.heatmaps is None else args.heatmaps,
     )
-    text = write_report(report, fmt, args.output)
-    if text is not None:
-        out.write(text)
-        out.flush()
+    shown = write_report(report, fmt, args.output, raw=args.raw)
+    if shown is not None:
+        _write_out(out, shown)
 
     if args.fail_under is None:
         return EXIT_OK
@@ -426,11 +626,101 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if below.empty:
         return EXIT_OK
     err.write(
-        f"kappaframe: {len(below)} of {len(tidy)} rows have {args.fail_on} below "
+        f"kappaframe: {len(below)} of {len(tidy)} rows have {visible(args.fail_on)} below "
         f"{args.fail_under:g}:\n"
     )
     err.write(render_text(below.reset_index(drop=True)))
     return EXIT_BELOW
+
+
+@contextlib.contextmanager
+def _stream_errors(args: argparse.Namespace) -> Iterator[None]:
+    """With --stream the file is parsed while counting: its parse errors are input errors."""
+    if not args.stream:
+        yield
+        return
+    import pyarrow as pa
+
+    from ._errors import KappaFrameError
+
+    try:
+        yield
+    except KappaFrameError:
+        raise
+    except (pa.ArrowException, OSError) as err:
+        raise KappaFrameError(
+            f"could not read {args.input!r} (--stream): {err}; check the file, or drop --stream "
+            "to read it whole."
+        ) from None
+
+
+def _write_out(out: IO[str], text: str) -> None:
+    """Write the report to stdout; a full device or a closed stream is an output error."""
+    from ._errors import KappaFrameError
+
+    try:
+        out.write(text)
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise KappaFrameError(
+            f"cannot write the report to stdout: {err.strerror or err}; free some space, "
+            "or write a file with --output."
+        ) from None
+
+
+def _check_not_input(input_path: str, output: str | None) -> None:
+    """Refuse an output that is the input file (by any name: a link, a hard link)."""
+    from ._errors import KappaFrameError
+
+    if output is None or not os.path.exists(output) or not os.path.exists(input_path):
+        return
+    try:
+        same = os.path.samefile(input_path, output)
+    except OSError:
+        return
+    if same:
+        raise KappaFrameError(
+            f"--output {output!r} is the input file {input_path!r}; writing the report "
+            "there would destroy the ratings: choose another --output."
+        )
+
+
+def _check_fail_on(tidy: Any, column: str) -> None:
+    """The ``--fail-on`` column must be in the result and hold numbers."""
+    import pandas as pd
+
+    from ._errors import KappaFrameError
+
+    if column not in tidy.columns:
+        shown = ", ".join(str(c) for c in tidy.columns)
+        raise KappaFrameError(f"--fail-on column {column!r} is not in the result: {shown}.")
+    kind = tidy[column].dtype
+    if not pd.api.types.is_numeric_dtype(kind) or pd.api.types.is_bool_dtype(kind):
+        numbers = [
+            str(c)
+            for c in tidy.columns
+            if pd.api.types.is_numeric_dtype(tidy[c].dtype)
+            and not pd.api.types.is_bool_dtype(tidy[c].dtype)
+        ]
+        raise KappaFrameError(
+            f"--fail-on column {column!r} is not a number column; --fail-under compares "
+            f"numbers: choose one of {', '.join(numbers)}."
+        )
+
+
+def _all_but(path: str, args: argparse.Namespace, by: list[Hashable]) -> list[Hashable]:
+    """Wide layout without --raters: every column of the file not in --by is a rater."""
+    from pathlib import Path
+
+    from ._io.formats import input_format
+    from ._io.read import TEXT_FORMATS, csv_header
+
+    kind = input_format(path, args.input_format)
+    if kind not in TEXT_FORMATS or not Path(path).is_file():
+        return []
+    return [c for c in csv_header(Path(path), kind) if c not in by]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,13 +1,34 @@
-"""Writing a result file atomically: a temporary file next to the target, then a rename."""
+"""Writing a result file atomically: a temporary file next to the target, then a rename.
+
+- A symbolic link stays a link: the file it points to is replaced.
+- A device, FIFO or socket (``-o /dev/null``, ``-o >(gzip > x.gz)``) is written straight
+  through: there is nothing to rename over, and replacing it would turn ``/dev/null``
+  into a regular file.
+- A regular file keeps its permission bits; a new one gets 0666 minus the umask.
+- The temporary file is named ``.{name}.kappaframe-tmp-{pid}``; SIGTERM during the
+  write removes it (exit status 143), and a later write to the same directory removes
+  the ones whose process no longer runs.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
-from collections.abc import Callable
+import signal
+import stat
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .._errors import KappaFrameError
+
+#: Marks the temporary files of an unfinished write: ``.{name}{TEMP_MARK}{pid}``.
+TEMP_MARK = ".kappaframe-tmp-"
+
+#: Exit status after SIGTERM during a write (128 + 15, as a shell reports it).
+EXIT_TERMINATED = 128 + signal.SIGTERM
 
 
 def write_atomic(path: str | os.PathLike[str], write: Callable[[Path], None]) -> None:
@@ -15,21 +36,155 @@ def write_atomic(path: str | os.PathLike[str], write: Callable[[Path], None]) ->
 
     The rename is atomic on one file system: readers see the old file or the new one,
     never a half-written one; if ``write`` fails the temporary file is removed and
-    ``path`` is untouched. The new file gets the usual permissions (0666 minus umask).
+    ``path`` is untouched. A symbolic link is followed (the link stays a link); a
+    device, FIFO or socket is written straight through, with no temporary file. A
+    replaced regular file keeps its permission bits; a new file gets 0666 minus umask.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write.
+    write : callable
+        Writes the whole content to the path it is given.
+
+    Raises
+    ------
+    KappaFrameError
+        The target is a directory, its directory does not exist, or the file cannot be
+        created or written (permissions, a full device): the message names the path.
     """
-    target = Path(path)
+    shown = os.fspath(path)
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as err:
+        raise _write_error(shown, err) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise KappaFrameError(
+            f"output {shown!r} is a directory; name a file, e.g. {os.path.join(shown, 'report')!r}."
+        )
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        try:
+            write(target)  # a device, FIFO or socket: there is nothing to rename over
+        except OSError as err:
+            raise _write_error(shown, err) from None
+        return
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise KappaFrameError(f"output directory does not exist: {str(directory)!r}.")
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
-    tmp = Path(name)
+    remove_stale_temporaries(directory, target.name)
     try:
-        write(tmp)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
+        tmp = _create_temporary(directory, target.name)
+    except OSError as err:
+        raise _write_error(shown, err) from None
+    try:
+        with _removed_on_sigterm(tmp):
+            write(tmp)
+            if info is not None:
+                mode = stat.S_IMODE(info.st_mode)
+            else:
+                mask = os.umask(0)
+                os.umask(mask)
+                mode = 0o666 & ~mask
+            os.chmod(tmp, mode)
+            os.replace(tmp, target)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise _write_error(shown, err) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _write_error(shown: str, err: OSError) -> KappaFrameError:
+    reason = err.strerror or str(err)
+    if err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        hint = "choose a --output where you may write"
+    elif err.errno == errno.ENOSPC:
+        hint = "free some space or write elsewhere"
+    else:
+        hint = "choose another --output"
+    return KappaFrameError(f"cannot write {shown!r}: {reason}; {hint}.")
+
+
+def _create_temporary(directory: Path, name: str) -> Path:
+    """Create ``.{name}.kappaframe-tmp-{pid}`` (a counter appended while taken), mode 0600."""
+    base = directory / f".{name}{TEMP_MARK}{os.getpid()}"
+    candidate, n = base, 0
+    while True:
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            n += 1
+            candidate = base.with_name(f"{base.name}-{n}")
+            continue
+        os.close(fd)
+        return candidate
+
+
+def remove_stale_temporaries(directory: Path, name: str) -> list[Path]:
+    """Remove the temporary files of writes to ``name`` whose process no longer runs.
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        Where the target lives.
+    name : str
+        The target's file name.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files removed.
+    """
+    prefix = f".{name}{TEMP_MARK}"
+    removed: list[Path] = []
+    try:
+        entries = os.listdir(directory)
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.startswith(prefix):
+            continue
+        pid_text = entry[len(prefix) :].split("-")[0]
+        if not pid_text.isdigit() or _running(int(pid_text)):
+            continue
+        stale = directory / entry
+        try:
+            stale.unlink()
+        except OSError:
+            continue
+        removed.append(stale)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+@contextmanager
+def _removed_on_sigterm(tmp: Path) -> Iterator[None]:
+    """While writing ``tmp``: SIGTERM removes it and exits with status 143."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        tmp.unlink(missing_ok=True)
+        raise SystemExit(EXIT_TERMINATED)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

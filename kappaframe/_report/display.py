@@ -22,6 +22,7 @@ red (below 0) through white (0) to blue (1); ``p_o`` and ``p_e`` run white to bl
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +34,48 @@ __all__ = [
     "matrix_styler",
     "register_figure_formatter",
     "register_formatter",
+    "visible",
 ]
+
+
+#: Characters a terminal, an editor or a browser would act on instead of showing:
+#: C0 and C1 controls (escape sequences, carriage return, bell), DEL, and the marks and
+#: overrides of bidirectional text (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069).
+_UNSEEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str, *, newlines: bool = False) -> str:
+    r"""Show control characters and bidirectional overrides as escapes (``\x1b``, ``\u202e``).
+
+    Text from the input (rater names, group keys, labels) reaches terminals and
+    documents; an escape sequence there could recolour or rewrite the screen, and a
+    right-to-left override could make ``evil.exe`` read as ``exe.live``.
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+    newlines : bool, default False
+        Keep line feeds (for messages of several lines).
+
+    Returns
+    -------
+    str
+        ``text`` with every such character written as a visible escape.
+
+    Examples
+    --------
+    >>> visible("ana\x1b[31m")
+    'ana\\x1b[31m'
+    """
+    if newlines:
+        return "\n".join(_UNSEEN.sub(_escape, line) for line in text.split("\n"))
+    return _UNSEEN.sub(_escape, text)
 
 
 _REGISTERED: set[int] = set()

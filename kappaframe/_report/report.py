@@ -28,7 +28,7 @@ from .._io.formats import _PARQUET_EXTRA
 from .._io.read import Progress
 from .._io.write import write_atomic
 from .._version import __version__
-from .display import cell_style
+from .display import cell_style, visible
 from .plots import confusion_plot, group_squares, matrix_figure
 
 __all__ = [
@@ -58,6 +58,10 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+#: The HTML report draws the kappa matrix of at most this many groups (``--heatmaps``).
+MAX_GROUP_HEATMAPS = 24
+
+
 @dataclass
 class Report:
     """What the richer formats (markdown, HTML) show, besides the tidy table."""
@@ -76,6 +80,7 @@ class Report:
     fail_under: float | None = None
     fail_on: str = "kappa"
     progress: bool | None = None
+    max_heatmaps: int = MAX_GROUP_HEATMAPS
 
     @property
     def long(self) -> bool:
@@ -105,8 +110,50 @@ class Report:
         return list(dict.fromkeys([*tidy["rater_a"], *tidy["rater_b"]])) if len(tidy) else []
 
 
-def write_report(report: Report, fmt: str, output: str | os.PathLike[str] | None) -> str | None:
-    """Write ``report`` in ``fmt`` to ``output`` (atomically), or return the text for stdout."""
+#: Characters that make a spreadsheet read a text cell as a formula (or hide it).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """Prefix ``'`` to text cells (and names) that a spreadsheet would run as a formula.
+
+    A text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return
+    (OWASP's CSV injection list) gets a leading single quote, which spreadsheets show
+    as text. Number columns are left as they are (``-0.2`` stays a number).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy, with such text cells and column names quoted.
+    """
+
+    def safe(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+            return "'" + value
+        return value
+
+    out = frame.copy()
+    for col in out.columns:
+        column = out[col]
+        if column.dtype == object or pd.api.types.is_string_dtype(column.dtype):
+            out[col] = column.astype(object).map(safe)
+    out.columns = [safe(str(c)) if isinstance(c, str) else c for c in out.columns]
+    return out
+
+
+def write_report(
+    report: Report, fmt: str, output: str | os.PathLike[str] | None, *, raw: bool = False
+) -> str | None:
+    """Write ``report`` in ``fmt`` to ``output`` (atomically), or return the text for stdout.
+
+    CSV text cells starting like a formula are quoted for spreadsheets
+    (:func:`spreadsheet_safe`) unless ``raw``; the other data formats (JSON, JSON lines,
+    Parquet) are always exact.
+    """
     tidy = report.tidy
     if fmt == "parquet":
         if output is None:
@@ -118,7 +165,8 @@ def write_report(report: Report, fmt: str, output: str | os.PathLike[str] | None
         write_atomic(output, lambda tmp: _plain(tidy).to_parquet(tmp, index=False))
         return None
     if fmt == "csv":
-        text = _plain(tidy).to_csv(index=False)
+        table = _plain(tidy)
+        text = (table if raw else spreadsheet_safe(table)).to_csv(index=False)
     elif fmt == "json":
         text = _plain(tidy).to_json(orient="records", indent=1, double_precision=15) + "\n"
     elif fmt == "jsonl":
@@ -144,6 +192,11 @@ def write_report(report: Report, fmt: str, output: str | os.PathLike[str] | None
 
 
 def _cell(value: Any, digits: int = 3) -> str:
+    """One value as shown to people: controls and bidirectional overrides escaped."""
+    return visible(_plain_cell(value, digits))
+
+
+def _plain_cell(value: Any, digits: int = 3) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if value is pd.NA or value is pd.NaT:
@@ -161,7 +214,7 @@ def render_text(frame: pd.DataFrame) -> str:
         return "(no rows)\n"
     shown = frame.astype(object).where(frame.notna(), None)
     cells = [[_cell(v) for v in row] for row in shown.itertuples(index=False, name=None)]
-    header = [str(c) for c in frame.columns]
+    header = [visible(str(c)) for c in frame.columns]
     widths = [max(len(h), *(len(r[j]) for r in cells)) for j, h in enumerate(header)]
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
 
@@ -177,14 +230,26 @@ def render_text(frame: pd.DataFrame) -> str:
     return "\n".join(rows) + "\n"
 
 
+def md(text: Any) -> str:
+    """Escape text from the data for Markdown: no HTML, no table breaks, one line.
+
+    ``&``, ``<`` and ``>`` become entities (no raw HTML reaches the page), backslash and
+    ``|`` are backslash-escaped (a cell stays one cell), line breaks become spaces (a
+    row stays one row), and controls and bidirectional overrides show as escapes.
+    """
+    one_line = str(text).replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    shown = visible(one_line).replace("\\", "\\\\").replace("|", "\\|")
+    return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _markdown_table(frame: pd.DataFrame) -> str:
-    header = [str(c).replace("|", "\\|") for c in frame.columns]
+    header = [md(c) for c in frame.columns]
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     lines = ["| " + " | ".join(header) + " |"]
     lines.append("|" + "|".join("---:" if n else ":---" for n in numeric) + "|")
     shown = frame.astype(object).where(frame.notna(), None)
     for row in shown.itertuples(index=False, name=None):
-        lines.append("| " + " | ".join(_cell(v).replace("|", "\\|") for v in row) + " |")
+        lines.append("| " + " | ".join(md(_plain_cell(v)) for v in row) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -237,7 +302,7 @@ def _pair_name(row: Any, by: Sequence[Hashable]) -> str:
 def render_markdown(report: Report) -> str:
     """Render Markdown: the facts, the tidy table, the rater summary, the worst pair."""
     parts = ["# Agreement report", ""]
-    parts += [f"- **{k}**: {v}" for k, v in _describe(report)]
+    parts += [f"- **{md(k)}**: {md(v)}" for k, v in _describe(report)]
     parts += ["", "## Pairs", "", _markdown_table(report.tidy)]
     summary = rater_summary(report)
     if summary is not None and len(summary):
@@ -245,7 +310,7 @@ def render_markdown(report: Report) -> str:
     worst = worst_pair_confusion(report)
     if worst is not None:
         title, table = worst
-        parts += [f"## Lowest kappa: {title}", "", _markdown_table(table.reset_index())]
+        parts += [f"## Lowest kappa: {md(title)}", "", _markdown_table(table.reset_index())]
     return "\n".join(parts)
 
 
@@ -346,6 +411,12 @@ def worst_pair_confusion(report: Report) -> tuple[str, pd.DataFrame] | None:
 
 _SUMMARY_COLOURS = ("mean_kappa", "median_kappa", "min_kappa")
 
+
+def _h(text: str) -> str:
+    """Text from the data for HTML: escaped, with controls and overrides shown as escapes."""
+    return html.escape(visible(text))
+
+
 #: The HTML report draws rater x rater matrices up to this many raters (crowds get none).
 MAX_MATRIX_RATERS = 40
 
@@ -386,7 +457,7 @@ def _html_table(
         frame = frame.reset_index()
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     head = "".join(
-        f'<th class="{"num" if n else "text"}">{html.escape(str(c))}</th>'
+        f'<th class="{"num" if n else "text"}">{_h(str(c))}</th>'
         for c, n in zip(frame.columns, numeric, strict=True)
     )
     body = []
@@ -396,7 +467,7 @@ def _html_table(
         for c, v, n in zip(frame.columns, row, numeric, strict=True):
             style = cell_style(v, "kappa") if c in colour and v is not None else ""
             attr = f' style="{style}"' if style else ""
-            cells.append(f'<td class="{"num" if n else "text"}"{attr}>{html.escape(_cell(v))}</td>')
+            cells.append(f'<td class="{"num" if n else "text"}"{attr}>{_h(_plain_cell(v))}</td>')
         cls = ' class="below"' if below is not None and below[r] else ""
         body.append(f"<tr{cls}>{''.join(cells)}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
@@ -415,14 +486,24 @@ def _svg(fig: Any) -> str:
 def _heatmaps_html(report: Report) -> str:
 
     squares, names, titles = group_squares(report.data, report.raters, **report.options())
+    shown_names = [visible(str(n)) for n in names]
+    drawn = min(len(squares), max(report.max_heatmaps, 0))
     figures = []
-    with Progress("drawing", len(squares), unit="groups", enabled=report.progress) as bar:
-        for square, title in zip(squares, titles, strict=True):
-            fig = matrix_figure(square, names, title)
-            label = html.escape(title or "all items")
+    with Progress("drawing", drawn, unit="groups", enabled=report.progress) as bar:
+        for square, title in zip(squares[:drawn], titles[:drawn], strict=True):
+            fig = matrix_figure(square, shown_names, visible(title) if title else title)
+            label = _h(title or "all items")
             figures.append(f'<figure aria-label="kappa matrix {label}">{_svg(fig)}</figure>')
             bar.advance(1)
-    return f'<div class="figures">{"".join(figures)}</div>'
+    note = ""
+    if drawn < len(squares):
+        note = (
+            f'<p class="note heatmap-cap">{drawn} of {len(squares)} groups drawn (the first '
+            f"{drawn} in table order); every group's kappas are in the pairs table above. "
+            "Draw more with --heatmaps N, or one chosen group by reporting a file of that "
+            "group only.</p>"
+        )
+    return f'{note}<div class="figures">{"".join(figures)}</div>'
 
 
 def _has_matplotlib() -> bool:
@@ -444,9 +525,7 @@ def render_html(report: Report) -> str:
     import warnings
 
     tidy = report.tidy
-    facts = "".join(
-        f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in _describe(report)
-    )
+    facts = "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in _describe(report))
     sections = [
         f'<section id="pairs"><h2>Pairs</h2><div class="scroll">'
         f"{_html_table(tidy, colour=('kappa',), below=report.below())}</div></section>"
@@ -487,11 +566,28 @@ def render_html(report: Report) -> str:
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+        f"<title>{_h(title)}</title><style>{_CSS}</style></head><body>"
         f'<header><h1>Agreement report</h1><dl class="facts">{facts}</dl></header>'
         f"{''.join(sections)}"
-        f"<footer>kappaframe {html.escape(__version__)}</footer></body></html>\n"
+        f"<footer>kappaframe {_h(__version__)}</footer></body></html>\n"
     )
+
+
+def _shown_pair(
+    pair: pd.DataFrame, categories: list[Any] | None
+) -> tuple[pd.DataFrame, list[Any] | None]:
+    """The two raters' labels (and names) with controls shown as escapes, for a picture."""
+
+    def shown(value: Any) -> Any:
+        return visible(value) if isinstance(value, str) else value
+
+    frame = pair.copy()
+    frame.columns = [visible(str(c)) for c in pair.columns]
+    for position in range(frame.shape[1]):
+        column = frame.iloc[:, position]
+        if column.dtype == object or pd.api.types.is_string_dtype(column.dtype):
+            frame.isetitem(position, column.map(shown))
+    return frame, None if categories is None else [shown(c) for c in categories]
 
 
 def _worst_html(report: Report) -> str:
@@ -502,11 +598,13 @@ def _worst_html(report: Report) -> str:
     a, b = row["rater_a"], row["rater_b"]
     picture = ""
     if _has_matplotlib():
-        picture = f"<figure>{_svg(confusion_plot(pair, a, b, categories=report.categories))}"
+        shown, cats = _shown_pair(pair, report.categories)
+        fig = confusion_plot(shown, visible(str(a)), visible(str(b)), categories=cats)
+        picture = f"<figure>{_svg(fig)}"
         picture += "</figure>"
-    name = html.escape(_pair_name(row, report.by))
+    name = _h(_pair_name(row, report.by))
     return (
         f'<section id="worst"><h2>Lowest kappa: {name}</h2>'
-        f'<p class="note">Rows: {html.escape(str(a))}; columns: {html.escape(str(b))}.</p>'
+        f'<p class="note">Rows: {_h(str(a))}; columns: {_h(str(b))}.</p>'
         f'<div class="pair">{picture}{_html_table(table, colour=(), index=True)}</div></section>'
     )
