@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -170,3 +171,74 @@ def test_many_categories_give_the_full_table_numbers() -> None:
         )
         got = kf.cohen_kappa(a, b, weights=weights, sample_weight=w)
         assert got == pytest.approx(expected, abs=1e-12)
+
+
+def _many_raters(n_raters: int, n_items: int, k: int, seed: int = 5) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    data = {
+        f"r{i}": np.where(rng.random(n_items) < 0.7, truth, rng.integers(0, k, n_items)).astype(
+            float
+        )
+        for i in range(n_raters)
+    }
+    frame = pd.DataFrame(data)
+    frame = frame.mask(rng.random(frame.shape) < 0.1)  # missing labels
+    frame["g"] = rng.integers(0, 3, n_items)
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("k", "options"),
+    [(4, {}), (4, {"weights": "linear", "ci": 0.9}), (60, {"weights": "quadratic"})],
+    ids=["few-categories", "ci", "many-categories"],
+)
+def test_many_raters_are_counted_in_chunks_not_pair_by_pair(
+    k: int, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kappaframe._count import kernel
+
+    frame = _many_raters(120, 40, k)  # 7,140 pairs x 3 groups
+    raters = [c for c in frame.columns if c != "g"]
+    calls = []
+    real = np.bincount
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kernel.np, "bincount", counting)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kf.UndefinedKappaWarning)  # sparse 60-category pairs
+        got = kf.pairwise(frame, raters, by="g", **options)
+    monkeypatch.undo()
+    assert len(got) == 3 * 120 * 119 // 2
+    assert len(calls) < 200, f"{len(calls)} bincount calls: counted pair by pair"
+    # The same numbers as counting each pair alone, as sklearn does.
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(6)
+    for row in rng.choice(len(got), 25, replace=False):
+        a, b, g = got.loc[row, ["rater_a", "rater_b", "g"]]
+        part = frame[frame["g"] == g][[a, b]].dropna()
+        if len(part) == 0 or part[a].nunique() + part[b].nunique() < 3:
+            continue
+        expected = sklearn_metrics.cohen_kappa_score(
+            part[a], part[b], weights=options.get("weights"), labels=np.arange(k, dtype=float)
+        )
+        assert got.loc[row, "kappa"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_many_raters_with_ci_keep_memory_near_the_output() -> None:
+    import tracemalloc
+
+    frame = _many_raters(400, 60, 5)  # 79,800 pairs x 3 groups
+    raters = [c for c in frame.columns if c != "g"]
+    tracemalloc.start()
+    try:
+        got = kf.pairwise(frame, raters, by="g", ci=0.95)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    output = got.memory_usage(deep=False).sum()
+    # The full tables alone (needed for standard errors) are twice the output.
+    assert peak < 8 * output, f"peak {peak / 1024**2:.0f} MB for {output / 1024**2:.0f} MB out"

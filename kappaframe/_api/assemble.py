@@ -72,6 +72,10 @@ def tidy(
     return Table(columns)
 
 
+#: Pairs whose optional columns (standard errors, ``stats``) are computed together.
+EXTRAS_CHUNK_PAIRS = 1 << 15
+
+
 def pair_extras(
     counts: Any, weights: np.ndarray, kappa: np.ndarray, options: PairOptions
 ) -> dict[str, np.ndarray]:
@@ -83,6 +87,21 @@ def pair_extras(
     ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
     not read (it may be the diagonal-only counts of many categories).
     """
+    n_pairs = len(counts)
+    if n_pairs > EXTRAS_CHUNK_PAIRS and options.ci_method != "bootstrap":
+        # Many pairs (a thousand raters): the variance terms' temporaries stay one chunk
+        # big. (The bootstrap draws for all tables at once, so its numbers do not depend
+        # on a chunk size.)
+        parts = [
+            pair_extras(
+                counts[s : s + EXTRAS_CHUNK_PAIRS],
+                weights,
+                kappa[s : s + EXTRAS_CHUNK_PAIRS],
+                options,
+            )
+            for s in range(0, n_pairs, EXTRAS_CHUNK_PAIRS)
+        ]
+        return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
     out: dict[str, np.ndarray] = {}
     if options.ci is not None:
         errors = standard_errors(counts, weights, kappa, options.ci)

@@ -99,18 +99,7 @@ class DiagonalCounts:
     @classmethod
     def from_tables(cls, tables: np.ndarray) -> DiagonalCounts:
         """Read the same sums off full tables ``[..., K, K]``."""
-        tables = np.asarray(tables)
-        k = tables.shape[-1]
-        i = np.arange(k)
-        dist = np.abs(i[:, None] - i[None, :])
-        return cls(
-            n=tables.sum(axis=(-2, -1)),
-            agree=np.trace(tables, axis1=-2, axis2=-1),
-            abs_diff=np.einsum("...ij,ij->...", tables, dist),
-            sq_diff=np.einsum("...ij,ij->...", tables, dist * dist),
-            rows=tables.sum(axis=-1),
-            cols=tables.sum(axis=-2),
-        )
+        return cls.from_sums(_kernel.sums_of_tables(np.asarray(tables)))
 
     def take(self, index: Any) -> DiagonalCounts:
         """Return the sums of the pairs (leading axis) at ``index``."""

@@ -31,6 +31,14 @@ __all__ = [
 #: Items counted per block (the index buffers of a block fit in the CPU cache).
 BLOCK_ITEMS = 1 << 17
 
+#: Pairs x items counted per call when there are many pairs of few items (a thousand
+#: raters): the pairs are counted together, in chunks of about this many ratings.
+PAIR_CHUNK_RATINGS = 1 << 20
+
+#: ... and, with few categories (cells per pair, groups x (K + 1)^2, up to this and up
+#: to the number of items), the diagonal sums of such chunks are read off full tables.
+SMALL_TABLE_CELLS = 4096
+
 #: Refuse to allocate a count tensor bigger than this (bytes) unless told otherwise.
 MAX_COUNT_BYTES = 2 * 1024**3
 
@@ -112,6 +120,10 @@ def pair_counts(
     if not len(pairs) or n_items == 0 or n_categories == 0:
         return out
 
+    weights = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if _pair_chunk(len(pairs), n_items) > 1:
+        return _chunked_pair_counts(codes, pairs, n_categories, group_codes, n_groups, weights, out)
+
     # Shift codes so missing (-1) becomes 0 (still small integers; widened when added),
     # then walk the items in blocks: each block's index buffers stay in the CPU cache
     # while every pair is counted, which is faster than streaming all items per pair.
@@ -120,7 +132,6 @@ def pair_counts(
         base = np.zeros(n_items, dtype=np.intp)
     else:
         base = np.asarray(group_codes, dtype=np.intp) * (k1 * k1)
-    weights = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
 
     tables = np.zeros((len(pairs), cells), dtype=dtype)
     block = min(BLOCK_ITEMS, n_items)
@@ -141,6 +152,56 @@ def pair_counts(
             np.add(left, shifted[b, start:stop], out=index)
             tables[p] += np.bincount(index, weights=block_weights, minlength=cells)
     out[...] = tables.reshape(len(pairs), n_groups, k1, k1)[:, :, 1:, 1:]
+    return out
+
+
+def _pair_chunk(n_pairs: int, n_items: int) -> int:
+    """How many pairs to count in one call: 1 (pair by pair) unless items are few."""
+    if n_items == 0 or n_items > BLOCK_ITEMS:
+        return 1
+    return max(1, min(n_pairs, PAIR_CHUNK_RATINGS // n_items))
+
+
+def _chunk_cells(
+    n_pairs: int, n_items: int, group_codes: np.ndarray | None, n_groups: int
+) -> np.ndarray:
+    """Cell (pair in chunk x group) of every rating of the chunk, shape (chunk, n_items)."""
+    offset = np.arange(n_pairs, dtype=np.intp)[:, None] * n_groups
+    if group_codes is None:
+        return np.broadcast_to(offset, (n_pairs, n_items))
+    return offset + np.asarray(group_codes, dtype=np.intp)[None, :]
+
+
+def _chunked_pair_counts(
+    codes: np.ndarray,
+    pairs: Sequence[tuple[int, int]] | np.ndarray,
+    n_categories: int,
+    group_codes: np.ndarray | None,
+    n_groups: int,
+    weights: np.ndarray | None,
+    out: np.ndarray,
+) -> np.ndarray:
+    """:func:`pair_counts` for many pairs of few items: one bincount per chunk of pairs.
+
+    A thousand raters make half a million pairs; counting them one by one costs a Python
+    step each. Here a chunk of pairs is one index array (pair, group, label a, label b),
+    written straight into ``out``: no buffer beyond one chunk.
+    """
+    pair_array = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+    n_items = codes.shape[1]
+    k1 = n_categories + 1
+    step = _pair_chunk(len(pair_array), n_items)
+    shifted = codes.astype(np.intp) + 1  # missing (-1) is 0
+    for start in range(0, len(pair_array), step):
+        stop = min(start + step, len(pair_array))
+        a, b = pair_array[start:stop, 0], pair_array[start:stop, 1]
+        cells = _chunk_cells(stop - start, n_items, group_codes, n_groups)
+        index = (cells * k1 + shifted[a]) * k1 + shifted[b]
+        w = None if weights is None else np.broadcast_to(weights, index.shape).ravel()
+        total = np.bincount(index.ravel(), weights=w, minlength=(stop - start) * n_groups * k1 * k1)
+        if weights is None:
+            total = total.astype(np.int64, copy=False)
+        out[start:stop] = total.reshape(stop - start, n_groups, k1, k1)[:, :, 1:, 1:]
     return out
 
 
@@ -172,6 +233,37 @@ def diagonal_counts(
     k = n_categories
     out = empty_diagonal(n_pairs, n_groups, k)
     if not n_pairs or codes.shape[1] == 0 or k == 0:
+        return out
+    step = _pair_chunk(n_pairs, codes.shape[1])
+    table_cells = n_groups * (k + 1) ** 2
+    if step > 1 and table_cells <= min(codes.shape[1], SMALL_TABLE_CELLS):
+        # Many pairs of few items, and fewer table cells than items: one integer bincount
+        # of a chunk's full tables is faster than the six sums, and its tables are small.
+        step = max(1, min(step, PAIR_CHUNK_RATINGS // table_cells))
+        for start in range(0, n_pairs, step):
+            stop = min(start + step, n_pairs)
+            chunk = pair_counts(codes, pairs[start:stop], k, group_codes, n_groups)
+            for name, value in sums_of_tables(chunk).items():
+                out[name][start:stop] = value
+        return out
+    if step > 1:  # many pairs of few items: a chunk of pairs per call
+        pair_array = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+        n_items = codes.shape[1]
+        for start in range(0, n_pairs, step):
+            stop = min(start + step, n_pairs)
+            left = codes[pair_array[start:stop, 0]]
+            right = codes[pair_array[start:stop, 1]]
+            valid = (left >= 0) & (right >= 0)
+            cells = _chunk_cells(stop - start, n_items, group_codes, n_groups)
+            add_diagonal(
+                out,
+                slice(start, stop),
+                cells[valid],
+                left[valid].astype(np.intp),
+                right[valid].astype(np.intp),
+                (stop - start) * n_groups,
+                k,
+            )
         return out
     groups = None if group_codes is None else np.asarray(group_codes, dtype=np.intp)
     for p, (a, b) in enumerate(pairs):
@@ -205,6 +297,21 @@ def weighted_diagonal_counts(
         "sq_diff": np.array([[w @ (diff * diff)]]),
         "rows": np.bincount(left, weights=w, minlength=k).reshape(1, 1, k),
         "cols": np.bincount(right, weights=w, minlength=k).reshape(1, 1, k),
+    }
+
+
+def sums_of_tables(tables: np.ndarray) -> dict[str, np.ndarray]:
+    """The sums of :func:`diagonal_counts`, read off full tables ``[..., K, K]``."""
+    k = tables.shape[-1]
+    i = np.arange(k)
+    dist = np.abs(i[:, None] - i[None, :])
+    return {
+        "n": tables.sum(axis=(-2, -1)),
+        "agree": np.trace(tables, axis1=-2, axis2=-1),
+        "abs_diff": np.einsum("...ij,ij->...", tables, dist),
+        "sq_diff": np.einsum("...ij,ij->...", tables, dist * dist),
+        "rows": tables.sum(axis=-1),
+        "cols": tables.sum(axis=-2),
     }
 
 
