@@ -197,36 +197,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _level(text: str) -> float:
+def _number(text: str, kind: type[float] | type[int] = float) -> Any:
+    """``text`` as a float (or an int), or an argparse error naming it."""
     try:
-        value = float(text)
+        return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        what = "a whole number" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+
+
+def _level(text: str) -> float:
+    value = _number(text)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"a confidence level is between 0 and 1; got {text}")
-    return value
+    return float(value)
 
 
 def _bar(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = _number(text)
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(
             f"{text!r} would switch the check off; give a finite number, e.g. 0.6"
         )
-    return value
+    return float(value)
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    value = _number(text, int)
     if value < 0:
         raise argparse.ArgumentTypeError(f"a number of groups is 0 or more; got {text}")
-    return value
+    return int(value)
 
 
 def _error(message: str, stream: IO[str]) -> int:

@@ -160,9 +160,11 @@ def test_numeric_labels_and_categories(tmp_path: Path, capsys: pytest.CaptureFix
     path = tmp_path / "grades.csv"
     pd.DataFrame({"a": a, "b": b}).to_csv(path, index=False)
     expected = kf.cohen_kappa(a, b, weights="quadratic", labels=list(range(1, 11)))
-    code, out, _ = run(["report", str(path), "--weights", "quadratic", "--format", "csv"], capsys)
-    assert code == 0
-    assert pd.read_csv(io.StringIO(out))["kappa"].item() == pytest.approx(expected, abs=1e-12)
+    for extra in ([], ["--stream"]):  # both reads keep the numeric order
+        args = ["report", str(path), "--weights", "quadratic", "--format", "csv", *extra]
+        code, out, err = run(args, capsys)
+        assert code == 0, err
+        assert pd.read_csv(io.StringIO(out))["kappa"].item() == pytest.approx(expected, abs=1e-12)
     cats = [str(c) for c in range(1, 11)]
     code, out, _ = run(
         ["report", str(path), "--weights", "quadratic", "--categories", *cats, "--format", "csv"],

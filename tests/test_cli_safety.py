@@ -225,22 +225,6 @@ def test_hex_looking_codes_stay_text_in_both_reads(
     assert kappa_of(outs[0])["kappa"].item() == pytest.approx(expected, abs=1e-12)
 
 
-def test_numeric_labels_keep_numeric_order_in_both_reads(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    rng = np.random.default_rng(3)
-    a = rng.integers(1, 11, 200)
-    b = np.clip(a + rng.integers(-2, 3, 200), 1, 10)
-    path = tmp_path / "grades.csv"
-    pd.DataFrame({"a": a, "b": b}).to_csv(path, index=False)
-    expected = kf.cohen_kappa(a, b, weights="quadratic", labels=list(range(1, 11)))
-    for extra in ([], ["--stream"]):
-        args = ["report", str(path), "--weights", "quadratic", "--format", "csv", *extra]
-        code, out, err = run(args, capsys)
-        assert code == 0, err
-        assert kappa_of(out)["kappa"].item() == pytest.approx(expected, abs=1e-12)
-
-
 @pytest.mark.parametrize("stream", [False, True])
 def test_repeated_column_name_is_refused(
     stream: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
