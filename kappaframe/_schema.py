@@ -81,8 +81,9 @@ class Column:
     read back with their native dtype); ``"name"``: rater names (an object array, or,
     when ``categories`` holds the distinct names, int codes into them: much faster to
     render for millions of rows);
-    ``"int"`` / ``"float"`` / ``"bool"``: NumPy arrays; ``"enum"``: int8 codes (-1 missing) into
-    ``categories``, an ordered categorical / polars Enum; ``"label"``: category labels.
+    ``"int"`` / ``"float"`` / ``"bool"``: NumPy arrays; ``"enum"``: signed integer codes
+    (-1 missing; int8 up to 127 bands) into ``categories``, an ordered categorical / polars
+    Enum; ``"label"``: category labels.
     """
 
     name: Hashable

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from .._count import kernel as _kernel
 from .._count.kernel import all_pairs
 from .._encode.codes import object_array
 from .._errors import (
@@ -90,11 +91,20 @@ def _needs_ratings(prep: Prepared, what: str) -> None:
         )
 
 
-def _pair_tables(prep: Prepared, pairs: np.ndarray) -> np.ndarray:
+def _pair_tables(prep: Prepared, pairs: np.ndarray, what: str) -> np.ndarray:
     """Count the full K x K tables ``(n_pairs, G, K, K)`` of ``pairs``.
 
-    From whatever counts them: the dense kernel, the crowd path or stored counts.
+    From whatever counts them: the dense kernel, the crowd path or stored counts. ``what``
+    names the public function, whose own arguments the size error suggests changing.
     """
+    _kernel.check_count_size(
+        len(pairs),
+        prep.groups.n_groups,
+        len(prep.categories),
+        why=f"{what}() needs the full K x K table of every rater pair in every group, and ",
+        ways_out="Pass fewer raters (raters=[...]) or fewer groups (by=), or merge rare "
+        "categories first",
+    )
     return np.asarray(prep.tables(pairs, None, full=True))
 
 
@@ -478,7 +488,7 @@ def raters(
     between = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
     own_pairs = np.repeat(np.arange(n_raters, dtype=np.intp), 2).reshape(-1, 2)
     pairs = np.concatenate([between, own_pairs])
-    tables = _pair_tables(prep, pairs)
+    tables = _pair_tables(prep, pairs, "raters")
     mutual = tables[: len(between)]
     n_items = tables[len(between) :].sum(axis=(-2, -1)).T.astype(np.int64)  # (G, R)
     agreed = agreement(mutual, disagree)
@@ -657,7 +667,7 @@ def per_category(
         rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
         return prep.frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci))
     pairs = all_pairs(len(prep.raters))
-    tables = _pair_tables(prep, pairs)  # (P, G, K, K)
+    tables = _pair_tables(prep, pairs, "per_category")  # (P, G, K, K)
     binary = _one_vs_rest(tables)  # (P, G, K, 2, 2)
     plain = 1.0 - np.eye(2)
     agreed = agreement(binary, plain)

@@ -6,6 +6,7 @@ what is allowed. Backend-free.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,12 +23,14 @@ from .._stats.multirater import LEVELS, resolve_methods
 __all__ = [
     "CI_METHODS",
     "DUPLICATES",
+    "MAX_BOOT",
     "STATS",
     "LongLayout",
     "PairOptions",
     "as_list",
     "check_columns",
     "check_layout",
+    "check_level",
     "check_min_overlap",
     "check_overall_options",
     "check_pair_options",
@@ -37,6 +40,9 @@ __all__ = [
 ]
 
 CI_METHODS = ("analytic", "bootstrap")
+
+#: The most bootstrap replicates one call draws: more only costs time and memory.
+MAX_BOOT = 1_000_000
 
 
 class PairOptions:
@@ -73,17 +79,18 @@ def check_pair_options(
     if ci_method not in CI_METHODS:
         raise bad_option("ci_method", ci_method, CI_METHODS)
     if ci is not None:
-        if isinstance(ci, bool) or not isinstance(ci, (int, float)) or not 0 < ci < 1:
-            raise KappaFrameError(
-                f"ci must be a confidence level between 0 and 1 (e.g. 0.95); got {ci!r}."
-            )
-        ci = float(ci)
+        ci = check_level(ci)
     if ci_method == "bootstrap":
         if ci is None:
             raise KappaFrameError(
                 "ci_method='bootstrap' needs a confidence level: pass ci=0.95 (or another level)."
             )
         n_boot = check_bootstrap(1000 if n_boot is None else n_boot)
+        if n_boot > MAX_BOOT:
+            raise KappaFrameError(
+                f"n_boot must be at most {MAX_BOOT:,} replicates (10,000 is plenty for a 95% "
+                f"interval); got {n_boot:,}."
+            )
         make_rng(seed)  # check the seed now, before counting
     elif n_boot is not None or seed is not None:
         raise KappaFrameError(
@@ -91,6 +98,25 @@ def check_pair_options(
             "ci_method='bootstrap' (with ci=) or drop them."
         )
     return PairOptions(ci, ci_method, n_boot, seed, resolve_stats(stats))
+
+
+def check_level(ci: Any) -> float:
+    """A confidence level strictly between 0 and 1, as a float.
+
+    NumPy scalars count as numbers (a ``np.float32(0.9)`` is read as 0.9, the value it
+    prints as, not its binary expansion 0.89999997...); booleans do not.
+    """
+    if (
+        isinstance(ci, (bool, np.bool_))
+        or not isinstance(ci, numbers.Real)
+        or not 0 < float(ci) < 1
+    ):
+        raise KappaFrameError(
+            f"ci must be a confidence level between 0 and 1 (e.g. 0.95); got {ci!r}."
+        )
+    if isinstance(ci, np.floating) and not isinstance(ci, float):
+        return float(str(ci))  # the shortest decimal that round-trips in its own precision
+    return float(ci)
 
 
 def rater_pairs(raters: Sequence[Hashable], reference: Any = None) -> np.ndarray:

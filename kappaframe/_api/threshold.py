@@ -83,7 +83,8 @@ def threshold_sweep(
     ------
     KappaFrameError
         Truth with more than two labels, or two labels and no way to tell the positive
-        one; ``pos_label`` not among the labels; scores that are not numbers; arrays
+        one; a truth with no positive (1 / True) and no ``pos_label``; ``pos_label`` not
+        among the labels; scores that are not numbers; arrays
         of different lengths; unknown columns.
 
     Warns
@@ -218,6 +219,14 @@ def _positive(fact: Factorized, pos_label: Any, name: str) -> np.ndarray:
                 f"truth {name} has labels {shown}: name the positive one with pos_label=."
             )
         pos_label = True if True in uniques else 1
+        if uniques and not any(u == pos_label for u in uniques):
+            shown = ", ".join(repr(u) for u in uniques)
+            raise KappaFrameError(
+                f"truth {name} has no positive (1 / True): every label is {shown}. A sweep "
+                "needs both classes: if the positive class is coded another way, name it "
+                "with pos_label=; if this data has no positives, sweep data that has both "
+                "classes (with by=, a group of one class is allowed)."
+            )
     matches = [i for i, u in enumerate(uniques) if u == pos_label]
     if not matches and uniques:
         shown = ", ".join(repr(u) for u in uniques)

@@ -57,21 +57,30 @@ def check_count_size(
     n_categories: int,
     limit: int | None = None,
     why: str = "",
+    ways_out: str = "Pass min_overlap= to keep only the pairs that share items, fewer raters "
+    "or groups, or merge rare categories",
 ) -> None:
     """Raise before allocating ``n_pairs x n_groups x K x K`` counts over ``limit`` bytes.
 
-    ``why`` names what needs the full tables (e.g. a custom weight matrix) in the message.
+    ``why`` names what needs the full tables (e.g. a custom weight matrix) in the message;
+    ``ways_out`` the caller's own options that make them smaller.
     """
     limit = MAX_COUNT_BYTES if limit is None else limit
     size = n_pairs * n_groups * (n_categories + 1) ** 2 * 8
     if size > limit:
         raise KappaFrameError(
-            f"{why}the pair counts would take {size / 1024**3:.1f} GiB "
-            f"({n_pairs} pairs x {n_groups} groups x {n_categories}^2 categories), over the "
-            f"{limit / 1024**3:.1f} GiB limit. Pass min_overlap= to keep only the pairs that "
-            "share items, fewer raters or groups, merge rare categories, or raise "
-            "kappaframe._count.kernel.MAX_COUNT_BYTES if the memory is there."
+            f"{why}the pair counts would take {_size(size)} ({n_pairs} pairs x {n_groups} "
+            f"groups x {n_categories}^2 categories), over the {_size(limit)} limit. "
+            f"{ways_out}, or raise kappaframe._count.kernel.MAX_COUNT_BYTES if the memory "
+            "is there."
         )
+
+
+def _size(n_bytes: float) -> str:
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.1f} {unit}"
+    return f"{n_bytes:.0f} bytes"
 
 
 def all_pairs(n_raters: int) -> np.ndarray:

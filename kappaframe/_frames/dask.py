@@ -59,7 +59,26 @@ class DaskReader(PartReader):
         return list(self.source.columns)
 
     def empty(self) -> Any:
-        return self.source._meta
+        """The frame's schema with no rows.
+
+        A categorical column whose categories Dask does not know holds a placeholder
+        category in its schema; it becomes a categorical with no categories, so no message
+        shows the placeholder. The parts carry their real categories.
+        """
+        import pandas as pd
+
+        meta = self.source._meta
+        unknown = [
+            c
+            for c in meta.columns
+            if isinstance(meta[c].dtype, pd.CategoricalDtype) and not self.source[c].cat.known
+        ]
+        if not unknown:
+            return meta
+        meta = meta.copy()
+        for c in unknown:
+            meta[c] = meta[c].cat.set_categories([])
+        return meta
 
     def wrap(self) -> Callable[[Any], Any]:
         return PandasFrame

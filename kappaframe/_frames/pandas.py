@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._encode.codes import Factorized, compact_categorical, small_codes
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, KappaFrameTypeError
 from .._schema import MARK, Table
 
 __all__ = ["PandasFrame", "factorize_keys", "factorize_labels"]
@@ -17,6 +17,7 @@ __all__ = ["PandasFrame", "factorize_keys", "factorize_labels"]
 
 def factorize_labels(series: pd.Series) -> Factorized:
     """Codes (-1 missing) and distinct labels of a pandas Series."""
+    _check_arrow_scalar(series)
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         codes = series.cat.codes.to_numpy()
@@ -24,8 +25,44 @@ def factorize_labels(series: pd.Series) -> Factorized:
         if dtype.ordered:
             return Factorized(small_codes(codes, len(cats)), cats, cats)
         return compact_categorical(codes, cats)
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    try:
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    except TypeError:
+        not_scalar = _not_scalar(series)
+        if not_scalar is None:
+            raise
+        raise not_scalar from None
     return Factorized(small_codes(codes, len(uniques)), list(uniques.tolist()))
+
+
+def _check_arrow_scalar(series: pd.Series, what: str = "labels") -> None:
+    """Refuse a pyarrow list, struct or map column: kappa compares single values."""
+    dtype = series.dtype
+    if isinstance(dtype, pd.ArrowDtype):
+        import pyarrow as pa
+
+        if pa.types.is_nested(dtype.pyarrow_dtype):
+            raise KappaFrameTypeError(
+                f"column {series.name!r} has dtype {dtype}: {what} must be scalar values "
+                "(numbers, strings, booleans, dates), not lists or structs; explode or pick a "
+                f"field first, e.g. df.explode({series.name!r})."
+            )
+
+
+def _not_scalar(series: pd.Series, what: str = "labels") -> KappaFrameTypeError | None:
+    """The error for a column of lists, dicts, sets or arrays (no hash: no label); else None."""
+    for value in series:
+        if isinstance(value, Hashable):
+            continue
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        return KappaFrameTypeError(
+            f"column {series.name!r} holds {type(value).__name__} values (e.g. {shown}): "
+            f"{what} must be scalar values (numbers, strings, booleans, dates); explode or "
+            f"pick a field first: df.explode({series.name!r}) for lists, "
+            f"df[{series.name!r}].str.get(key) for dicts."
+        )
+    return None
 
 
 def factorize_keys(series: pd.Series, name: Hashable) -> tuple[np.ndarray, int]:
@@ -34,11 +71,15 @@ def factorize_keys(series: pd.Series, name: Hashable) -> tuple[np.ndarray, int]:
     An ordered Categorical sorts by its declared order; an unordered one by its values,
     like any other column (and like polars' Categorical): its category list is no order.
     """
+    _check_arrow_scalar(series, "group keys")
     if isinstance(series.dtype, pd.CategoricalDtype) and not series.dtype.ordered:
         series = series.astype(series.dtype.categories.dtype)
     try:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
     except TypeError as err:
+        not_scalar = _not_scalar(series, "group keys")
+        if not_scalar is not None:
+            raise not_scalar from None
         raise KappaFrameError(
             f"group column {name!r} holds values that cannot be sorted ({err}); convert it to "
             "one type first, e.g. .astype(str)."
@@ -110,10 +151,12 @@ def render(table: Table, source: pd.DataFrame | None = None) -> pd.DataFrame:
             data[col.name] = values.reset_index(drop=True)
         elif col.kind == "enum":
             dtype = pd.CategoricalDtype(list(col.categories), ordered=True)
-            data[col.name] = pd.Categorical.from_codes(col.values.astype(np.int8), dtype=dtype)
+            data[col.name] = pd.Categorical.from_codes(np.asarray(col.values), dtype=dtype)
         elif col.kind == "name" and len(col.categories):
             # Infer the dtype once on the distinct names, then gather.
-            data[col.name] = pd.Series(pd.Index(list(col.categories)).take(col.values))
+            # tupleize_cols=False: tuple names (MultiIndex columns) stay tuples.
+            names = pd.Index(list(col.categories), tupleize_cols=False)
+            data[col.name] = pd.Series(names.take(col.values))
         elif col.kind in ("name", "label"):
             data[col.name] = pd.Series(list(col.values))
         else:

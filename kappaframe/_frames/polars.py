@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 
 from .._encode.codes import Factorized, compact_categorical, small_codes
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, KappaFrameTypeError
 from .._schema import Table
 from .pandas import factorize_array
 from .parts import DEFAULT_BATCH_ROWS, BatchReader
@@ -35,8 +35,21 @@ def _missing(series: pl.Series) -> np.ndarray | None:
     return mask.to_numpy() if mask.any() else None
 
 
+def _check_scalar(series: pl.Series, what: str = "labels") -> None:
+    """Refuse a List, Array or Struct column: kappa compares single values."""
+    dtype = series.dtype
+    if dtype.is_nested():
+        raise KappaFrameTypeError(
+            f"column {series.name!r} has dtype {dtype}: {what} must be scalar values "
+            "(numbers, strings, booleans, dates), not lists or structs; explode or pick a "
+            f"field first, e.g. df.explode({series.name!r}) or "
+            f"pl.col({series.name!r}).struct.field(...)."
+        )
+
+
 def factorize_labels(series: pl.Series) -> Factorized:
     """Codes (-1 missing: null, and NaN in float columns) and distinct labels of a Series."""
+    _check_scalar(series)
     dtype = series.dtype
     if isinstance(dtype, pl.Enum):
         cats = dtype.categories.to_list()
@@ -58,6 +71,9 @@ def factorize_labels(series: pl.Series) -> Factorized:
 
 def factorize_keys(series: pl.Series, name: Hashable) -> tuple[np.ndarray, int]:
     """Codes of a group-key column in sorted key order (-1 = null or NaN) and the key count."""
+    _check_scalar(series, "group keys")
+    if series.dtype == pl.Null:  # every key missing: one group, whose key is null
+        return np.full(len(series), -1, dtype=np.intp), 0
     if isinstance(series.dtype, pl.Enum):
         physical = series.to_physical()
         fact = compact_categorical(

@@ -33,9 +33,12 @@ class Scale:
     closed: tuple[bool, ...]
 
     def classify(self, kappa: np.ndarray) -> np.ndarray:
-        """Band index of each kappa (int8), ``-1`` where kappa is NaN or below the lowest edge."""
+        """Band index of each kappa, ``-1`` where kappa is NaN or below the lowest edge.
+
+        The smallest signed integer type that holds every band: int8 up to 128 bands.
+        """
         kappa = np.asarray(kappa, dtype=float)
-        index = np.full(kappa.shape, -1, dtype=np.int8)
+        index = np.full(kappa.shape, -1, dtype=np.min_scalar_type(-len(self.labels)))
         for i, (edge, closed) in enumerate(zip(self.edges, self.closed, strict=True)):
             inside = (kappa >= edge) if closed else (kappa > edge)
             index[inside] = i
