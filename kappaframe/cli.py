@@ -2,8 +2,9 @@
 
 Exit codes: 0 ok; 1 when ``--fail-under`` is given and some row is below it (the
 offending rows go to stderr; the report is still written), and for nothing else; 2 for
-usage, input and output errors (a message on stderr, no traceback); 130 when interrupted
-(Ctrl-C); 143 when terminated (SIGTERM) while writing.
+usage, input and output errors (a message on stderr, no traceback); 70 for a fault in
+kappaframe itself (the traceback, to report); 130 when interrupted (Ctrl-C); 143 when
+terminated (SIGTERM) while writing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import contextlib
 import math
 import os
 import sys
+import traceback
 import warnings
 from collections.abc import Hashable, Iterator, Sequence
 from typing import IO, Any
@@ -20,13 +22,16 @@ from typing import IO, Any
 __all__ = ["build_parser", "main"]
 
 EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: A fault in kappaframe itself (sysexits' EX_SOFTWARE): never 1, which a nightly gate reads
+#: as "agreement below the bar".
+EXIT_FAULT = 70
 
 #: ``--fail-on`` columns that are not bounded by [-1, 1]: any finite bar is allowed.
 _UNBOUNDED = ("n", "z")
 
 _EPILOG = """\
 exit codes: 0 ok; 1 some row below --fail-under (only that); 2 usage, input or output
-error; 130 interrupted.
+error; 70 a fault in kappaframe (with its traceback); 130 interrupted.
 
 missing values: in CSV, TSV and JSON only an empty cell is missing; add tokens with
 --na-values (e.g. --na-values NA N/A). Labels are compared as written ("01", "1" and
@@ -250,7 +255,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         0 ok; 1 some row below ``--fail-under`` (and nothing else); 2 a usage, input
-        or output error, said on stderr; 130 interrupted.
+        or output error, said on stderr; 70 a fault in kappaframe itself (its traceback
+        on stderr); 130 interrupted.
     """
     try:
         return _main(argv)
@@ -258,6 +264,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             sys.stderr.write("kappaframe: interrupted\n")
         return EXIT_INTERRUPTED
+    except Exception:  # a fault of ours: show it whole, but never as exit 1 (the gate's)
+        with contextlib.suppress(OSError):
+            traceback.print_exc(file=sys.stderr)
+            sys.stderr.write(
+                f"kappaframe: internal error (exit {EXIT_FAULT}); the traceback above says "
+                "where. It is not a verdict on the agreement.\n"
+            )
+        return EXIT_FAULT
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -591,3 +591,18 @@ def test_stream_agrees_when_a_type_changes_late(
     numbers = [float(x) for x in a], [float(y) for y in b]
     expected = kf.cohen_kappa(*numbers, weights="linear")
     assert outs[0]["kappa"].item() == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_fault_inside_is_exit_70_with_its_traceback_never_1(
+    pairs_csv: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kappaframe._api import pairwise as api
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("a fault in the counting")
+
+    monkeypatch.setattr(api, "pairwise", broken)
+    code, _, err = run(["report", str(pairs_csv), "--fail-under", "0.5"], capsys)
+    assert code == cli.EXIT_FAULT == 70
+    assert "Traceback" in err and "ZeroDivisionError: a fault in the counting" in err
+    assert "internal error (exit 70)" in err
