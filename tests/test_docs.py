@@ -46,3 +46,31 @@ def test_api_reference_names_every_cli_option() -> None:
         if option.startswith("--") and option != "--help"
     }
     assert sorted(o for o in options if o not in text) == []
+
+
+README = ROOT / "README.md"
+CI = ROOT / ".ci" / "run"
+
+
+@pytest.mark.skipif(not CI.exists(), reason=".ci/ not shipped with this copy")
+def test_readme_gives_the_test_command_ci_runs() -> None:
+    ci = CI.read_text(encoding="utf-8").splitlines()
+    command = ci[ci.index("# The README's test command:") + 1].strip()
+    assert command.startswith("python -m pip install")
+    assert command in README.read_text(encoding="utf-8")
+
+
+def test_readme_first_command_makes_and_uses_a_virtual_environment() -> None:
+    text = README.read_text(encoding="utf-8")
+    block = text.split("## Two commands", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
+    first = block.strip().splitlines()[0]
+    assert first.startswith("python3 -m venv .venv && . .venv/bin/activate && ")
+    assert "kappaframe demo" in first
+
+
+def test_the_notebook_extra_installs_a_front_end() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    extra = project["project"]["optional-dependencies"]["notebook"]
+    assert any(dep.startswith(("jupyterlab", "notebook")) for dep in extra)
+    assert any(dep.startswith("ipykernel") for dep in extra)
