@@ -249,3 +249,14 @@ def test_counts_keep_the_diagonal_when_tables_would_be_large(
     # parts over different category sets cannot be added in this form
     with pytest.raises(kf.KappaFrameError, match="same categories="):
         kf.counts(df[df["r0"] < 30], by="g") + kf.counts(df[df["r0"] >= 30], by="g")
+
+
+def test_fractional_counts_refuse_the_bootstrap_which_resamples_whole_items() -> None:
+    counts = kf.Counts.from_table([[2.5, 1.0], [0.5, 3.0]])
+    analytic = counts.pairwise(ci=0.95)
+    assert analytic["se"].notna().all()
+    with pytest.raises(kf.KappaFrameError, match="resamples whole items"):
+        counts.pairwise(ci=0.95, ci_method="bootstrap", n_boot=200, seed=1)
+    cells = counts.to_frame()
+    with pytest.raises(kf.KappaFrameError, match="resamples whole items"):
+        kf.Counts.from_frame(cells).pairwise(ci=0.95, ci_method="bootstrap", n_boot=200)

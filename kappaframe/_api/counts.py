@@ -19,6 +19,7 @@ the parts (a batch that lacks a category or a group is fine).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from numbers import Real
 from typing import Any, cast
@@ -109,8 +110,12 @@ class Counts:
         keys: Any = None,
         *,
         output: str = "pandas",
+        ci_refusal: str | None = None,
     ) -> None:
         self.tables = tables
+        #: Why these counts cannot give standard errors (proportions of an unknown number
+        #: of items, from :meth:`from_table`); ``None``: they can. A sum of counts drops it.
+        self.ci_refusal = ci_refusal
         self.pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         self.raters = list(raters)
         self.categories = list(categories)
@@ -191,6 +196,16 @@ class Counts:
         library the counts came from (pandas for files and for Dask).
         """
         extra = check_pair_options(ci, ci_method, n_boot, seed, stats)
+        if ci is not None and self.ci_refusal is not None:
+            raise KappaFrameError(self.ci_refusal)
+        whole = isinstance(self.tables, DiagonalCounts) or np.issubdtype(
+            self.tables.dtype, np.integer
+        )
+        if ci_method == "bootstrap" and not whole:
+            raise KappaFrameError(
+                "ci_method='bootstrap' resamples whole items, and these counts are "
+                "fractional (weighted); use the analytic interval (ci_method='analytic')."
+            )
         prep = self.prepared(check_min_overlap(min_overlap))
         table = tidy(prep, weights=weights, scale=scale, ci=ci, reference=reference, extra=extra)
         return prep.frame.render(table)
@@ -380,6 +395,104 @@ class Counts:
         return cls(tables, pairs, rater_list, cats, by_list, keys, output=_output_of(frame))
 
     @classmethod
+    def from_table(
+        cls,
+        table: Any,
+        *,
+        categories: Sequence[Any] | None = None,
+        n_obs: float | None = None,
+        raters: Sequence[Hashable] = ("rater_a", "rater_b"),
+    ) -> Counts:
+        """Read the K x K contingency table of two raters (rows: ``raters[0]``'s labels).
+
+        What statsmodels' ``cohens_kappa(table)``, irrCAC's ``*.table`` functions and
+        R psych's ``cohen.kappa(table, n.obs=)`` take. ``table[i][j]`` is the number of
+        items the first rater labeled ``categories[i]`` and the second ``categories[j]``;
+        the result finalises like any :class:`Counts`:
+        ``Counts.from_table(t).pairwise(weights=..., ci=..., stats=...)``.
+
+        Parameters
+        ----------
+        table : array-like of shape (K, K), pandas or polars DataFrame
+            A NumPy array or a nested list; a pandas DataFrame labelled by category (index:
+            the first rater's labels, columns: the second's, the same set in any order); or
+            a polars DataFrame or LazyFrame whose first column holds the categories and
+            whose other columns are named by them (the layouts
+            :func:`kappaframe.confusion` returns). Cells are counts (whole numbers kept as
+            int64, fractional ones as float64, never rounded) or proportions (see
+            ``n_obs``).
+        categories : sequence, optional
+            Array input: the names of the K rows and columns, in order (default
+            ``0, ..., K-1``); must have length K. Frame input: the order of the labels
+            (default: the order of the rows); it must hold every label of the table and
+            may add categories nobody used (zero rows and columns).
+        n_obs : number, optional
+            The number of items behind a table of proportions (a table summing to 1
+            within 1e-9): counts are ``proportions * n_obs``, kept as float64. A table
+            of counts needs no ``n_obs`` (if given, it must equal the table's sum).
+            Without ``n_obs``, a table of fractions summing to 1 is read as proportions:
+            kappa and the ``stats=`` columns are scale-free and computed, ``n`` is 1,
+            and ``ci=`` is refused (a standard error needs the number of items).
+        raters : pair of names, default ``("rater_a", "rater_b")``
+            The names of the row rater and the column rater, as the ``rater_a`` and
+            ``rater_b`` columns of :meth:`pairwise` show them.
+
+        Returns
+        -------
+        Counts
+            Two raters, one group (no ``by``); each rater's own label counts (the table's
+            marginals) included, so :meth:`matrix` works too. Results render as pandas
+            for array and pandas input, as polars for polars input (lazy for a
+            LazyFrame).
+
+        Raises
+        ------
+        KappaFrameError
+            A table that is not square or not 2-D, cells that are negative, missing, NaN,
+            infinite or not numbers, a frame whose row and column labels differ (both
+            listed), repeated labels, ``categories`` of the wrong length or lacking a
+            label, an ``n_obs`` that is not a positive number or contradicts the table.
+            :meth:`pairwise` refuses ``ci=`` for proportions read without ``n_obs``, and
+            ``ci_method="bootstrap"`` for fractional counts (it resamples whole items).
+
+        Notes
+        -----
+        Counts added to others (``+``, ``sum()``) are plain :class:`Counts`: the refusals
+        above do not carry over to the sum.
+
+        References
+        ----------
+        Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and
+        Psychological Measurement*, 20(1), 37-46.
+
+        Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
+        kappa and weighted kappa. *Psychological Bulletin*, 72(5), 323-327.
+
+        Examples
+        --------
+        >>> import kappaframe as kf
+        >>> table = [[0, 4, 1], [0, 8, 0], [0, 1, 5]]
+        >>> res = kf.Counts.from_table(table).pairwise(ci=0.95)
+        >>> round(float(res["kappa"].iloc[0]), 4), round(float(res["se"].iloc[0]), 4)
+        (0.4842, 0.138)
+        >>> shares = [[0.44, 0.07, 0.09], [0.05, 0.20, 0.05], [0.01, 0.03, 0.06]]
+        >>> res = kf.Counts.from_table(shares, n_obs=200).pairwise()
+        >>> round(float(res["kappa"].iloc[0]), 4), float(res["n"].iloc[0])
+        (0.4915, 200.0)
+        """
+        labels, cells, output = _read_table(table, categories)
+        cells, ci_refusal = _table_scale(cells, n_obs)
+        names = _table_raters(raters)
+        k = len(labels)
+        _kernel.check_count_size(3, 1, k)
+        tables = np.zeros((3, 1, k, k), dtype=cells.dtype)
+        tables[0, 0] = np.diag(cells.sum(axis=1))  # the first rater's own label counts
+        tables[1, 0] = cells
+        tables[2, 0] = np.diag(cells.sum(axis=0))  # the second rater's
+        pairs = np.array([[0, 0], [0, 1], [1, 1]], dtype=np.intp)
+        return cls(tables, pairs, names, labels, output=output, ci_refusal=ci_refusal)
+
+    @classmethod
     def from_prepared(cls, prep: Prepared, output: str = "pandas") -> Counts:
         """Count every pair (and each rater with themself) of a prepared input."""
         r = len(prep.raters)
@@ -545,27 +658,230 @@ def _rater_order(ids: Iterable[Any], raters: Sequence[Hashable] | None) -> list[
 def _cell_counts(frame: Any, n_rows: int) -> np.ndarray:
     """The ``count`` column, exactly: int64 for whole numbers, float64 for fractional ones."""
     fact = frame.labels("count")
-    values = list(fact.uniques)
     if (fact.codes < 0).any():
         raise KappaFrameError("column 'count' is missing on some rows; every cell needs a count.")
+    return _exact_counts(list(fact.uniques), fact.codes, "column 'count'")
+
+
+def _exact_counts(values: list[Any], codes: np.ndarray, what: str) -> np.ndarray:
+    """Counts ``values[codes]``, exactly: int64 for whole numbers, float64 for fractional ones.
+
+    ``values`` are the distinct counts, ``codes`` each cell's position in them; ``what``
+    names the counts in messages. Refuses non-numbers, NaN, infinities, negative counts
+    and whole-number totals beyond :data:`MAX_EXACT_COUNT`. Never rounds.
+    """
     bad = [v for v in values if isinstance(v, (bool, np.bool_)) or not isinstance(v, Real)]
     if bad:
-        raise KappaFrameError(f"column 'count' must hold numbers; found e.g. {bad[:3]}.")
+        raise KappaFrameError(f"{what} must hold numbers; found e.g. {bad[:3]}.")
     if any(not math.isfinite(v) or v < 0 for v in values):
         raise KappaFrameError(
-            "column 'count' must hold finite, non-negative numbers; found e.g. "
+            f"{what} must hold finite, non-negative numbers; found e.g. "
             f"{[v for v in values if not math.isfinite(v) or v < 0][:3]}."
         )
-    if not n_rows:
+    if not len(codes):
         return np.zeros(0, dtype=np.int64)
     if all(isinstance(v, (int, np.integer)) or float(v).is_integer() for v in values):
         whole = [int(v) for v in values]
-        total = sum(whole[c] * int(m) for c, m in enumerate(np.bincount(fact.codes)))
+        total = sum(whole[c] * int(m) for c, m in enumerate(np.bincount(codes)))
         if total > MAX_EXACT_COUNT:
             raise KappaFrameError(
                 f"the counts add up to {total}, more than kappaframe keeps exactly "
                 f"(2**62); scale them down (kappa does not change when every count is "
                 "multiplied by the same factor)."
             )
-        return np.asarray(whole, dtype=np.int64)[fact.codes]
-    return np.asarray(values, dtype=np.float64)[fact.codes]
+        return np.asarray(whole, dtype=np.int64)[codes]
+    return np.asarray(values, dtype=np.float64)[codes]
+
+
+def _read_table(table: Any, categories: Sequence[Any] | None) -> tuple[list[Any], np.ndarray, str]:
+    """Labels, exact K x K counts (rows: the first rater) and output kind of a table."""
+    frame = eager_adapter(table)
+    if frame is None:
+        cells = _array_cells(table)
+        k = cells.shape[0]
+        if categories is None:
+            return list(range(k)), cells, "pandas"
+        labels = _category_list(categories)
+        if len(labels) != k:
+            raise KappaFrameError(
+                f"categories= names the rows and columns of the table, so it needs {k} "
+                f"labels; got {len(labels)}: {labels[:10]}."
+            )
+        return labels, cells, "pandas"
+    rows, columns, values = _frame_cells(frame)
+    _same_labels(rows, columns)
+    where = {label: j for j, label in enumerate(columns)}
+    cells = values[:, [where[label] for label in rows]]
+    if categories is None:
+        return rows, cells, _output_of(frame)
+    labels = _category_list(categories)
+    absent = [label for label in rows if label not in set(labels)]
+    if absent:
+        raise KappaFrameError(
+            f"categories= lacks {len(absent)} label(s) of the table, e.g. {absent[:5]}; "
+            "list every label (categories nobody used may be added)."
+        )
+    k = len(labels)
+    at = np.array([labels.index(label) for label in rows], dtype=np.intp)
+    full = np.zeros((k, k), dtype=cells.dtype)
+    full[np.ix_(at, at)] = cells
+    return labels, full, _output_of(frame)
+
+
+def _array_cells(table: Any) -> np.ndarray:
+    """The exact counts of a NumPy array or nested list (checked 2-D and square)."""
+    if isinstance(table, (str, bytes)) or hasattr(table, "columns"):
+        raise KappaFrameTypeError(
+            "table must be a NumPy array, a nested list, or a pandas or polars DataFrame; "
+            f"got {type(table).__module__}.{type(table).__qualname__}."
+        )
+    if isinstance(table, (list, tuple)):
+        lengths = {len(row) if isinstance(row, (list, tuple)) else -1 for row in table}
+        if len(lengths) > 1:
+            raise KappaFrameError(
+                "table rows must all have the same length (a K x K table); got rows of "
+                f"lengths {sorted(n for n in lengths if n >= 0)}."
+            )
+        array = np.asarray(table, dtype=object)
+    else:
+        array = np.asarray(table)
+    if array.ndim != 2:
+        raise KappaFrameError(f"table must be 2-D (K x K); got shape {array.shape}.")
+    k, m = array.shape
+    if k != m:
+        raise KappaFrameError(
+            f"table must be square (K x K, rows and columns the same categories); got {k} "
+            f"rows and {m} columns."
+        )
+    if k == 0:
+        raise KappaFrameError("table is empty (0 x 0); it needs at least one category.")
+    flat = array.reshape(-1)
+    if flat.dtype.kind in "iuf":
+        distinct, codes = np.unique(flat, return_inverse=True)
+        values = distinct.tolist()
+    else:
+        values, codes = flat.tolist(), np.arange(len(flat))
+    return _exact_counts(values, codes.reshape(-1), "the table's cells").reshape(k, k)
+
+
+def _frame_cells(frame: Any) -> tuple[list[Any], list[Any], np.ndarray]:
+    """Row labels, column labels and exact counts (rows x columns) of a labelled frame."""
+    names = frame.columns()
+    if frame.output == "pandas":  # labelled by its index and its columns
+        rows = list(frame.frame.index)
+        value_names = names
+        columns = list(names)
+    else:  # polars: a first column holding the categories, then one column per category
+        if not names:
+            raise KappaFrameError("table has no columns; it needs a column of categories.")
+        frame.load(names)
+        first = frame.labels(names[0])
+        if (first.codes < 0).any():
+            raise KappaFrameError(
+                f"the first column {names[0]!r} holds the categories (the rows) and is "
+                "missing on some rows."
+            )
+        rows = [first.uniques[c] for c in first.codes.tolist()]
+        value_names = names[1:]
+        columns = _named_like(value_names, rows)
+    for what, labels in (("rows", rows), ("columns", columns)):
+        repeated = [x for x, n in Counter(labels).items() if n > 1]
+        if repeated:
+            raise KappaFrameError(f"the table's {what} repeat the labels {repeated[:5]}.")
+    if not rows and not columns:
+        raise KappaFrameError("table is empty (0 x 0); it needs at least one category.")
+    values: list[Any] = []
+    codes = np.zeros((len(rows), len(value_names)), dtype=np.intp)
+    for j, name in enumerate(value_names):
+        fact = frame.labels(name)
+        if (fact.codes < 0).any():
+            raise KappaFrameError(
+                f"the table's column {name!r} has {int((fact.codes < 0).sum())} missing "
+                "(NaN or null) cell(s); every cell needs a count (0 for none)."
+            )
+        codes[:, j] = fact.codes + len(values)
+        values += list(fact.uniques)
+    cells = _exact_counts(values, codes.reshape(-1), "the table's cells")
+    return rows, columns, cells.reshape(codes.shape)
+
+
+def _named_like(names: Sequence[Hashable], labels: list[Any]) -> list[Any]:
+    """The labels polars column names stand for (names are text: ``"1"`` for label 1)."""
+    known = set(labels)
+    as_text: dict[str, list[Any]] = {}
+    for label in labels:
+        as_text.setdefault(str(label), []).append(label)
+    out = []
+    for name in names:
+        same = as_text.get(str(name), [])
+        out.append(name if name in known or len(same) != 1 else same[0])
+    return out
+
+
+def _same_labels(rows: list[Any], columns: list[Any]) -> None:
+    """Refuse a table whose row labels and column labels are not one set."""
+    only_rows = [x for x in rows if x not in set(columns)]
+    only_columns = [x for x in columns if x not in set(rows)]
+    if only_rows or only_columns:
+        raise KappaFrameError(
+            "the table's rows (the first rater's labels) and columns (the second's) must "
+            f"be the same categories; only in the rows: {only_rows[:10]}, only in the "
+            f"columns: {only_columns[:10]}. Add the missing rows or columns (zeros), or "
+            "drop margin rows and columns such as totals."
+        )
+
+
+def _category_list(categories: Any) -> list[Any]:
+    if isinstance(categories, (str, bytes)):
+        raise KappaFrameTypeError(f"categories must be a list of labels; got {categories!r}.")
+    labels = list(categories)
+    repeated = [x for x, n in Counter(labels).items() if n > 1]
+    if repeated:
+        raise KappaFrameError(f"categories= lists {repeated[:5]} more than once.")
+    return labels
+
+
+def _table_scale(cells: np.ndarray, n_obs: Any) -> tuple[np.ndarray, str | None]:
+    """Counts of a table of counts or of proportions; and why ``ci=`` is refused, if it is."""
+    whole = np.issubdtype(cells.dtype, np.integer)
+    total: float = int(cells.sum()) if whole else math.fsum(cells.reshape(-1).tolist())
+    proportions = abs(total - 1) <= 1e-9
+    if n_obs is None:
+        if proportions and not whole:
+            return cells, (
+                "this table holds proportions (its cells sum to 1), and a standard error "
+                "needs the number of items: pass n_obs= (e.g. "
+                "Counts.from_table(table, n_obs=200)) for ci=. Kappa itself needs no n_obs."
+            )
+        return cells, None
+    if (
+        isinstance(n_obs, (bool, np.bool_))
+        or not isinstance(n_obs, Real)
+        or not math.isfinite(n_obs)
+        or n_obs <= 0
+    ):
+        raise KappaFrameError(
+            f"n_obs must be a positive number (the items behind a table of proportions); "
+            f"got {n_obs!r}."
+        )
+    if proportions:
+        return cells.astype(np.float64) * float(n_obs), None
+    if total == n_obs:
+        return cells, None
+    raise KappaFrameError(
+        f"n_obs= is the number of items behind a table of proportions (cells summing to "
+        f"1), but this table sums to {total:g}, and not to n_obs={n_obs!r} either. Drop "
+        "n_obs= for a table of counts, or divide the table by its sum."
+    )
+
+
+def _table_raters(raters: Any) -> list[Hashable]:
+    if isinstance(raters, (str, bytes)):
+        raise KappaFrameTypeError(f"raters must be a pair of names; got {raters!r}.")
+    names = list(raters)
+    if len(names) != 2 or names[0] == names[1]:
+        raise KappaFrameError(
+            f"raters must be two different names (the rows' rater, then the columns'); "
+            f"got {names!r}."
+        )
+    return names
