@@ -15,9 +15,12 @@ from ._api import many, threshold
 from ._api import pairwise as _api
 from ._report import plots
 from ._types import (
+    Alternative,
     CategoryMethod,
+    CIDist,
     CIMethod,
     Duplicates,
+    Layout,
     Level,
     Method,
     Scale,
@@ -93,6 +96,9 @@ class KappaAccessor(Generic[FrameT]):
         ci_method: CIMethod = "analytic",
         n_boot: int | None = None,
         seed: int | np.random.Generator | None = None,
+        alternative: Alternative = "two-sided",
+        ci_dist: CIDist = "normal",
+        population: float | None = None,
     ) -> FrameT:
         return _api.pairwise(
             self._frame,
@@ -112,6 +118,9 @@ class KappaAccessor(Generic[FrameT]):
             ci_method=ci_method,
             n_boot=n_boot,
             seed=seed,
+            alternative=alternative,
+            ci_dist=ci_dist,
+            population=population,
         )
 
     @_documented(_api.matrix)
@@ -176,6 +185,10 @@ class KappaAccessor(Generic[FrameT]):
         scale: Scale = "landis_koch",
         ci: float | None = None,
         duplicates: Duplicates = "raise",
+        layout: Layout = "ratings",
+        alternative: Alternative = "two-sided",
+        ci_dist: CIDist = "normal",
+        population: float | None = None,
     ) -> FrameT:
         return many.overall(
             self._frame,
@@ -191,6 +204,10 @@ class KappaAccessor(Generic[FrameT]):
             scale=scale,
             ci=ci,
             duplicates=duplicates,
+            layout=layout,
+            alternative=alternative,
+            ci_dist=ci_dist,
+            population=population,
         )
 
     @_documented(many.raters)

@@ -36,7 +36,8 @@ __all__ = [
 MARK = "kappaframe"
 
 TIDY_COLUMNS = ("rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation")
-CI_COLUMNS = ("se", "ci_low", "ci_high", "z", "p_value")
+#: ``ci=`` columns: ``se0`` is the standard error under a zero coefficient (``z`` uses it).
+CI_COLUMNS = ("se", "se0", "ci_low", "ci_high", "z", "p_value")
 OVERALL_COLUMNS = ("method", "n_items", "n_raters", "p_o", "p_e", "value", "interpretation")
 RATER_COLUMNS = (
     "rater",

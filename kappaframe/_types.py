@@ -12,17 +12,30 @@ Duplicates = Literal["raise", "first", "last"]
 Stat = Literal["kappa", "p_o", "p_e", "n"]
 Columns = Hashable | Sequence[Hashable] | None
 CIMethod = Literal["analytic", "bootstrap"]
+CIDist = Literal["normal", "t"]
+Alternative = Literal["two-sided", "greater", "less"]
+Layout = Literal["ratings", "counts"]
 Method = Literal[
-    "fleiss", "light", "conger", "krippendorff", "gwet_ac1", "gwet_ac2", "brennan_prediger"
+    "fleiss",
+    "light",
+    "conger",
+    "krippendorff",
+    "gwet_ac1",
+    "gwet_ac2",
+    "brennan_prediger",
+    "percent",
 ]
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 CategoryMethod = Literal["fleiss", "cohen"]
 
 __all__ = [
+    "Alternative",
+    "CIDist",
     "CIMethod",
     "CategoryMethod",
     "Columns",
     "Duplicates",
+    "Layout",
     "Level",
     "Method",
     "Scale",

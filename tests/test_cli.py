@@ -91,6 +91,7 @@ def test_report_text_to_stdout(team_csv: Path, capsys: pytest.CaptureFixture[str
         "kappa",
         "interpretation",
         "se",
+        "se0",
         "ci_low",
         "ci_high",
         "z",

@@ -159,10 +159,13 @@ def test_large_whole_counts_are_exact_and_overflow_is_refused() -> None:
         kf.Counts.from_frame(too_big)
 
 
-def test_krippendorff_and_ac1_refuse_weights() -> None:
+def test_ac1_refuses_weights_and_krippendorff_takes_them() -> None:
     df = pd.DataFrame({"a": [1, 2, 3, 1], "b": [1, 2, 2, 1], "c": [1, 3, 3, 1]})
-    with pytest.raises(kf.KappaFrameError, match="level="):
-        kf.overall(df, method="krippendorff", weights="linear")
+    # Krippendorff's alpha takes weights= as irrCAC's krippen.alpha.raw(weights=) does:
+    # quadratic weights on the positions 1, 2, 3 are level="interval" on these labels.
+    weighted = kf.overall(df, method="krippendorff", weights="quadratic")
+    interval = kf.overall(df, method="krippendorff", level="interval")
+    assert float(weighted["value"].iloc[0]) == pytest.approx(float(interval["value"].iloc[0]))
     with pytest.raises(kf.KappaFrameError, match="gwet_ac2"):
         kf.overall(df, method="gwet_ac1", weights="linear")
     # Next to a weighted method, weights= is used (by that method), so it is accepted.

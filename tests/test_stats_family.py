@@ -193,7 +193,7 @@ def test_stats_columns_on_every_backend(constructor: Any, rng: np.random.Generat
     res = frame.kappa.pairwise(["gold", "ann1", "ann2"], by="project", ci=0.9, stats="all")
     assert native_type_matches(res, frame)
     out = to_pandas(res)
-    ci_cols = ["se", "ci_low", "ci_high", "z", "p_value"]
+    ci_cols = ["se", "se0", "ci_low", "ci_high", "z", "p_value"]
     tidy = ["project", "rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation"]
     assert list(out.columns) == [*tidy, *ci_cols, *FAMILY]
     expected = pd.DataFrame(data).kappa.pairwise(

@@ -21,7 +21,7 @@ inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
 
 NAN = np.nan
 OVERALL = ["method", "n_items", "n_raters", "p_o", "p_e", "value", "interpretation"]
-CI = ["se", "ci_low", "ci_high", "z", "p_value"]
+CI = ["se", "se0", "ci_low", "ci_high", "z", "p_value"]
 
 
 def gwet_four_raters() -> pd.DataFrame:

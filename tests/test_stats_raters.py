@@ -155,6 +155,7 @@ def test_cohen_per_category_is_the_collapsed_pairwise_kappa(
         "kappa",
         "interpretation",
         "se",
+        "se0",
         "ci_low",
         "ci_high",
         "z",

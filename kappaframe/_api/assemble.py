@@ -82,8 +82,9 @@ def pair_extras(
     """Compute the optional columns for tables ``counts[..., K, K]``, in output order.
 
     With ``ci``: ``se``, ``ci_low``, ``ci_high`` (Fleiss, Cohen & Everitt, or the
-    percentile bootstrap), ``z`` and ``p_value`` (always the large-sample test of
-    kappa = 0). Then the ``stats`` columns (see :func:`kappaframe._family.family`).
+    percentile bootstrap), ``se0``, ``z`` and ``p_value`` (always the large-sample test
+    of kappa = 0, against ``options.alternative``). Then the ``stats`` columns (see
+    :func:`kappaframe._family.family`).
     ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
     not read (it may be the diagonal-only counts of many categories).
     """
@@ -104,7 +105,7 @@ def pair_extras(
         return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
     out: dict[str, np.ndarray] = {}
     if options.ci is not None:
-        errors = standard_errors(counts, weights, kappa, options.ci)
+        errors = standard_errors(counts, weights, kappa, options.ci, **options.test)
         if options.ci_method == "bootstrap":
             errors.update(
                 bootstrap_kappa(counts, weights, options.ci, options.n_boot or 1000, options.seed)

@@ -189,13 +189,18 @@ class Counts:
         ci_method: str = "analytic",
         n_boot: int | None = None,
         seed: Any = None,
+        alternative: str = "two-sided",
+        ci_dist: str = "normal",
+        population: float | None = None,
     ) -> Any:
         """Cohen's kappa of every pair (per group), as :func:`kappaframe.pairwise` gives it.
 
         Parameters are those of :func:`kappaframe.pairwise`. Returns a frame of the
         library the counts came from (pandas for files and for Dask).
         """
-        extra = check_pair_options(ci, ci_method, n_boot, seed, stats)
+        extra = check_pair_options(
+            ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population
+        )
         if ci is not None and self.ci_refusal is not None:
             raise KappaFrameError(self.ci_refusal)
         whole = isinstance(self.tables, DiagonalCounts) or np.issubdtype(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from numbers import Real
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from .._count import kernel as _kernel
 from .._count.kernel import all_pairs
-from .._encode.codes import object_array
+from .._encode.codes import Groups, encode_groups, object_array
 from .._errors import (
     KappaFrameError,
     UndefinedKappaWarning,
@@ -24,6 +25,8 @@ from .._errors import (
     user_stacklevel,
     warn_undefined,
 )
+from .._frames.native import eager_adapter
+from .._frames.render import render as render_table
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, RATER_COLUMNS, Column, Table
 from .._stats.agreement import agreement, require_symmetric, weight_matrix
 from .._stats.inference import normal_interval, standard_errors
@@ -34,9 +37,18 @@ from .._stats.multirater import (
     ratings_of,
 )
 from .._stats.scales import resolve_scale
-from .._types import CategoryMethod, Duplicates, Level, Method, Scale
+from .._types import (
+    Alternative,
+    CategoryMethod,
+    CIDist,
+    Duplicates,
+    Layout,
+    Level,
+    Method,
+    Scale,
+)
 from .assemble import key_columns
-from .options import check_overall_options, check_pair_options
+from .options import as_list, check_overall_options, check_pair_options
 from .plan import adapt, prepare_input
 from .prepare import Prepared
 
@@ -69,6 +81,129 @@ def _prepared(
         categories=categories,
         duplicates=duplicates,
     )
+
+
+#: ``layout=`` of :func:`overall`: one label per rater and item, or per-item category counts.
+LAYOUTS = ("ratings", "counts")
+#: The methods that need to know which rater gave which label: not from counts.
+NEEDS_RATERS = ("conger", "light")
+
+
+class _ArrayFrame:
+    """Renders a result of a NumPy count table as pandas (no group keys)."""
+
+    output = "pandas"
+
+    def render(self, table: Table) -> Any:
+        return render_table(table, None, "pandas")
+
+
+@dataclass
+class _CountSource:
+    """Per-item category counts given by the caller (``layout="counts"``)."""
+
+    ratings: Ratings
+    categories: list[Any]
+    by: list[Hashable]
+    groups: Groups
+    frame: Any
+
+
+def _count_table(
+    data: Any,
+    raters: Any,
+    by: Any,
+    methods: list[str],
+    categories: Sequence[Any] | None,
+    item: Any,
+    rater: Any,
+    label: Any,
+) -> _CountSource:
+    """Read an item x category table of counts (a frame, or a 2-D NumPy array)."""
+    if raters is not None or item is not None or rater is not None or label is not None:
+        raise KappaFrameError(
+            "layout='counts' reads one row per item and one column per category (cells: "
+            "how many raters chose it); raters=, item=, rater= and label= do not apply. "
+            "Name the category columns with categories=."
+        )
+    refused = [m for m in methods if m in NEEDS_RATERS]
+    if refused:
+        raise KappaFrameError(
+            f"method {refused[0]!r} needs to know which rater gave which label, which "
+            "per-item counts do not say; use the ratings (layout='ratings')."
+        )
+    by_list = as_list(by)
+    if isinstance(data, np.ndarray) or (
+        eager_adapter(data) is None and not hasattr(data, "columns")
+    ):
+        if by_list:
+            raise KappaFrameError("by= needs a frame; a NumPy count table has no group columns.")
+        table = np.asarray(data)
+        if table.ndim != 2:
+            raise KappaFrameError(
+                f"layout='counts' needs a 2-D table (items x categories); got shape {table.shape}."
+            )
+        cats = list(range(table.shape[1])) if categories is None else list(categories)
+        if len(cats) != table.shape[1]:
+            raise KappaFrameError(
+                f"categories names {len(cats)} categories, but the table has "
+                f"{table.shape[1]} columns."
+            )
+        try:
+            counts = table.astype(float)
+        except (TypeError, ValueError):
+            raise KappaFrameError(
+                "layout='counts' needs numbers of raters in every cell."
+            ) from None
+        groups = Groups(None, 1, np.zeros(1, dtype=np.intp))
+        frame: Any = _ArrayFrame()
+    else:
+        frame = eager_adapter(data)
+        if frame is None:
+            raise KappaFrameError(
+                "layout='counts' takes a pandas or polars DataFrame, or a 2-D NumPy array."
+            )
+        columns = list(frame.columns())
+        lacking = [b for b in by_list if b not in columns]
+        if lacking:
+            raise KappaFrameError(f"by column {lacking[0]!r} not in the columns {columns}.")
+        cats = [c for c in columns if c not in by_list] if categories is None else list(categories)
+        lacking = [c for c in cats if c not in columns]
+        if lacking:
+            raise KappaFrameError(f"category column {lacking[0]!r} not in the columns {columns}.")
+        frame.load([*by_list, *cats])
+        counts = np.zeros((frame.n_rows, len(cats)))
+        for j, c in enumerate(cats):
+            fact = frame.labels(c)
+            bad = [u for u in fact.uniques if isinstance(u, bool) or not isinstance(u, Real)]
+            if bad:
+                raise KappaFrameError(
+                    f"layout='counts' needs numbers of raters; column {c!r} holds {bad[0]!r}."
+                )
+            values = np.asarray([float(u) for u in fact.uniques] + [0.0])
+            counts[:, j] = values[np.asarray(fact.codes, dtype=np.intp)]  # missing: 0
+        groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
+    if not np.all(np.isfinite(counts)) or np.any(counts < 0):
+        raise KappaFrameError(
+            "layout='counts' needs finite, non-negative numbers of raters in every cell."
+        )
+    fractional = bool(np.any(counts != np.round(counts)))
+    if fractional and "krippendorff" in methods:
+        raise KappaFrameError(
+            "Krippendorff's alpha counts whole pairable values (its small-sample term is "
+            "1 / their number); these counts have fractions. Use whole counts, or another "
+            "method (fleiss, gwet_ac1, gwet_ac2, brennan_prediger, percent take fractions)."
+        )
+    group = (
+        np.zeros(len(counts), dtype=np.intp)
+        if groups.codes is None
+        else np.asarray(groups.codes, dtype=np.intp)
+    )
+    keep = counts.sum(axis=1) > 0
+    k = len(cats)
+    empty_codes = np.zeros((0, int(keep.sum())), dtype=np.int8)
+    rt = Ratings(empty_codes, counts[keep], group[keep], groups.n_groups, k)
+    return _CountSource(rt, cats, by_list, groups, frame)
 
 
 #: Why the many-rater coefficients need a symmetric disagreement matrix.
@@ -150,6 +285,10 @@ def overall(
     scale: Scale = "landis_koch",
     ci: float | None = None,
     duplicates: Duplicates = "raise",
+    layout: Layout = "ratings",
+    alternative: Alternative = "two-sided",
+    ci_dist: CIDist = "normal",
+    population: float | None = None,
 ) -> FrameT:
     r"""One agreement coefficient over all raters at once, per group.
 
@@ -168,25 +307,36 @@ def overall(
     shares; ``"gwet_ac1"`` / ``"gwet_ac2"`` (Gwet 2008)
     :math:`\frac{\sum A}{q (q - 1)} \sum_k \pi_k (1 - \pi_k)` (AC1: :math:`A = I`);
     ``"brennan_prediger"`` (Brennan & Prediger 1981) :math:`\sum A / q^2` (``1/q``
-    unweighted), with :math:`q` the number of categories. ``"krippendorff"`` is
+    unweighted), with :math:`q` the number of categories; ``"percent"`` 0 (the value is
+    the percent agreement :math:`p_o` itself). ``"krippendorff"`` is
     Krippendorff's alpha :math:`1 - D_o / D_e`; ``"light"`` (Light 1971) is the mean of
     Cohen's kappa over every pair of raters.
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+    data : pandas.DataFrame, polars.DataFrame, polars.LazyFrame or numpy.ndarray
         Wide layout (one row per item, one column per rater) or long layout (``item``,
-        ``rater``, ``label``), as in :func:`pairwise`.
+        ``rater``, ``label``), as in :func:`pairwise`. With ``layout="counts"``, a
+        table of counts (a frame, or a 2-D NumPy array): one row per item, one column
+        per category, each cell how many raters chose that category for that item.
     raters, item, rater, label, by, categories, duplicates
-        As in :func:`pairwise`.
+        As in :func:`pairwise`. With ``layout="counts"``, ``categories`` names the
+        category columns in order (default every column not in ``by``; for an array, the
+        labels of its columns, default 0, 1, ...); ``raters``, ``item``, ``rater`` and
+        ``label`` do not apply.
     method : str or list of str, default "fleiss"
         One or more of "fleiss", "light", "conger", "krippendorff", "gwet_ac1",
-        "gwet_ac2", "brennan_prediger": one row per method (per group), in this order.
-    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
-        Disagreement weights for "fleiss", "light", "conger", "gwet_ac2" and
-        "brennan_prediger" (needed by "gwet_ac2"), symmetric. "gwet_ac1" is unweighted by
-        definition and "krippendorff" takes ``level``: weights with only these methods is
-        an error (it would change nothing).
+        "gwet_ac2", "brennan_prediger", "percent": one row per method (per group), in
+        this order.
+    weights : str, 1-D or (K, K) array-like, default None
+        Disagreement weights for "fleiss", "light", "conger", "krippendorff" (with
+        ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
+        "gwet_ac2"), symmetric: "linear", "quadratic", Gwet's "ordinal", "radical",
+        "ratio", "circular", "bipolar" (irrCAC's), a 1-D vector of weights by distance
+        ``|i - j|`` or a K x K matrix, as in :func:`pairwise`. Gwet's AC2 and percent
+        agreement are not scale-free and take the weights as given (agreement ``1 - W``);
+        the others are unchanged by a rescaling. "gwet_ac1" is unweighted by definition:
+        weights with it alone is an error.
     level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
         Krippendorff's metric: nominal ``[c != k]``; ordinal on the category order and
         the counts of the values in between; interval ``(c - k)^2`` and ratio
@@ -197,15 +347,32 @@ def overall(
     scale : str or mapping, default "landis_koch"
         Interpretation bands of ``value``, as in :func:`pairwise`.
     ci : float, optional
-        Confidence level: adds ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``.
+        Confidence level: adds ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
+        ``p_value``.
+    layout : {"ratings", "counts"}, default "ratings"
+        "ratings": the wide or long layout. "counts": an item x category table of
+        counts (statsmodels' ``fleiss_kappa`` table, irrCAC's ``*.dist`` input). Counts
+        may have fractions except for "krippendorff"; "conger" and "light" need the
+        ratings (who gave which label) and are refused.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        What ``p_value`` tests value = 0 against; irrCAC prints "greater" (with
+        ``ci_dist="t"``). Needs ``ci``.
+    ci_dist : {"normal", "t"}, default "normal"
+        Normal quantiles and p-values, or Student's t with ``n_items - 1`` degrees of
+        freedom as irrCAC prints them. Needs ``ci``.
+    population : float, optional
+        The number N of items in the population the ``n_items`` were drawn from
+        (irrCAC's ``N``): the variances are multiplied by ``1 - n_items / N``. Needs
+        ``ci``.
 
     Returns
     -------
     Frame of the input's library with one row per group and method:
         the ``by`` columns; ``method``; ``n_items`` (items with at least one label);
         ``n_raters`` (raters with at least one label); ``p_o``; ``p_e``; ``value``;
-        ``interpretation``; with ``ci``, ``se``, ``ci_low``, ``ci_high``, ``z`` and
-        ``p_value``.
+        ``interpretation``; with ``ci``, ``se``, ``se0`` (the standard error ``z``
+        divides by), ``ci_low``, ``ci_high``, ``z`` and ``p_value``. With
+        ``layout="counts"``, ``n_raters`` is the most labels any item has.
 
     Raises
     ------
@@ -244,16 +411,16 @@ def overall(
     label in one category). No 1.0: there is no chance-free agreement to report.
 
     Standard errors (``ci``): Gwet's (2008, 2014) linearization for "fleiss",
-    "conger", "gwet_ac1", "gwet_ac2", "brennan_prediger" and "krippendorff" (irrCAC's,
-    without the finite-population correction); for "light" the same idea applied to
-    Fleiss, Cohen & Everitt's (1969) influence of each item on each pair's kappa. The
-    interval is ``value -/+ z_(1 - alpha/2) se`` with the normal quantile (irrCAC uses
-    Student's t with n - 1 degrees of freedom: wider for small n) and is clipped to
-    [-1, 1]. ``z`` tests value = 0: for unweighted "fleiss" with the null standard error
-    of Fleiss, Nee & Landis (1979), the one R's ``irr::kappam.fleiss`` reports
-    (generalised item by item, by the same derivation, when items have different
-    numbers of labels); for every other method ``z = value / se``. ``p_value`` is
-    two-sided.
+    "conger", "gwet_ac1", "gwet_ac2", "brennan_prediger", "percent" and "krippendorff"
+    (irrCAC's; the finite-population correction with ``population``); for "light" the
+    same idea applied to Fleiss, Cohen & Everitt's (1969) influence of each item on each
+    pair's kappa. The interval is ``value -/+ q se`` with the normal quantile (or, with
+    ``ci_dist="t"``, Student's t with ``n_items - 1`` degrees of freedom as irrCAC
+    prints it: wider for small n) and is clipped to [-1, 1]. ``z`` tests value = 0: for
+    unweighted "fleiss" with the null standard error ``se0`` of Fleiss, Nee & Landis
+    (1979), the one R's ``irr::kappam.fleiss`` reports (generalised item by item, by the
+    same derivation, when items have different numbers of labels); for every other
+    method ``se0 = se`` and ``z = value / se``. ``p_value`` follows ``alternative``.
 
     References
     ----------
@@ -296,22 +463,38 @@ def overall(
     0.849
     """
     methods = check_overall_options(method, level, weights)
-    ci = check_pair_options(ci).ci
-    prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
-    _needs_ratings(prep, "overall()")
-    if level == "ordinal" and not prep.ordered:  # interval and ratio need numbers anyway
-        text = [c for c in prep.categories if isinstance(c, bool) or not isinstance(c, Real)]
-        if text:
-            raise KappaFrameError(
-                f"level={level!r} needs the order of the labels, and {text[0]!r} is text: "
-                "sorting text alphabetically would guess it. Pass categories=[...] in order "
-                "(or use an ordered pandas Categorical or a polars Enum)."
-            )
+    options = check_pair_options(
+        ci, alternative=alternative, ci_dist=ci_dist, population=population
+    )
+    ci = options.ci
+    if layout not in LAYOUTS:
+        raise bad_option("layout", layout, LAYOUTS)
+    source: Any
+    if layout == "counts":
+        source = _count_table(data, raters, by, methods, categories, item, rater, label)
+        categories_used = source.categories
+        rt = source.ratings
+        codes = None
+    else:
+        prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
+        _needs_ratings(prep, "overall()")
+        if level == "ordinal" and not prep.ordered:  # interval and ratio need numbers anyway
+            text = [c for c in prep.categories if isinstance(c, bool) or not isinstance(c, Real)]
+            if text:
+                raise KappaFrameError(
+                    f"level={level!r} needs the order of the labels, and {text[0]!r} is text: "
+                    "sorting text alphabetically would guess it. Pass categories=[...] in "
+                    "order (or use an ordered pandas Categorical or a polars Enum)."
+                )
+        source = prep
+        categories_used = prep.categories
+        codes = prep.codes
+        rt = ratings_of(prep.codes, prep.groups.codes, prep.groups.n_groups, len(categories_used))
     scale_obj = resolve_scale(scale)
-    disagree = weight_matrix(weights, prep.categories)
+    disagree = weight_matrix(weights, categories_used)
     require_symmetric(disagree, WHY_SYMMETRIC)
-    n_groups = prep.groups.n_groups
-    rt = ratings_of(prep.codes, prep.groups.codes, n_groups, len(prep.categories))
+    given = weight_matrix(weights, categories_used, rescale=False)
+    n_groups = rt.n_groups
     results = [
         compute(
             rt,
@@ -319,8 +502,9 @@ def overall(
             disagree,
             weighted=weights is not None,
             level=level,
-            categories=prep.categories,
+            categories=categories_used,
             with_variance=ci is not None,
+            given=given,
         )
         for m in methods
     ]
@@ -329,8 +513,13 @@ def overall(
     _warn_undefined(value, "the agreement coefficient")
     names = object_array(methods)
     n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
-    n_raters = _raters_per_group(prep.codes, prep.groups.codes, n_groups)
-    columns = key_columns(prep, group_of_row, _schema(OVERALL_COLUMNS, ci), "overall")
+    if codes is None:  # counts: the most labels any item has
+        most = np.zeros(n_groups)
+        np.maximum.at(most, rt.group, rt.counts.sum(axis=1))
+        n_raters = np.ceil(most).astype(np.int64)
+    else:
+        n_raters = _raters_per_group(codes, source.groups.codes, n_groups)
+    columns = key_columns(source, group_of_row, _schema(OVERALL_COLUMNS, ci), "overall")
     columns += [
         Column("method", "name", np.tile(names, n_groups)),
         Column("n_items", "int", n_items[group_of_row]),
@@ -344,9 +533,16 @@ def overall(
         # The methods without a null variance of their own test with ``var``.
         for res in results:
             res.setdefault("var0", res["var"])
-        errors = normal_interval(value, _rows(results, "var"), _rows(results, "var0"), ci)
+        errors = normal_interval(
+            value,
+            _rows(results, "var"),
+            _rows(results, "var0"),
+            ci,
+            n=n_items[group_of_row],
+            **options.test,
+        )
         columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
-    return prep.frame.render(Table(columns))
+    return source.frame.render(Table(columns))
 
 
 def _partner_stats(

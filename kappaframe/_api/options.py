@@ -18,6 +18,7 @@ from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, missing_
 from .._schema import CI_COLUMNS
 from .._stats.bootstrap import check_bootstrap, make_rng
 from .._stats.family import resolve_stats
+from .._stats.inference import ALTERNATIVES, CI_DISTS
 from .._stats.multirater import LEVELS, resolve_methods
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "check_min_overlap",
     "check_overall_options",
     "check_pair_options",
+    "check_population",
     "check_stat",
     "rater_pairs",
     "with_reference",
@@ -55,12 +57,27 @@ class PairOptions:
         n_boot: int | None,
         seed: Any,
         stats: list[str],
+        alternative: str = "two-sided",
+        ci_dist: str = "normal",
+        population: float | None = None,
     ) -> None:
         self.ci = ci
         self.ci_method = ci_method
         self.n_boot = n_boot
         self.seed = seed
         self.stats = stats
+        self.alternative = alternative
+        self.ci_dist = ci_dist
+        self.population = population
+
+    @property
+    def test(self) -> dict[str, Any]:
+        """The keyword options of :func:`kappaframe._stats.inference.normal_interval`."""
+        return {
+            "alternative": self.alternative,
+            "dist": self.ci_dist,
+            "population": self.population,
+        }
 
     @property
     def names(self) -> list[str]:
@@ -74,10 +91,36 @@ def check_pair_options(
     n_boot: Any = None,
     seed: Any = None,
     stats: Any = None,
+    alternative: Any = "two-sided",
+    ci_dist: Any = "normal",
+    population: Any = None,
 ) -> PairOptions:
-    """Validate ``ci``, ``ci_method``, ``n_boot``, ``seed`` and ``stats`` before any work."""
+    """Validate the options of the optional columns before any work.
+
+    ``ci``, ``ci_method``, ``n_boot``, ``seed``, ``stats``, ``alternative``, ``ci_dist``
+    and ``population``.
+    """
     if ci_method not in CI_METHODS:
         raise bad_option("ci_method", ci_method, CI_METHODS)
+    if alternative not in ALTERNATIVES:
+        raise bad_option("alternative", alternative, ALTERNATIVES)
+    if ci_dist not in CI_DISTS:
+        raise bad_option("ci_dist", ci_dist, CI_DISTS)
+    population = check_population(population)
+    if ci is None and (alternative != "two-sided" or ci_dist != "normal" or population):
+        given = [
+            name
+            for name, value, default in (
+                ("alternative", alternative, "two-sided"),
+                ("ci_dist", ci_dist, "normal"),
+                ("population", population, None),
+            )
+            if value != default
+        ]
+        raise KappaFrameError(
+            f"{'= and '.join(given)}= shape the ci= columns; pass ci=0.95 (or another "
+            "level) or drop them."
+        )
     if ci is not None:
         ci = check_level(ci)
     if ci_method == "bootstrap":
@@ -97,7 +140,28 @@ def check_pair_options(
             "n_boot= and seed= apply to ci_method='bootstrap' only; pass "
             "ci_method='bootstrap' (with ci=) or drop them."
         )
-    return PairOptions(ci, ci_method, n_boot, seed, resolve_stats(stats))
+    return PairOptions(
+        ci, ci_method, n_boot, seed, resolve_stats(stats), alternative, ci_dist, population
+    )
+
+
+def check_population(population: Any) -> float | None:
+    """``None`` or the population size N (a positive number, ``inf`` allowed) as a float.
+
+    The variances are multiplied by ``1 - n / N``; ``n > N`` is refused where ``n`` is known.
+    """
+    if population is None:
+        return None
+    if (
+        isinstance(population, (bool, np.bool_))
+        or not isinstance(population, numbers.Real)
+        or not float(population) > 0
+    ):
+        raise KappaFrameError(
+            f"population must be the number of items in the population the rated items "
+            f"were drawn from (a positive number, e.g. 500); got {population!r}."
+        )
+    return float(population)
 
 
 def check_level(ci: Any) -> float:
@@ -261,16 +325,10 @@ def check_overall_options(method: Any, level: Any, weights: Any) -> list[str]:
             f"level={level!r} applies to method='krippendorff' only; add it to method= or "
             "drop level=."
         )
-    unweighted = [m for m in methods if m in ("krippendorff", "gwet_ac1")]
-    if weights is not None and len(unweighted) == len(methods):  # nothing would use them
-        way_out = {
-            "krippendorff": "Krippendorff's alpha takes its metric from level= "
-            "('ordinal', 'interval', 'ratio')",
-            "gwet_ac1": "Gwet's weighted coefficient is method='gwet_ac2'",
-        }[unweighted[0]]
+    if weights is not None and methods == ["gwet_ac1"]:  # nothing would use them
         raise KappaFrameError(
-            f"weights= does not apply to method {unweighted[0]!r}: {way_out}. Drop weights= "
-            "or add a weighted method to method=."
+            "weights= does not apply to method 'gwet_ac1': Gwet's weighted coefficient is "
+            "method='gwet_ac2'. Drop weights= or add a weighted method to method=."
         )
     if "gwet_ac2" in methods and weights is None:
         raise KappaFrameError(

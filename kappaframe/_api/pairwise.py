@@ -14,7 +14,7 @@ from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._frames.arrays import factorize_any
 from .._schema import Column, Table
 from .._stats.agreement import Weights, pair_agreement
-from .._types import CIMethod, Duplicates, Scale, Stat
+from .._types import Alternative, CIDist, CIMethod, Duplicates, Scale, Stat
 from .assemble import matrix_table, tidy
 from .counts import Counts
 from .options import check_pair_options, check_stat, with_reference
@@ -47,6 +47,9 @@ def pairwise(
     ci_method: CIMethod = "analytic",
     n_boot: int | None = None,
     seed: int | np.random.Generator | None = None,
+    alternative: Alternative = "two-sided",
+    ci_dist: CIDist = "normal",
+    population: float | None = None,
 ) -> FrameT:
     r"""Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
@@ -85,12 +88,13 @@ def pairwise(
         Interpretation bands: "landis_koch", "fleiss", "altman", "cicchetti",
         "mchugh", or ``{lower_bound: label}`` (bounds inclusive).
     ci : float, optional
-        Confidence level (e.g. 0.95): adds ``se``, ``ci_low``, ``ci_high``, ``z`` and
-        ``p_value``. ``se`` is the large-sample standard error of Fleiss, Cohen & Everitt
-        (1969); ``z = kappa / se0`` with ``se0`` the standard error under kappa = 0;
-        ``p_value`` is two-sided; the normal interval ``kappa -/+ z se`` is clipped to
-        [-1, 1]. These are statsmodels' ``cohens_kappa`` values. The quantile is the
-        normal one (not Student's t): the standard error is a large-sample one.
+        Confidence level (e.g. 0.95): adds ``se``, ``se0``, ``ci_low``, ``ci_high``,
+        ``z`` and ``p_value``. ``se`` is the large-sample standard error of Fleiss, Cohen
+        & Everitt (1969); ``se0`` the standard error under kappa = 0 (statsmodels'
+        ``std_kappa0``, SAS's "ASE under H0"); ``z = kappa / se0``; ``p_value`` tests
+        kappa = 0 against ``alternative``; the interval ``kappa -/+ q se`` is clipped to
+        [-1, 1]. These are statsmodels' ``cohens_kappa`` values. The quantile ``q`` is
+        the normal one unless ``ci_dist="t"``.
     duplicates : {"raise", "first", "last"}, default "raise"
         Long layout: what to do when a rater labeled the same item more than once.
     min_overlap : int, optional
@@ -122,6 +126,17 @@ def pairwise(
         Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"``.
     seed : int or numpy.random.Generator, optional
         Makes the bootstrap reproducible. Only with ``ci_method="bootstrap"``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        What ``p_value`` tests kappa = 0 against: kappa != 0, kappa > 0 (irrCAC's
+        one-sided p-value) or kappa < 0. Needs ``ci``.
+    ci_dist : {"normal", "t"}, default "normal"
+        The quantile of the interval and the distribution of the test: the normal one,
+        or Student's t with ``n - 1`` degrees of freedom (``n`` the items of the row),
+        as irrCAC prints its intervals. Needs ``ci``.
+    population : float, optional
+        The number of items in the population the ``n`` rated items were drawn from
+        (irrCAC's ``N``): both variances are multiplied by ``1 - n / N`` (the
+        finite-population correction). Needs ``ci``; ``n`` may not exceed it.
 
     Returns
     -------
@@ -129,8 +144,8 @@ def pairwise(
         the ``by`` columns; ``rater_a``, ``rater_b`` (pairs in rater order); ``n``, the
         items both raters labeled; ``p_o``; ``p_e``; ``kappa`` (NaN when ``n == 0`` or
         ``p_e == 1``); ``interpretation`` (ordered categorical / Enum, missing where kappa
-        is NaN); with ``ci``, ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``; then
-        the ``stats`` columns.
+        is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
+        ``p_value``; then the ``stats`` columns.
 
     Raises
     ------
@@ -198,7 +213,7 @@ def pairwise(
     >>> round(float(res["pabak"].iloc[0]), 4), round(float(res["gwet_ac1"].iloc[0]), 4)
     (0.5, 0.5294)
     """
-    extra = check_pair_options(ci, ci_method, n_boot, seed, stats)
+    extra = check_pair_options(ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population)
     prep = prepare_input(
         adapt(data),
         with_reference(raters, reference),

@@ -6,6 +6,7 @@ columns: rater b) and returns arrays shaped like the leading axes.
 
 from __future__ import annotations
 
+import numbers
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,28 +31,97 @@ __all__ = [
 ]
 
 WEIGHT_NAMES = ("linear", "quadratic")
+#: Gwet's (2014) named weights, as irrCAC defines them (there as agreement weights).
+GWET_WEIGHT_NAMES = ("ordinal", "radical", "ratio", "circular", "bipolar")
+_ALLOWED = [
+    None,
+    *WEIGHT_NAMES,
+    *GWET_WEIGHT_NAMES,
+    "a 1-D vector of weights by distance",
+    "a K x K matrix",
+]
 
 
-def weight_matrix(weights: Any, categories: Sequence[Any]) -> np.ndarray:
+def _category_values(categories: Sequence[Any]) -> np.ndarray:
+    """The scores irrCAC uses: the labels when they are all numbers, else 1, 2, ..., K."""
+    cats = list(categories)
+    if cats and all(isinstance(c, numbers.Real) and not isinstance(c, bool) for c in cats):
+        return np.asarray([float(c) for c in cats])
+    return np.arange(1.0, len(cats) + 1.0)
+
+
+def _gwet_disagreement(name: str, categories: Sequence[Any]) -> np.ndarray:
+    """``1 - A`` for irrCAC's agreement weights ``A`` of ``name`` (max 1, zero diagonal)."""
+    k = len(categories)
+    if k < 2:
+        return np.zeros((k, k))
+    if name == "ordinal":  # positions only: the number of categories between
+        i = np.arange(k, dtype=float)
+        span = np.abs(i[:, None] - i[None, :])
+        w = span * (span + 1.0) / 2.0
+        return w / w.max()
+    x = _category_values(categories)
+    diff = x[:, None] - x[None, :]
+    low, high = x.min(), x.max()
+    if name == "radical":
+        return np.sqrt(np.abs(diff)) / np.sqrt(high - low)
+    if name == "ratio":
+        if np.any(x <= 0):
+            raise KappaFrameError(
+                "weights='ratio' needs positive category values (a ratio scale has a true "
+                f"zero, and (c - k) / (c + k) divides by their sum); got {low:g}. Recode the "
+                "labels or use other weights."
+            )
+        total = x[:, None] + x[None, :]
+        return (diff / total) ** 2 / ((high - low) / (high + low)) ** 2
+    if name == "circular":
+        w = np.sin(np.pi * diff / (high - low + 1.0)) ** 2
+        return w / w.max()
+    # bipolar
+    total = x[:, None] + x[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = diff**2 / ((total - 2.0 * low) * (2.0 * high - total))
+    np.fill_diagonal(w, 0.0)
+    w = np.where(np.isfinite(w), w, 0.0)
+    return w / w.max()
+
+
+def weight_matrix(weights: Any, categories: Sequence[Any], *, rescale: bool = True) -> np.ndarray:
     """Disagreement weights ``W[i, j]`` over ``categories``, scaled to a maximum of 1.
 
     ``None`` gives ``1 - I`` (plain kappa), ``"linear"`` ``|i - j| / (K - 1)``,
-    ``"quadratic"`` ``(i - j)^2 / (K - 1)^2``. A K x K array (or a pandas frame labelled by
-    category on both axes) must be finite and non-negative with a zero diagonal; it is
-    divided by its maximum.
+    ``"quadratic"`` ``(i - j)^2 / (K - 1)^2``. Gwet's (2014) ``"ordinal"``,
+    ``"radical"``, ``"ratio"``, ``"circular"`` and ``"bipolar"`` are ``1 - A`` for irrCAC's
+    agreement weights ``A`` (on the category values when every label is a number, else on
+    1, ..., K; "ordinal" on the positions). A 1-D vector ``v`` of length K gives
+    ``W[i, j] = v[|i - j|]`` (statsmodels' ``wt="toeplitz"``: weights by distance,
+    ``v[0] = 0``). A K x K array (or a pandas frame labelled by category on both axes)
+    must be finite and non-negative with a zero diagonal. Vectors and arrays are divided
+    by their maximum unless ``rescale=False`` (for the coefficients that are not
+    scale-free, which take the weights as given).
     """
     k = len(categories)
     if weights is None:
         return 1.0 - np.eye(k)
     if isinstance(weights, str):
+        if weights in GWET_WEIGHT_NAMES:
+            return _gwet_disagreement(weights, categories)
         if weights not in WEIGHT_NAMES:
-            raise bad_option("weights", weights, [None, *WEIGHT_NAMES, "a K x K matrix"])
+            raise bad_option("weights", weights, _ALLOWED)
         if k < 2:
             return np.zeros((k, k))
         i = np.arange(k, dtype=float)
         dist = np.abs(i[:, None] - i[None, :]) / (k - 1)
         return dist if weights == "linear" else dist**2
     matrix = _weights_from_object(weights, categories)
+    if matrix.ndim == 1:
+        if matrix.shape != (k,):
+            raise KappaFrameError(
+                f"a weights vector holds one weight per distance |i - j| = 0, ..., K - 1: "
+                f"{k} values for the {k} categories; got {matrix.shape[0]}."
+            )
+        i = np.arange(k)
+        matrix = matrix[np.abs(i[:, None] - i[None, :])]
     if matrix.shape != (k, k):
         raise KappaFrameError(
             f"weights matrix has shape {matrix.shape}, but there are {k} categories "
@@ -73,7 +143,7 @@ def weight_matrix(weights: Any, categories: Sequence[Any]) -> np.ndarray:
     top = matrix.max() if matrix.size else 0.0
     if top == 0 and k > 1:
         raise KappaFrameError("weights matrix is all zeros: every disagreement would be free.")
-    return matrix / top if top else matrix
+    return matrix / top if top and rescale else matrix
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,8 +163,9 @@ class Weights:
         k = len(categories)
         if is_named(weights):
             return cls(weights, k)
-        if isinstance(weights, str):
-            raise bad_option("weights", weights, [None, *WEIGHT_NAMES, "a K x K matrix"])
+        if isinstance(weights, str) and weights not in GWET_WEIGHT_NAMES:
+            raise bad_option("weights", weights, _ALLOWED)
+        # Gwet's names, like a caller's matrix, are served by the full tables.
         return cls(weight_matrix(weights, categories), k)
 
     @property
@@ -128,9 +199,12 @@ def _weights_from_object(weights: Any, categories: Sequence[Any]) -> np.ndarray:
     try:
         matrix = np.asarray(weights, dtype=float)
     except (TypeError, ValueError):
-        raise bad_option("weights", weights, [None, *WEIGHT_NAMES, "a K x K matrix"]) from None
-    if matrix.ndim != 2:
-        raise KappaFrameError(f"weights matrix must be 2-D (K x K); got shape {matrix.shape}.")
+        raise bad_option("weights", weights, _ALLOWED) from None
+    if matrix.ndim not in (1, 2):
+        raise KappaFrameError(
+            "weights must be a 1-D vector (one weight per distance) or a 2-D K x K matrix; "
+            f"got shape {matrix.shape}."
+        )
     return matrix
 
 

@@ -1,22 +1,43 @@
-"""Inference for agreement coefficients: the one normal interval and the FCE variance terms.
+"""Inference for agreement coefficients: the one interval and the FCE variance terms.
 
-Every ``ci=`` column of kappaframe comes from :func:`normal_interval`: ``se`` from a
-variance, the normal interval clipped to [-1, 1], and the large-sample test of a zero
-coefficient with the null standard error. The Fleiss, Cohen & Everitt (1969) terms
-(:func:`fce_terms`) serve Cohen's kappa (:func:`standard_errors`) and Light's mean kappa.
+Every ``ci=`` column of kappaframe comes from :func:`normal_interval`: ``se`` and ``se0``
+from a variance and a null variance, the interval clipped to [-1, 1] (normal quantiles,
+or Student's t with ``n - 1`` degrees of freedom as irrCAC prints them), and the
+large-sample test of a zero coefficient (two-sided or one-sided). The Fleiss, Cohen &
+Everitt (1969) terms (:func:`fce_terms`) serve Cohen's kappa (:func:`standard_errors`) and
+Light's mean kappa. Student's t is computed here (NumPy only: the regularized incomplete
+beta function by its continued fraction), so SciPy stays optional.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from math import erfc, sqrt
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 
 from .._errors import KappaFrameError
 
-__all__ = ["FCETerms", "fce_terms", "normal_interval", "normal_quantile", "standard_errors"]
+__all__ = [
+    "ALTERNATIVES",
+    "CI_DISTS",
+    "FCETerms",
+    "fce_terms",
+    "normal_interval",
+    "normal_quantile",
+    "population_factor",
+    "standard_errors",
+    "t_cdf",
+    "t_quantile",
+]
+
+#: ``alternative=``: the hypothesis the ``p_value`` tests against (value = 0 under H0).
+ALTERNATIVES = ("two-sided", "greater", "less")
+#: ``ci_dist=``: the reference distribution of the interval and the test.
+CI_DISTS = ("normal", "t")
 
 
 def normal_quantile(level: float) -> float:
@@ -31,31 +52,168 @@ def two_sided_p(z: np.ndarray) -> np.ndarray:
     return out.reshape(np.shape(z))
 
 
-def normal_interval(
-    value: np.ndarray, var: np.ndarray, var0: np.ndarray, level: float
-) -> dict[str, np.ndarray]:
-    """``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value`` of a coefficient.
+def _normal_sf(z: np.ndarray) -> np.ndarray:
+    """``P(Z > z)`` of the standard normal (NaN stays NaN)."""
+    flat = np.asarray(z, dtype=float).ravel()
+    out = np.array([0.5 * erfc(v / sqrt(2.0)) if v == v else np.nan for v in flat])
+    return out.reshape(np.shape(z))
 
-    ``se = sqrt(var)``; the interval ``value -/+ z_(1 - alpha/2) se`` is clipped to
-    [-1, 1]; ``z = value / sqrt(var0)`` with ``var0`` the variance under value = 0 and
-    ``p_value`` two-sided (NaN where the null variance is 0: no test). Negative variances
-    (rounding) count as 0; everything is NaN where ``value`` is.
+
+def _betainc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Regularized incomplete beta ``I_x(a, b)``, elementwise (Lentz's continued fraction)."""
+    a, b, x = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, x)))
+    out = np.full(x.shape, np.nan)
+    ok = np.isfinite(x) & (a > 0) & (b > 0)
+    out[ok & (x <= 0)] = 0.0
+    out[ok & (x >= 1)] = 1.0
+    inner = ok & (x > 0) & (x < 1)
+    if not inner.any():
+        return out
+    av, bv, xv = a[inner], b[inner], x[inner]
+    # use the symmetry I_x(a, b) = 1 - I_(1-x)(b, a) where the fraction converges slowly
+    swap = xv > (av + 1.0) / (av + bv + 2.0)
+    aa = np.where(swap, bv, av)
+    bb = np.where(swap, av, bv)
+    xx = np.where(swap, 1.0 - xv, xv)
+    lgamma = np.vectorize(math.lgamma, otypes=[float])
+    log_front = lgamma(aa + bb) - lgamma(aa) - lgamma(bb) + aa * np.log(xx) + bb * np.log1p(-xx)
+    tiny = 1e-300
+    c = np.ones_like(xx)
+    d = 1.0 - (aa + bb) * xx / (aa + 1.0)
+    d = np.where(np.abs(d) < tiny, tiny, d)
+    d = 1.0 / d
+    frac = d.copy()
+    for m in range(1, 400):
+        m2 = 2.0 * m
+        for num in (
+            m * (bb - m) * xx / ((aa + m2 - 1.0) * (aa + m2)),
+            -(aa + m) * (aa + bb + m) * xx / ((aa + m2) * (aa + m2 + 1.0)),
+        ):
+            d = 1.0 + num * d
+            d = np.where(np.abs(d) < tiny, tiny, d)
+            c = 1.0 + num / c
+            c = np.where(np.abs(c) < tiny, tiny, c)
+            d = 1.0 / d
+            step = c * d
+            frac *= step
+        if np.all(np.abs(step - 1.0) < 1e-15):
+            break
+    value = np.exp(log_front) * frac / aa
+    out[inner] = np.where(swap, 1.0 - value, value)
+    return out
+
+
+def t_cdf(t: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """``P(T <= t)`` of Student's t with ``df`` degrees of freedom (NaN where df < 1)."""
+    t, df = np.broadcast_arrays(np.asarray(t, dtype=float), np.asarray(df, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tail = 0.5 * _betainc(df / 2.0, np.full(df.shape, 0.5), df / (df + t * t))
+    out = np.where(t > 0, 1.0 - tail, tail)
+    out = np.where(np.isinf(t), (t > 0).astype(float), out)
+    return np.where((df >= 1) & ~np.isnan(t), out, np.nan)
+
+
+def t_quantile(level: float, df: np.ndarray) -> np.ndarray:
+    """The two-sided Student's t quantile ``t_(1 - alpha/2, df)`` of a confidence level.
+
+    Solved by bisection on :func:`t_cdf`, once per distinct ``df``; NaN where ``df < 1``.
+    """
+    df = np.asarray(df, dtype=float)
+    target = 0.5 + level / 2.0
+    unique, inverse = np.unique(df, return_inverse=True)
+    good = np.isfinite(unique) & (unique >= 1)
+    low = np.zeros(unique.shape)
+    high = np.full(unique.shape, 1.0)
+    while True:  # widen until every upper bound is above the quantile
+        short = good & (t_cdf(high, unique) < target)
+        if not short.any():
+            break
+        high = np.where(short, high * 4.0, high)
+    for _ in range(200):
+        mid = (low + high) / 2.0
+        below = t_cdf(mid, unique) < target
+        low = np.where(below, mid, low)
+        high = np.where(below, high, mid)
+    q = np.where(good, (low + high) / 2.0, np.nan)
+    return q[inverse].reshape(df.shape)
+
+
+def population_factor(n: np.ndarray, population: float | None) -> np.ndarray:
+    """The finite-population correction ``1 - n / N`` of a variance (1 without ``N``)."""
+    if population is None:
+        return np.ones(np.shape(n))
+    return 1.0 - np.asarray(n, dtype=float) / float(population)
+
+
+def normal_interval(
+    value: np.ndarray,
+    var: np.ndarray,
+    var0: np.ndarray,
+    level: float,
+    *,
+    alternative: str = "two-sided",
+    dist: str = "normal",
+    n: np.ndarray | None = None,
+    population: float | None = None,
+) -> dict[str, np.ndarray]:
+    """``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``, ``p_value`` of a coefficient.
+
+    ``se = sqrt(var)``, ``se0 = sqrt(var0)`` (the standard error under value = 0); with
+    ``population`` (the size N of the population the ``n`` items were drawn from) both
+    variances are multiplied by ``1 - n / N``. The interval ``value -/+ q se`` is clipped
+    to [-1, 1], with ``q`` the normal quantile ``z_(1 - alpha/2)``, or for ``dist="t"``
+    Student's ``t_(1 - alpha/2, n - 1)``. ``z = value / se0`` and ``p_value`` tests
+    value = 0 against ``alternative`` (``"two-sided"``, ``"greater"``: value > 0, or
+    ``"less"``) on the same distribution; NaN where the null variance is 0 (no test).
+    Negative variances (rounding) count as 0; everything is NaN where ``value`` is.
     """
     if not 0 < level < 1:
         raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
     value = np.asarray(value, dtype=float)
     defined = np.isfinite(value)
+    if n is None:
+        if population is not None or dist == "t":  # pragma: no cover - callers pass n
+            raise KappaFrameError("the item counts are needed for population= and ci_dist='t'")
+        items = np.full(value.shape, np.nan)
+    else:
+        items = np.broadcast_to(np.asarray(n, dtype=float), value.shape)
+    if population is not None:
+        if np.any(items > population):
+            raise KappaFrameError(
+                f"population={population:g} is smaller than the {int(np.nanmax(items))} items "
+                "rated: it is the size of the population the items were drawn from."
+            )
+        factor = np.clip(population_factor(items, population), 0.0, None)
+        var = np.asarray(var, dtype=float) * factor
+        var0 = np.asarray(var0, dtype=float) * factor
     se = np.where(defined, np.sqrt(np.clip(var, 0.0, None)), np.nan)
     null = np.sqrt(np.clip(var0, 0.0, None))
+    se0 = np.where(defined, null, np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(defined & (null > 0), value / null, np.nan)
-    half = normal_quantile(level) * se
+    if dist == "t":
+        df = items - 1.0
+        quantile: Any = t_quantile(level, df)
+        upper = 1.0 - t_cdf(z, df)  # P(T > z)
+        lower = t_cdf(z, df)
+    else:
+        quantile = normal_quantile(level)
+        upper = _normal_sf(z)
+        lower = _normal_sf(-z)
+    if alternative == "greater":
+        p_value = upper
+    elif alternative == "less":
+        p_value = lower
+    else:
+        p_value = np.minimum(2.0 * np.minimum(upper, lower), 1.0)
+    half = quantile * se
     return {
         "se": se,
+        "se0": se0,
         "ci_low": np.clip(value - half, -1.0, 1.0),
         "ci_high": np.clip(value + half, -1.0, 1.0),
         "z": z,
-        "p_value": two_sided_p(z),
+        "p_value": np.where(np.isfinite(z), p_value, np.nan),
     }
 
 
@@ -93,7 +251,14 @@ def fce_terms(counts: np.ndarray, disagree: np.ndarray) -> FCETerms:
 
 
 def standard_errors(
-    counts: np.ndarray, weights: np.ndarray, kappa: np.ndarray, level: float
+    counts: np.ndarray,
+    weights: np.ndarray,
+    kappa: np.ndarray,
+    level: float,
+    *,
+    alternative: str = "two-sided",
+    dist: str = "normal",
+    population: float | None = None,
 ) -> dict[str, np.ndarray]:
     """Large-sample standard errors of (weighted) kappa, Fleiss, Cohen & Everitt (1969).
 
@@ -105,8 +270,9 @@ def standard_errors(
     ``var0 = [sum p_i. p_.j (w_ij - (wbar_i. + wbar_.j))^2 - p_e^2] / (n (1 - p_e)^2)``.
 
     These are statsmodels' ``std_kappa`` and ``std_kappa0`` (and SAS PROC FREQ's), for
-    any weights (asymmetric ones included: rows are rater a's labels). The columns
-    follow :func:`normal_interval`.
+    any weights (asymmetric ones included: rows are rater a's labels); ``se0`` is
+    statsmodels' ``std_kappa0`` (SAS's "ASE under H0"). The columns follow
+    :func:`normal_interval` (``n`` the items of each table).
     """
     if not 0 < level < 1:
         raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
@@ -119,4 +285,6 @@ def standard_errors(
         var = (term - (k - t.p_e * (1.0 - k)) ** 2) / denom
         expected = t.rows[..., :, None] * t.cols[..., None, :]
         var0 = ((expected * (t.agree - t.spread) ** 2).sum(axis=(-2, -1)) - t.p_e**2) / denom
-    return normal_interval(k, var, var0, level)
+    return normal_interval(
+        k, var, var0, level, alternative=alternative, dist=dist, n=n, population=population
+    )

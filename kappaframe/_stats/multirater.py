@@ -32,6 +32,7 @@ from .agreement import agreement, chance_corrected
 from .inference import fce_terms
 
 __all__ = [
+    "AS_GIVEN",
     "LEVELS",
     "METHODS",
     "Ratings",
@@ -42,7 +43,18 @@ __all__ = [
     "resolve_methods",
 ]
 
-METHODS = ("fleiss", "light", "conger", "krippendorff", "gwet_ac1", "gwet_ac2", "brennan_prediger")
+METHODS = (
+    "fleiss",
+    "light",
+    "conger",
+    "krippendorff",
+    "gwet_ac1",
+    "gwet_ac2",
+    "brennan_prediger",
+    "percent",
+)
+#: The methods that are not scale-free in the weights: they take the weights as given.
+AS_GIVEN = ("gwet_ac2", "percent")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
 _FEW_CATEGORIES = 32  # up to this many categories, count items by comparison, not bincount
@@ -295,6 +307,26 @@ def _gwet(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.n
     return out
 
 
+def _percent(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
+    """Percent agreement ``p_a`` (weighted with ``A`` as given), irrCAC's ``pa.coeff.raw``.
+
+    ``p_e = 0`` and ``value = p_a``. Variance: ``sum_i (p_a,i - p_a)^2 / (n (n - 1))`` over
+    every labeled item, with ``p_a,i = (n / n2) sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1))``
+    (0 for an item with one label). No null variance: ``z = value / se``.
+    """
+    obs = _observed(rt, agree)
+    g, ng = rt.group, rt.n_groups
+    p_e = np.where(obs.n2 > 0, 0.0, np.nan)
+    value = np.where(obs.n2 > 0, obs.pa, np.nan)
+    out = {"p_o": obs.pa, "p_e": p_e, "value": value}
+    if with_variance:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            item = (obs.n / obs.n2)[g] * obs.pa_i
+            var = _gsum((item - value[g]) ** 2, g, ng) / (obs.n * (obs.n - 1.0))
+        out["var"] = np.where((obs.n >= 2) & np.isfinite(value), var, np.nan)
+    return out
+
+
 def _brennan_prediger(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
     obs = _observed(rt, agree)
     g, ng, q = rt.group, rt.n_groups, rt.n_categories
@@ -407,7 +439,11 @@ def level_weights(
 
 
 def _krippendorff(
-    rt: Ratings, level: str, categories: Sequence[Any], with_variance: bool
+    rt: Ratings,
+    level: str,
+    categories: Sequence[Any],
+    with_variance: bool,
+    weights: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Krippendorff's alpha in Gwet's (2014) form, from the items with two or more labels.
 
@@ -415,8 +451,17 @@ def _krippendorff(
     ``eps = 1 / sum r_i``: ``p_a' = sum_i sum_k r_ik (r*_ik - 1) / (rbar (r_i - 1)) / n``,
     ``p_o = (1 - eps) p_a' + eps``, ``pi_k = sum_i r_ik / (n rbar)`` (the share of category
     k among the pairable values), ``p_e = pi^T A pi`` and ``alpha = (p_o - p_e) / (1 - p_e)``,
-    which is Krippendorff's ``1 - D_o / D_e`` exactly. Variance: Gwet's linearization
-    (irrCAC's ``krippen.alpha.raw``).
+    which is Krippendorff's ``1 - D_o / D_e`` exactly. ``A`` comes from ``level``, or is
+    the agreement-weights matrix ``weights`` when given (irrCAC's ``weights=``). Variance:
+    Gwet's linearization as irrCAC's ``krippen.alpha.raw`` computes it since version
+    1.0.1 (2021), each item's term centred on ``p_a'``:
+    ``p_a,i = sum_k r_ik (r*_ik - 1) / (rbar (r_i - 1)) - p_a' (r_i - rbar) / rbar``,
+    ``p_e,i = sum_k r_ik (A pi)_k / rbar - p_e (r_i - rbar) / rbar``,
+    ``a*_i = (p_a,i - p_e) / (1 - p_e) - 2 (1 - alpha') (p_e,i - p_e) / (1 - p_e)``
+    with ``alpha' = (p_a' - p_e) / (1 - p_e)``, and
+    ``var = sum_i (a*_i - alpha')^2 / (n (n - 1))`` over the ``n`` pairable items.
+    (irrCAC 1.0 and its Python port centred ``p_a,i`` on ``p_o`` instead: the same
+    standard error to about 1e-3.)
     """
     ng = rt.n_groups
     r_all = rt.counts.sum(axis=1)
@@ -427,7 +472,10 @@ def _krippendorff(
     n = np.bincount(g, minlength=ng).astype(float)
     values = _gsum(r, g, ng)
     marg = _gsum(counts, g, ng)
-    agree = level_weights(level, categories, marg if level == "ordinal" else None)
+    if weights is not None:
+        agree = weights
+    else:
+        agree = level_weights(level, categories, marg if level == "ordinal" else None)
     weighted = _times(counts, agree, g)
     sum_q = (counts * weighted).sum(axis=1) - r
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -511,25 +559,34 @@ def compute(
     level: str,
     categories: Sequence[Any],
     with_variance: bool,
+    given: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """One method on every group: ``p_o``, ``p_e``, ``value``; ``var`` (and ``var0``).
 
+    ``disagree`` is scaled to a maximum of 1; ``given`` is the same weights as the caller
+    gave them (default ``disagree``), which :data:`AS_GIVEN` methods use: Gwet's AC2's
+    chance agreement and percent agreement change with the scale of the weights.
     ``var`` and ``var0`` only ``with_variance``. Everything is NaN for a group without a
     labeled item.
     """
     agree = 1.0 - disagree
+    as_given = agree if given is None else 1.0 - given
     if method == "fleiss":
         out = _fleiss(rt, agree, not weighted, with_variance)
     elif method == "gwet_ac1":
         out = _gwet(rt, np.eye(rt.n_categories), with_variance)
     elif method == "gwet_ac2":
-        out = _gwet(rt, agree, with_variance)
+        out = _gwet(rt, as_given, with_variance)
+    elif method == "percent":
+        out = _percent(rt, as_given if weighted else np.eye(rt.n_categories), with_variance)
     elif method == "brennan_prediger":
         out = _brennan_prediger(rt, agree, with_variance)
     elif method == "conger":
         out = _conger(rt, agree, with_variance)
     elif method == "krippendorff":
-        out = _krippendorff(rt, level, categories, with_variance)
+        out = _krippendorff(
+            rt, level, categories, with_variance, agree if weighted and level == "nominal" else None
+        )
     elif method == "light":
         out = _light(rt, disagree, with_variance)
     else:  # pragma: no cover - resolve_methods checked the name
