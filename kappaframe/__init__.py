@@ -7,6 +7,7 @@ polars DataFrames and LazyFrames when polars is (or later gets) imported.
 from __future__ import annotations
 
 from . import datasets
+from ._api.benchmark import benchmark
 from ._api.counts import Counts
 from ._api.many import overall, per_category, raters
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
@@ -31,6 +32,7 @@ __all__ = [
     "KappaFrameTypeError",
     "UndefinedKappaWarning",
     "__version__",
+    "benchmark",
     "cohen_kappa",
     "confusion",
     "confusion_plot",

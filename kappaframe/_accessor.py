@@ -16,6 +16,7 @@ from ._api import pairwise as _api
 from ._report import plots
 from ._types import (
     Alternative,
+    Benchmark,
     CategoryMethod,
     CIDist,
     CIMethod,
@@ -99,6 +100,7 @@ class KappaAccessor(Generic[FrameT]):
         alternative: Alternative = "two-sided",
         ci_dist: CIDist = "normal",
         population: float | None = None,
+        benchmark: Benchmark = "point",
     ) -> FrameT:
         return _api.pairwise(
             self._frame,
@@ -121,6 +123,7 @@ class KappaAccessor(Generic[FrameT]):
             alternative=alternative,
             ci_dist=ci_dist,
             population=population,
+            benchmark=benchmark,
         )
 
     @_documented(_api.matrix)
@@ -189,6 +192,7 @@ class KappaAccessor(Generic[FrameT]):
         alternative: Alternative = "two-sided",
         ci_dist: CIDist = "normal",
         population: float | None = None,
+        benchmark: Benchmark = "point",
     ) -> FrameT:
         return many.overall(
             self._frame,
@@ -208,6 +212,7 @@ class KappaAccessor(Generic[FrameT]):
             alternative=alternative,
             ci_dist=ci_dist,
             population=population,
+            benchmark=benchmark,
         )
 
     @_documented(many.raters)

@@ -16,6 +16,7 @@ import numpy as np
 from ._errors import KappaFrameError
 
 __all__ = [
+    "BENCHMARK_COLUMNS",
     "CATEGORY_COLUMNS",
     "CELL_COLUMNS",
     "CELL_INDEX_COLUMNS",
@@ -38,6 +39,9 @@ MARK = "kappaframe"
 TIDY_COLUMNS = ("rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation")
 #: ``ci=`` columns: ``se0`` is the standard error under a zero coefficient (``z`` uses it).
 CI_COLUMNS = ("se", "se0", "ci_low", "ci_high", "z", "p_value")
+#: With ``benchmark="probabilistic"``: the cumulative membership probability of the band
+#: ``interpretation`` names (Gwet 2014, ch. 6).
+BENCHMARK_COLUMNS = ("interpretation_p",)
 OVERALL_COLUMNS = ("method", "n_items", "n_raters", "p_o", "p_e", "value", "interpretation")
 RATER_COLUMNS = (
     "rater",

@@ -13,6 +13,7 @@ Stat = Literal["kappa", "p_o", "p_e", "n"]
 Columns = Hashable | Sequence[Hashable] | None
 CIMethod = Literal["analytic", "bootstrap"]
 CIDist = Literal["normal", "t"]
+Benchmark = Literal["point", "probabilistic"]
 Alternative = Literal["two-sided", "greater", "less"]
 Layout = Literal["ratings", "counts"]
 Method = Literal[
@@ -30,6 +31,7 @@ CategoryMethod = Literal["fleiss", "cohen"]
 
 __all__ = [
     "Alternative",
+    "Benchmark",
     "CIDist",
     "CIMethod",
     "CategoryMethod",

@@ -17,11 +17,11 @@ from .._stats.agreement import Weights, pair_agreement
 from .._stats.bootstrap import bootstrap_kappa
 from .._stats.family import family
 from .._stats.inference import standard_errors
-from .._stats.scales import resolve_scale
+from .._stats.scales import Scale, resolve_scale
 from .options import PairOptions, check_pair_options, rater_pairs
 from .prepare import Prepared
 
-__all__ = ["key_columns", "matrix_table", "pair_extras", "square_values", "tidy"]
+__all__ = ["interpret", "key_columns", "matrix_table", "pair_extras", "square_values", "tidy"]
 
 
 def tidy(
@@ -58,6 +58,9 @@ def tidy(
     columns = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
     a_idx, b_idx = pairs[:, 0], pairs[:, 1]
     kappa = rows(stats["kappa"])
+    extras = pair_extras(counts, w.matrix, stats["kappa"], extra) if extra.names else {}
+    extras = {name: rows(values) for name, values in extras.items()}
+    band = interpret(scale_obj, kappa, extras, extra)
     columns += [
         Column("rater_a", "name", a_idx[pair_of_row], categories=list(prep.raters)),
         Column("rater_b", "name", b_idx[pair_of_row], categories=list(prep.raters)),
@@ -65,11 +68,26 @@ def tidy(
         Column("p_o", "float", rows(stats["p_o"])),
         Column("p_e", "float", rows(stats["p_e"])),
         Column("kappa", "float", kappa),
-        Column("interpretation", "enum", scale_obj.classify(kappa), categories=scale_obj.labels),
+        Column("interpretation", "enum", band, categories=scale_obj.labels),
     ]
-    extras = pair_extras(counts, w.matrix, stats["kappa"], extra) if extra.names else {}
-    columns += [Column(name, "float", rows(values)) for name, values in extras.items()]
+    columns += [Column(name, "float", extras[name]) for name in extra.names]
     return Table(columns)
+
+
+def interpret(
+    scale: Scale, value: np.ndarray, errors: dict[str, np.ndarray], options: PairOptions
+) -> np.ndarray:
+    """The band of each value: by its point estimate, or Gwet's probabilistic benchmark.
+
+    With ``options.benchmark == "probabilistic"`` the band is the highest one whose
+    cumulative membership probability reaches the ``ci`` level, and ``errors`` gains
+    ``interpretation_p``, that probability.
+    """
+    if options.benchmark != "probabilistic" or options.ci is None:
+        return scale.classify(value)
+    band, probability = scale.benchmark(value, errors["se"], options.ci)
+    errors["interpretation_p"] = probability
+    return band
 
 
 #: Pairs whose optional columns (standard errors, ``stats``) are computed together.

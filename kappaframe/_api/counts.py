@@ -192,6 +192,7 @@ class Counts:
         alternative: str = "two-sided",
         ci_dist: str = "normal",
         population: float | None = None,
+        benchmark: str = "point",
     ) -> Any:
         """Cohen's kappa of every pair (per group), as :func:`kappaframe.pairwise` gives it.
 
@@ -199,7 +200,7 @@ class Counts:
         library the counts came from (pandas for files and for Dask).
         """
         extra = check_pair_options(
-            ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population
+            ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
         )
         if ci is not None and self.ci_refusal is not None:
             raise KappaFrameError(self.ci_refusal)

@@ -39,6 +39,7 @@ from .._stats.multirater import (
 from .._stats.scales import resolve_scale
 from .._types import (
     Alternative,
+    Benchmark,
     CategoryMethod,
     CIDist,
     Duplicates,
@@ -47,7 +48,7 @@ from .._types import (
     Method,
     Scale,
 )
-from .assemble import key_columns
+from .assemble import interpret, key_columns
 from .options import as_list, check_overall_options, check_pair_options
 from .plan import adapt, prepare_input
 from .prepare import Prepared
@@ -289,6 +290,7 @@ def overall(
     alternative: Alternative = "two-sided",
     ci_dist: CIDist = "normal",
     population: float | None = None,
+    benchmark: Benchmark = "point",
 ) -> FrameT:
     r"""One agreement coefficient over all raters at once, per group.
 
@@ -364,6 +366,13 @@ def overall(
         The number N of items in the population the ``n_items`` were drawn from
         (irrCAC's ``N``): the variances are multiplied by ``1 - n_items / N``. Needs
         ``ci``.
+    benchmark : {"point", "probabilistic"}, default "point"
+        How ``interpretation`` is chosen: the band the estimate falls in, or Gwet's
+        (2014, ch. 6) probabilistic benchmark, which accounts for the standard error:
+        going down from the highest band, the first whose cumulative membership
+        probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
+        for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
+        :func:`kappaframe.benchmark` gives every band's probability.
 
     Returns
     -------
@@ -464,7 +473,7 @@ def overall(
     """
     methods = check_overall_options(method, level, weights)
     options = check_pair_options(
-        ci, alternative=alternative, ci_dist=ci_dist, population=population
+        ci, alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark
     )
     ci = options.ci
     if layout not in LAYOUTS:
@@ -527,8 +536,8 @@ def overall(
         Column("p_o", "float", _rows(results, "p_o")),
         Column("p_e", "float", _rows(results, "p_e")),
         Column("value", "float", value),
-        Column("interpretation", "enum", scale_obj.classify(value), categories=scale_obj.labels),
     ]
+    errors: dict[str, np.ndarray] = {}
     if ci is not None:
         # The methods without a null variance of their own test with ``var``.
         for res in results:
@@ -541,7 +550,9 @@ def overall(
             n=n_items[group_of_row],
             **options.test,
         )
-        columns += [Column(name, "float", errors[name]) for name in CI_COLUMNS]
+    band = interpret(scale_obj, value, errors, options)
+    columns.append(Column("interpretation", "enum", band, categories=scale_obj.labels))
+    columns += [Column(name, "float", errors[name]) for name in options.ci_names]
     return source.frame.render(Table(columns))
 
 

@@ -15,13 +15,14 @@ import numpy as np
 
 from .._count.kernel import all_pairs
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, missing_columns
-from .._schema import CI_COLUMNS
+from .._schema import BENCHMARK_COLUMNS, CI_COLUMNS
 from .._stats.bootstrap import check_bootstrap, make_rng
 from .._stats.family import resolve_stats
 from .._stats.inference import ALTERNATIVES, CI_DISTS
 from .._stats.multirater import LEVELS, resolve_methods
 
 __all__ = [
+    "BENCHMARKS",
     "CI_METHODS",
     "DUPLICATES",
     "MAX_BOOT",
@@ -42,6 +43,7 @@ __all__ = [
 ]
 
 CI_METHODS = ("analytic", "bootstrap")
+BENCHMARKS = ("point", "probabilistic")
 
 #: The most bootstrap replicates one call draws: more only costs time and memory.
 MAX_BOOT = 1_000_000
@@ -60,8 +62,10 @@ class PairOptions:
         alternative: str = "two-sided",
         ci_dist: str = "normal",
         population: float | None = None,
+        benchmark: str = "point",
     ) -> None:
         self.ci = ci
+        self.benchmark = benchmark
         self.ci_method = ci_method
         self.n_boot = n_boot
         self.seed = seed
@@ -82,7 +86,14 @@ class PairOptions:
     @property
     def names(self) -> list[str]:
         """The extra column names, in output order."""
-        return [*(CI_COLUMNS if self.ci is not None else ()), *self.stats]
+        return [*self.ci_names, *self.stats]
+
+    @property
+    def ci_names(self) -> list[str]:
+        """The ``ci=`` columns (and the benchmark's probability), in output order."""
+        if self.ci is None:
+            return []
+        return [*CI_COLUMNS, *(BENCHMARK_COLUMNS if self.benchmark == "probabilistic" else ())]
 
 
 def check_pair_options(
@@ -94,14 +105,22 @@ def check_pair_options(
     alternative: Any = "two-sided",
     ci_dist: Any = "normal",
     population: Any = None,
+    benchmark: Any = "point",
 ) -> PairOptions:
     """Validate the options of the optional columns before any work.
 
-    ``ci``, ``ci_method``, ``n_boot``, ``seed``, ``stats``, ``alternative``, ``ci_dist``
-    and ``population``.
+    ``ci``, ``ci_method``, ``n_boot``, ``seed``, ``stats``, ``alternative``, ``ci_dist``,
+    ``population`` and ``benchmark``.
     """
     if ci_method not in CI_METHODS:
         raise bad_option("ci_method", ci_method, CI_METHODS)
+    if benchmark not in BENCHMARKS:
+        raise bad_option("benchmark", benchmark, BENCHMARKS)
+    if benchmark == "probabilistic" and ci is None:
+        raise KappaFrameError(
+            "benchmark='probabilistic' interprets the coefficient with its standard error; "
+            "pass ci=0.95 (the probability the chosen band must reach) or drop benchmark=."
+        )
     if alternative not in ALTERNATIVES:
         raise bad_option("alternative", alternative, ALTERNATIVES)
     if ci_dist not in CI_DISTS:
@@ -141,7 +160,15 @@ def check_pair_options(
             "ci_method='bootstrap' (with ci=) or drop them."
         )
     return PairOptions(
-        ci, ci_method, n_boot, seed, resolve_stats(stats), alternative, ci_dist, population
+        ci,
+        ci_method,
+        n_boot,
+        seed,
+        resolve_stats(stats),
+        alternative,
+        ci_dist,
+        population,
+        benchmark,
     )
 
 

@@ -14,7 +14,7 @@ from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._frames.arrays import factorize_any
 from .._schema import Column, Table
 from .._stats.agreement import Weights, pair_agreement
-from .._types import Alternative, CIDist, CIMethod, Duplicates, Scale, Stat
+from .._types import Alternative, Benchmark, CIDist, CIMethod, Duplicates, Scale, Stat
 from .assemble import matrix_table, tidy
 from .counts import Counts
 from .options import check_pair_options, check_stat, with_reference
@@ -50,6 +50,7 @@ def pairwise(
     alternative: Alternative = "two-sided",
     ci_dist: CIDist = "normal",
     population: float | None = None,
+    benchmark: Benchmark = "point",
 ) -> FrameT:
     r"""Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
@@ -137,6 +138,13 @@ def pairwise(
         The number of items in the population the ``n`` rated items were drawn from
         (irrCAC's ``N``): both variances are multiplied by ``1 - n / N`` (the
         finite-population correction). Needs ``ci``; ``n`` may not exceed it.
+    benchmark : {"point", "probabilistic"}, default "point"
+        How ``interpretation`` is chosen: the band the estimate falls in, or Gwet's
+        (2014, ch. 6) probabilistic benchmark, which accounts for the standard error:
+        going down from the highest band, the first whose cumulative membership
+        probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
+        for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
+        :func:`kappaframe.benchmark` gives every band's probability.
 
     Returns
     -------
@@ -213,7 +221,9 @@ def pairwise(
     >>> round(float(res["pabak"].iloc[0]), 4), round(float(res["gwet_ac1"].iloc[0]), 4)
     (0.5, 0.5294)
     """
-    extra = check_pair_options(ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population)
+    extra = check_pair_options(
+        ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
+    )
     prep = prepare_input(
         adapt(data),
         with_reference(raters, reference),

@@ -28,6 +28,7 @@ __all__ = [
     "fce_terms",
     "normal_interval",
     "normal_quantile",
+    "normal_sf",
     "population_factor",
     "standard_errors",
     "t_cdf",
@@ -52,7 +53,7 @@ def two_sided_p(z: np.ndarray) -> np.ndarray:
     return out.reshape(np.shape(z))
 
 
-def _normal_sf(z: np.ndarray) -> np.ndarray:
+def normal_sf(z: np.ndarray) -> np.ndarray:
     """``P(Z > z)`` of the standard normal (NaN stays NaN)."""
     flat = np.asarray(z, dtype=float).ravel()
     out = np.array([0.5 * erfc(v / sqrt(2.0)) if v == v else np.nan for v in flat])
@@ -198,8 +199,8 @@ def normal_interval(
         lower = t_cdf(z, df)
     else:
         quantile = normal_quantile(level)
-        upper = _normal_sf(z)
-        lower = _normal_sf(-z)
+        upper = normal_sf(z)
+        lower = normal_sf(-z)
     if alternative == "greater":
         p_value = upper
     elif alternative == "less":

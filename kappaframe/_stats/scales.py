@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._errors import KappaFrameError, bad_option
+from .inference import normal_sf
 
 __all__ = ["SCALES", "Scale", "resolve_scale"]
 
@@ -43,6 +44,61 @@ class Scale:
             inside = (kappa >= edge) if closed else (kappa > edge)
             index[inside] = i
         return index
+
+    def limits(self) -> tuple[np.ndarray, np.ndarray]:
+        """Lower and upper limits of each band within [-1, 1] (the range of a coefficient)."""
+        lower = np.clip(np.array(self.edges, dtype=float), -1.0, 1.0)
+        upper = np.append(lower[1:], 1.0)
+        return lower, upper
+
+    def membership(self, kappa: np.ndarray, se: np.ndarray) -> np.ndarray:
+        r"""Probability that the true coefficient lies in each band, shape ``(..., bands)``.
+
+        Gwet (2014, ch. 6), as irrCAC's ``landis.koch.bf`` computes it: with the normal
+        approximation :math:`\kappa \sim N(\hat\kappa, se^2)` truncated to [-1, 1],
+        band :math:`[a, b]` has probability
+        :math:`[\Phi((b - \hat\kappa)/se) - \Phi((a - \hat\kappa)/se)] / T` with
+        :math:`T = \Phi((1 - \hat\kappa)/se) - \Phi((-1 - \hat\kappa)/se)`. NaN where
+        the coefficient or its standard error is NaN.
+        """
+        k = np.asarray(kappa, dtype=float)[..., None]
+        s = np.asarray(se, dtype=float)[..., None]
+        lower, upper = self.limits()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inside = normal_sf((lower - k) / s) - normal_sf((upper - k) / s)
+            total = normal_sf((-1.0 - k) / s) - normal_sf((1.0 - k) / s)
+            out = inside / total
+        # A zero standard error: all the probability in the band kappa is classified in.
+        zero = np.broadcast_to(s == 0, (*out.shape[:-1], 1))[..., 0]
+        exact = zero & np.isfinite(k[..., 0])
+        if exact.any():
+            band = self.classify(k[..., 0][exact])
+            hit = np.zeros((int(exact.sum()), len(self.labels)))
+            hit[np.arange(len(band)), band] = 1.0
+            out[exact] = hit
+        return out
+
+    def benchmark(
+        self, kappa: np.ndarray, se: np.ndarray, level: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Gwet's probabilistic benchmark: the band, and its cumulative probability.
+
+        Going down from the highest band, the first band whose cumulative membership
+        probability (:meth:`membership` of it and every band above it) reaches
+        ``level``. Band ``-1`` and probability NaN where the coefficient or its standard
+        error is NaN.
+        """
+        p = self.membership(kappa, se)
+        cum = np.cumsum(p[..., ::-1], axis=-1)[..., ::-1]  # this band and every band above
+        reached = cum >= level - 1e-12
+        n = len(self.labels)
+        top_first = np.argmax(reached[..., ::-1], axis=-1)  # first reached, from the top
+        band = (n - 1 - top_first).astype(np.min_scalar_type(-n))
+        chosen = np.take_along_axis(cum, band[..., None].astype(np.intp), axis=-1)[..., 0]
+        missing = ~reached.any(axis=-1)
+        band[missing] = -1
+        chosen = np.where(missing, np.nan, chosen)
+        return band, chosen
 
     def bands(self) -> list[str]:
         """Each band in words, e.g. ``['poor: kappa < 0', 'slight: 0 <= kappa <= 0.2', ...]``."""
