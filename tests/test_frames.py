@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -136,7 +137,11 @@ def test_undefined_kappa_warns_once(constructor: Any) -> None:
     relevant = [w for w in caught if issubclass(w.category, kf.UndefinedKappaWarning)]
     assert len(relevant) == 1
     assert "no item rated by both" in str(relevant[0].message)
-    assert relevant[0].filename == __file__
+    if "lazy" in getattr(constructor, "__name__", ""):
+        # A plan warns at .collect(), from inside polars: never from inside kappaframe.
+        assert Path(kf.__file__).parent not in Path(relevant[0].filename).parents
+    else:
+        assert relevant[0].filename == __file__
     group1 = out[out["g"] == 1]
     assert group1["kappa"].isna().all()  # every rater used only "x"
     assert group1["interpretation"].isna().all()
@@ -176,7 +181,8 @@ def test_long_layout_duplicates(constructor: Any) -> None:
         "label": ["x", "x", "y", "y", "y"],
     }
     with pytest.raises(kf.KappaFrameError, match=r"rater 'a' rated item 1 more than once"):
-        constructor(data).kappa.pairwise(item="item", rater="who", label="label")
+        # to_pandas: a LazyFrame's plan checks the data when collected
+        to_pandas(constructor(data).kappa.pairwise(item="item", rater="who", label="label"))
     first = to_pandas(
         constructor(data).kappa.pairwise(
             item="item", rater="who", label="label", duplicates="first"
@@ -200,7 +206,9 @@ def test_long_layout_selected_raters(constructor: Any) -> None:
     )
     assert list(zip(out["rater_a"], out["rater_b"], strict=True)) == [("c", "a")]
     with pytest.raises(kf.KappaFrameError, match="'z'"):
-        constructor(data).kappa.pairwise(["a", "z"], item="item", rater="who", label="label")
+        to_pandas(
+            constructor(data).kappa.pairwise(["a", "z"], item="item", rater="who", label="label")
+        )
 
 
 def test_matrix(constructor: Any, rng: np.random.Generator) -> None:

@@ -18,7 +18,7 @@ from .._types import Alternative, Benchmark, CIDist, CIMethod, Duplicates, Scale
 from .assemble import matrix_table, tidy
 from .counts import Counts
 from .options import check_pair_options, check_stat, with_reference
-from .plan import adapt, count_input, prepare_input
+from .plan import adapt, count_input, lazy_result, prepare_input
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -28,6 +28,7 @@ __all__ = ["cohen_kappa", "confusion", "counts", "matrix", "pairwise", "score"]
 FrameT = TypeVar("FrameT")
 
 
+@lazy_result
 def pairwise(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,
@@ -241,6 +242,7 @@ def pairwise(
     )
 
 
+@lazy_result
 def matrix(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,

@@ -10,13 +10,17 @@ label codes are gathered and stacked (:func:`item_parts`).
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import sys
-from collections.abc import Hashable
-from typing import Any
+import warnings
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from .._count.tables import CategoriesDiffer
-from .._errors import KappaFrameTypeError, missing_columns, too_few_raters
+from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns, too_few_raters
+from .._frames.engines import EngineFrame, engine_frame
 from .._frames.files import file_reader
 from .._frames.parts import PartReader
 from .counts import Counts, combine
@@ -32,11 +36,28 @@ from .prepare import (
     stack_items,
 )
 
-__all__ = ["adapt", "count_input", "count_parts", "item_parts", "output_of", "prepare_input"]
+__all__ = [
+    "LAZY_FUNCTIONS",
+    "adapt",
+    "count_input",
+    "count_parts",
+    "deferred",
+    "engine_counts",
+    "item_parts",
+    "lazy_result",
+    "output_of",
+    "prepare_input",
+]
+
+FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
 
-def adapt(data: Any) -> Frame | PartReader:
-    """Wrap a supported input in its adapter (eager) or reader (parts); else a clear error."""
+def adapt(data: Any) -> Frame | PartReader | EngineFrame:
+    """Wrap a supported input in its adapter (eager) or reader (parts); else a clear error.
+
+    A DuckDB relation or a PySpark DataFrame becomes an :class:`EngineFrame`: its pair
+    counts are computed in the engine (:func:`engine_counts`).
+    """
     pl = sys.modules.get("polars")
     if pl is not None and isinstance(data, pl.LazyFrame):
         from .._frames.polars import LazyReader
@@ -53,23 +74,26 @@ def adapt(data: Any) -> Frame | PartReader:
     files = file_reader(data)  # a path, paths, a pyarrow Dataset or kf.scan(...)
     if files is not None:
         return files
+    engine = engine_frame(data)  # a DuckDB relation, a PySpark DataFrame
+    if engine is not None:
+        return engine
     kind = f"{type(data).__module__}.{type(data).__qualname__}"
     if isinstance(data, (str, os.PathLike)):
         kind = f"{os.fspath(data)!r}, which is not an existing file"
     raise KappaFrameTypeError(
-        f"expected a pandas or Dask DataFrame, a polars DataFrame/LazyFrame, or parquet/CSV "
-        f"files (a path); got {kind}. For two plain arrays of labels use "
-        "kappaframe.cohen_kappa(y1, y2)."
+        f"expected a pandas or Dask DataFrame, a polars DataFrame/LazyFrame, a DuckDB "
+        f"relation, a PySpark DataFrame, or parquet/CSV files (a path); got {kind}. "
+        "For two plain arrays of labels use kappaframe.cohen_kappa(y1, y2)."
     )
 
 
-def output_of(frame: Frame | PartReader) -> str:
+def output_of(frame: Frame | PartReader | EngineFrame) -> str:
     """The kind of frame results come back as: pandas, polars, lazy or dask."""
     return str(getattr(frame, "output", "pandas"))
 
 
 def prepare_input(
-    frame: Frame | PartReader,
+    frame: Frame | PartReader | EngineFrame,
     raters: Any = None,
     *,
     from_counts: bool = False,
@@ -86,6 +110,16 @@ def prepare_input(
     """
     min_overlap = check_min_overlap(min_overlap)
     check_layout(raters, **_layout_options(options))
+    if isinstance(frame, EngineFrame):
+        if not from_counts:
+            raise KappaFrameError(
+                f"this statistic needs every rating of every item, and a {frame.engine} "
+                "input is counted per rater pair in the engine; use pairwise(), matrix(), "
+                "score(), confusion() or counts() on it, or bring the ratings into pandas "
+                "or polars first."
+            )
+        counted = engine_counts(frame, raters, min_raters=min_raters, **options)
+        return counted.prepared(min_overlap)
     if not isinstance(frame, PartReader):
         return prepare(frame, raters, min_raters=min_raters, min_overlap=min_overlap, **options)
     if from_counts:
@@ -94,12 +128,50 @@ def prepare_input(
     return stack_items(parts, frame.output, min_overlap)
 
 
-def count_input(frame: Frame | PartReader, raters: Any = None, **options: Any) -> Counts:
+def count_input(
+    frame: Frame | PartReader | EngineFrame, raters: Any = None, **options: Any
+) -> Counts:
     """The :class:`Counts` of any input: one eager frame, or a reader's parts added up."""
     check_layout(raters, **_layout_options(options))
+    if isinstance(frame, EngineFrame):
+        return engine_counts(frame, raters, **options)
     if isinstance(frame, PartReader):
         return count_parts(frame, raters, **options)
     return Counts.from_prepared(prepare(frame, raters, **options), output=output_of(frame))
+
+
+def engine_counts(
+    frame: EngineFrame, raters: Any = None, *, min_raters: int = 2, **options: Any
+) -> Counts:
+    """Count the cells in the engine (one query), then read them as :class:`Counts`.
+
+    The columns and options are checked first on an empty frame of the input's schema
+    (a ``LIMIT 0`` query), with the messages of a pandas input.
+    """
+    item, rater, label = (options.get(k) for k in ("item", "rater", "label"))
+    long = any(c is not None for c in (item, rater, label))
+    empty = eager_adapter(frame.empty())
+    first = prepare(
+        empty, None if long else raters, min_raters=0 if long else min_raters, **options
+    )
+    by = list(first.by)
+    if long:
+        wanted = as_list(raters)
+        cells = frame.long_cells(
+            by, item, rater, label, wanted, str(options.get("duplicates", "raise"))
+        )
+        order = wanted or None
+    else:
+        cells = frame.wide_cells(first.raters, by)
+        order = list(first.raters)
+    counted = Counts.from_frame(cells, by=by, raters=order, categories=options.get("categories"))
+    if long:
+        err = missing_columns(wanted, counted.raters, f"rater id in column {rater!r}")
+        if err is not None:
+            raise err
+        if len(counted.raters) < min_raters:
+            raise too_few_raters(min_raters, counted.raters, rater)
+    return counted
 
 
 def _layout_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -288,3 +360,109 @@ def _sorted(ids: list[Any]) -> list[Any]:
         return sorted(ids)
     except TypeError:
         return ids
+
+
+# ----------------------------------------------------------------- lazy results
+#: The functions whose result on a polars LazyFrame is a plan that runs at ``.collect()``.
+#: Their output schema follows from the input's schema and the options alone (``matrix``
+#: only in the wide layout: in the long layout its columns are rater ids, found in the
+#: data). The others compute when called and wrap the answer as a LazyFrame.
+LAZY_FUNCTIONS = ("pairwise", "matrix")
+
+_LONG = ("item", "rater", "label")
+
+
+def lazy_result(func: FuncT) -> FuncT:
+    """Make ``func(data, ...)`` return a lazy plan for a polars LazyFrame (see :func:`deferred`)."""
+
+    @functools.wraps(func)
+    def call(data: Any, *args: Any, **kwargs: Any) -> Any:
+        return deferred(func, data, args, kwargs)
+
+    return call  # type: ignore[return-value]
+
+
+def deferred(
+    func: Callable[..., Any], data: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """``func(data, *args, **kwargs)``; for a polars LazyFrame, a LazyFrame that runs it later.
+
+    The plan selects the columns the call reads and computes at ``.collect()``, from the
+    data as it is then. Its schema comes before any data is read: from the input's schema
+    (metadata only) and a run of ``func`` on an empty frame of that schema, which also
+    raises at call time the errors that need no data (unknown columns, bad options). A
+    function whose output columns depend on the data (:data:`LAZY_FUNCTIONS`), or a call
+    whose schema cannot be planned from no rows (a weight matrix without ``categories``),
+    computes at once, as before.
+    """
+    pl = sys.modules.get("polars")
+    name = getattr(func, "__name__", "")
+    if pl is None or not isinstance(data, pl.LazyFrame) or name not in LAZY_FUNCTIONS:
+        return func(data, *args, **kwargs)
+    from .._frames import polars as polars_frames
+
+    bound = inspect.signature(func).bind(data, *args, **kwargs)
+    first = next(iter(bound.arguments))
+    options = {k: v for k, v in bound.arguments.items() if k != first}
+    long = any(options.get(k) is not None for k in _LONG)
+    if name == "matrix" and long:  # columns named by the rater ids in the data
+        return func(data, *args, **kwargs)
+    source = polars_frames.schema_of(data)
+    schema = _planned_schema(func, source, options, long)
+    if schema is None:
+        return func(data, *args, **kwargs)
+
+    def compute(frame: Any) -> Any:
+        return func(frame, *args, **kwargs)
+
+    return polars_frames.planned(data, _read_columns(source, options, long), compute, schema)
+
+
+def _planned_schema(
+    func: Callable[..., Any], source: dict[Hashable, Any], options: dict[str, Any], long: bool
+) -> dict[Hashable, Any] | None:
+    """The output schema of ``func`` on data of schema ``source``, from an empty frame."""
+    from .._frames import polars as polars_frames
+
+    call = dict(options)
+    columns = dict(source)
+    if long:
+        # An empty long frame names no rater, and agreement needs two: plan on an empty
+        # wide frame with two raters of the label's dtype; rater ids keep their own dtype.
+        by = as_list(options.get("by"), list(source))
+        if any(c not in source for c in [*by, *(options[k] for k in _LONG)]):
+            return None  # the call itself says which column is missing
+        columns = {b: source[b] for b in by}
+        raters = [f"rater {i}" for i in range(len(columns) + 2) if f"rater {i}" not in columns]
+        label = source[options["label"]]
+        columns.update({r: label for r in raters[:2]})
+        for key in (*_LONG, "duplicates", "reference"):
+            call.pop(key, None)
+        call["raters"] = raters[:2]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # undefined kappa of no rows says nothing
+            out = func(polars_frames.empty_frame(columns), **call)
+    except KappaFrameError:
+        return None
+    schema = polars_frames.schema_of(out)
+    if long:
+        ids = polars_frames.name_dtype(source[options["rater"]])
+        schema.update({c: ids for c in ("rater_a", "rater_b") if c in schema})
+    return schema
+
+
+def _read_columns(
+    source: dict[Hashable, Any], options: dict[str, Any], long: bool
+) -> list[Hashable] | None:
+    """The columns a call reads (``None``: every column, as ``raters=None`` means)."""
+    names = list(source)
+    by = as_list(options.get("by"), names)
+    if long:
+        wanted = [*by, *(options[k] for k in _LONG)]
+    elif options.get("raters") is None:
+        return None
+    else:
+        reference = options.get("reference")
+        wanted = [*by, *as_list(options["raters"], names), *([reference] if reference else [])]
+    return list(dict.fromkeys(c for c in wanted if c in source))

@@ -22,9 +22,13 @@ __all__ = [
     "LazyReader",
     "PolarsFrame",
     "batches",
+    "empty_frame",
     "factorize_keys",
     "factorize_labels",
+    "name_dtype",
+    "planned",
     "render",
+    "schema_of",
 ]
 
 
@@ -211,3 +215,52 @@ def batches(query: pl.LazyFrame, size: int) -> Iterator[pl.DataFrame]:
         return
     # Counts do not depend on row order, so polars need not keep it.
     yield from collect_batches(chunk_size=size, maintain_order=False)
+
+
+def name_dtype(dtype: pl.DataType) -> pl.DataType:
+    """The dtype rater ids of a column of ``dtype`` have as ``rater_a``/``rater_b`` names.
+
+    Names are rendered from Python values (:func:`render`): categorical ids become
+    strings, integers Int64, floats Float64.
+    """
+    if isinstance(dtype, (pl.Categorical, pl.Enum)):
+        return pl.String()
+    if dtype.is_integer():
+        return pl.Int64()
+    if dtype.is_float():
+        return pl.Float64()
+    return dtype
+
+
+def planned(
+    source: pl.LazyFrame,
+    columns: Sequence[Hashable] | None,
+    compute: Callable[[pl.DataFrame], pl.DataFrame],
+    schema: dict[Hashable, Any],
+) -> pl.LazyFrame:
+    """A LazyFrame that runs ``compute`` on ``columns`` of ``source`` when collected.
+
+    ``compute`` gets every row at once (``streamable=False``) as an eager DataFrame and
+    returns the result, whose columns are cast to ``schema``: the schema polars reports
+    for the plan before anything runs. Nothing is read until the plan is collected, so
+    the numbers are those of the data at ``.collect()``, and the plan composes with
+    further lazy steps (``filter``, ``join``, ``select``).
+    """
+    query = source if columns is None else source.select([str(c) for c in columns])
+    target = pl.Schema({str(k): v for k, v in schema.items()})
+
+    def run(frame: pl.DataFrame) -> pl.DataFrame:
+        out = compute(frame)
+        return out.select([pl.col(n).cast(t) for n, t in target.items()])
+
+    return query.map_batches(run, schema=target, streamable=False)
+
+
+def schema_of(frame: pl.LazyFrame | pl.DataFrame) -> dict[Hashable, Any]:
+    """Column name -> dtype, from the frame's schema (a LazyFrame reads metadata only)."""
+    return dict(frame.collect_schema().items())
+
+
+def empty_frame(schema: dict[Hashable, Any]) -> pl.DataFrame:
+    """An eager DataFrame of ``schema`` with no rows."""
+    return pl.DataFrame(schema={str(k): v for k, v in schema.items()})
