@@ -45,7 +45,11 @@ examples:
       --categories bad poor ok good great --weights linear --ci 0.95
   kappaframe report ratings.parquet --item item_id --rater annotator --label label \\
       --by project --output agreement.parquet --fail-under 0.6
-  kappaframe report team.csv --by project --format html --output team.html
+  kappaframe report team.csv --by project --exclude item model_score \\
+      --format html --output team.html
+  kappaframe report export.csv --delimiter ";" --decimal , --encoding cp1252
+  cat team.csv | kappaframe report - --by project --exclude item model_score \\
+      --overall fleiss krippendorff
 """
 
 
@@ -82,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--save",
         metavar="PATH",
-        help="also write the data set to PATH (.csv, .parquet, .jsonl) to try `report` on",
+        help="also write the data set to PATH (.csv, .tsv, .json, .jsonl, .parquet; "
+        "compressed .gz, .bz2, .xz too) to try `report` on",
     )
 
     report = commands.add_parser(
@@ -93,9 +98,35 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    report.add_argument("input", metavar="INPUT", help="CSV, TSV, Parquet or JSON lines file")
     report.add_argument(
-        "--input-format", choices=INPUT_FORMATS, help="default: from the file's suffix"
+        "input",
+        metavar="INPUT",
+        help="CSV, TSV, Parquet or JSON lines file (compressed too); a glob or a directory "
+        "of them (rows stacked, columns united); - for standard input",
+    )
+    report.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        help="default: from the file's suffix; for - sniffed from the first bytes",
+    )
+    text_in = report.add_argument_group("text input (CSV, TSV)")
+    text_in.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        metavar="SEP",
+        help="the field separator, e.g. ';' or tab (default: sniffed among , ; tab |)",
+    )
+    text_in.add_argument(
+        "--decimal",
+        choices=[".", ","],
+        help="the decimal mark of numbers (default: ',' when the separator is not ',' and "
+        "the numbers are written 0,75)",
+    )
+    text_in.add_argument(
+        "--encoding",
+        metavar="NAME",
+        help="the text encoding, e.g. cp1252 for Excel's 'CSV (Windows)' (default: UTF-8, "
+        "with or without a byte order mark)",
     )
     report.add_argument(
         "--na-values",
@@ -116,6 +147,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="wide: the rater columns (default: every column not in --by); "
         "long: the rater ids to keep",
     )
+    layout.add_argument(
+        "--exclude",
+        nargs="+",
+        metavar="COL",
+        default=[],
+        help="wide, without --raters: columns that are not raters (ids, scores)",
+    )
     layout.add_argument("--item", metavar="COL", help="long layout: the item id column")
     layout.add_argument("--rater", metavar="COL", help="long layout: the rater id column")
     layout.add_argument("--label", metavar="COL", help="long layout: the label column")
@@ -127,12 +165,43 @@ def build_parser() -> argparse.ArgumentParser:
     )
     stats = report.add_argument_group("statistics")
     stats.add_argument("--by", nargs="+", metavar="COL", help="group columns")
-    stats.add_argument("--weights", choices=["linear", "quadratic"], help="weighted kappa")
+    stats.add_argument(
+        "--weights",
+        choices=list(NAMED_WEIGHTS),
+        help="weighted kappa: linear, quadratic, or Gwet's ordinal, radical, ratio, circular, "
+        "bipolar (irrCAC's definitions)",
+    )
     stats.add_argument(
         "--categories",
         nargs="+",
         metavar="LABEL",
         help="all labels in order (needed for weights when labels are words)",
+    )
+    stats.add_argument(
+        "--drop-labels",
+        nargs="+",
+        default=[],
+        metavar="LABEL",
+        help="treat these labels as missing (e.g. an 'unsure' outside --categories)",
+    )
+    stats.add_argument(
+        "--map",
+        nargs="+",
+        default=[],
+        type=_mapping,
+        metavar="OLD=NEW",
+        help="rename labels before counting, e.g. --map gut=good schlecht=bad",
+    )
+    stats.add_argument(
+        "--overall",
+        nargs="+",
+        metavar="METHOD",
+        help="also the many-rater coefficients (kf.overall), e.g. fleiss krippendorff",
+    )
+    stats.add_argument(
+        "--raters-summary",
+        action="store_true",
+        help="also one row per rater (kf.raters): items, labels used, mean kappa, ...",
     )
     stats.add_argument(
         "--scale", choices=sorted(SCALES), default="landis_koch", help="interpretation bands"
@@ -141,7 +210,36 @@ def build_parser() -> argparse.ArgumentParser:
         "--ci",
         type=_level,
         metavar="LEVEL",
-        help="confidence level, e.g. 0.95: adds se, ci_low, ci_high, z, p_value",
+        help="confidence level, e.g. 0.95: adds se, se0, ci_low, ci_high, z, p_value",
+    )
+    stats.add_argument(
+        "--alternative",
+        choices=["two-sided", "greater", "less"],
+        default="two-sided",
+        help="what p_value tests a zero coefficient against (default two-sided; irrCAC "
+        "prints greater); with --ci",
+    )
+    stats.add_argument(
+        "--ci-dist",
+        choices=["normal", "t"],
+        default="normal",
+        help="interval quantile: normal (default) or Student's t with n - 1 degrees of "
+        "freedom, as irrCAC prints; with --ci",
+    )
+    stats.add_argument(
+        "--population",
+        type=float,
+        metavar="N",
+        help="items in the population the rated items come from: variances times 1 - n/N "
+        "(finite-population correction); with --ci",
+    )
+    stats.add_argument(
+        "--benchmark",
+        choices=["point", "probabilistic"],
+        default="point",
+        help="interpretation: the band the estimate is in (point, default), or Gwet's "
+        "probabilistic benchmark, the highest band reached with the --ci probability; adds "
+        "interpretation_p",
     )
     stats.add_argument(
         "--stats", nargs="+", metavar="NAME", help='extra coefficients per pair, or "all"'
@@ -173,7 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-on",
         default="kappa",
         metavar="COLUMN",
-        help="the column --fail-under checks (default kappa; e.g. ci_low, p_o)",
+        help="the column --fail-under checks (default kappa; e.g. ci_low, p_o); 'overall' "
+        "checks the value column of --overall",
     )
     out.add_argument(
         "--raw",
@@ -196,10 +295,25 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--stream",
         action="store_true",
-        help="count CSV or Parquet in batches (memory flat in the file's size) instead of "
-        "reading it whole; tables only (not markdown or html)",
+        help="count CSV (compressed too) or Parquet in batches (memory flat in the file's "
+        "size) instead of reading it whole; JSON lines are read in chunks, whole; tables "
+        "only (not markdown or html)",
     )
     return parser
+
+
+#: The named weights ``--weights`` offers (those of kappaframe's ``weights=``).
+NAMED_WEIGHTS = ("linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
+
+
+def _test_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options that shape the --ci columns, as pairwise() and overall() take them."""
+    return {
+        "alternative": args.alternative,
+        "ci_dist": args.ci_dist,
+        "population": args.population,
+        "benchmark": args.benchmark,
+    }
 
 
 def _number(text: str, kind: type[float] | type[int] = float) -> Any:
@@ -227,11 +341,65 @@ def _bar(text: str) -> float:
     return float(value)
 
 
+def _delimiter(text: str) -> str:
+    named = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
+    sep = named.get(text.lower(), text)
+    if len(sep) != 1:
+        raise argparse.ArgumentTypeError(f"a separator is one character (or 'tab'); got {text!r}")
+    return sep
+
+
+def _mapping(text: str) -> tuple[str, str]:
+    old, eq, new = text.partition("=")
+    if not eq or not old:
+        raise argparse.ArgumentTypeError(f"write a label change as OLD=NEW; got {text!r}")
+    return old, new
+
+
 def _count(text: str) -> int:
     value = _number(text, int)
     if value < 0:
         raise argparse.ArgumentTypeError(f"a number of groups is 0 or more; got {text}")
     return int(value)
+
+
+#: Python spellings in the API's messages, and what a command-line user types instead.
+_FOR_CLI = (
+    (
+        r"Convert the column to one type first, e\.g\. \.astype\(str\)\.",
+        "Write the column's labels as one type in the file, or list them with --categories.",
+    ),
+    (
+        r"Convert them to one type \(e\.g\. \.astype\(str\) on the numeric ones\), or pass",
+        "Write them as one type in the file, or pass",
+    ),
+    (r"\.astype\(str\)", "labels of one type"),
+    (r"duplicates='first' or 'last'", "--duplicates first or --duplicates last"),
+    (r"\b(duplicates|weights|scale|stats)='([\w-]+)'", r"--\1 \2"),
+    (r"not in categories= ", "not in categories (--categories) "),
+    (r"(categories|raters)=\[\.\.\.\]", r"--\1 ..."),
+    (r"raters=None", "no --raters"),
+    (r"\bmin_overlap=", "--min-overlap"),
+    (r"\bmethod='(\w+)'", r"--overall \1"),
+    (
+        r"\b(categories|raters|weights|by|reference|stats|scale|ci|item|rater|label|method)=",
+        r"--\1",
+    ),
+    (
+        r"Add it to --categories, or recode or drop those rows first\.",
+        "Add it to --categories, treat it as missing with --drop-labels LABEL, or rename it "
+        "with --map LABEL=NEW.",
+    ),
+)
+
+
+def for_cli(message: str) -> str:
+    """An API message with its Python option spellings turned into command-line flags."""
+    import re
+
+    for pattern, flag in _FOR_CLI:
+        message = re.sub(pattern, flag, message)
+    return message
 
 
 def _error(message: str, stream: IO[str]) -> int:
@@ -290,7 +458,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return _demo(args, sys.stdout)
         return _report(args, sys.stdout, sys.stderr)
     except KappaFrameError as err:
-        return _error(str(err), sys.stderr)
+        return _error(for_cli(str(err)), sys.stderr)
     except ModuleNotFoundError as err:
         return _error(str(err), sys.stderr)
     except BrokenPipeError:
@@ -372,17 +540,27 @@ def _demo(args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_OK
 
 
-def _save_dataset(data: Any, path: str) -> None:
-    from ._io.formats import output_format
-    from ._io.write import write_atomic
-    from ._report.report import Report, _plain, write_report
+#: What ``demo --save`` writes (compressed text too: .gz, .bz2, .xz, .zst).
+_SAVE_FORMATS = ("csv", "tsv", "json", "jsonl", "parquet")
 
-    fmt = output_format(path)
-    if fmt in ("csv", "json", "jsonl", "parquet"):
-        write_report(Report(tidy=data), fmt, path)
-    else:
-        frame = _plain(data)
-        write_atomic(path, lambda tmp: frame.to_csv(tmp, index=False))
+
+def _save_dataset(data: Any, path: str) -> None:
+    from ._errors import KappaFrameError
+    from ._io.formats import output_format, suffixes
+    from ._io.write import plain, table_bytes, write_output
+
+    allowed = [x for f in _SAVE_FORMATS for x in suffixes(f)]
+    try:
+        fmt = output_format(path)
+    except KappaFrameError:
+        fmt = None
+    if fmt not in _SAVE_FORMATS:
+        raise KappaFrameError(
+            f"demo --save writes a data file: name it with one of the suffixes "
+            f"{', '.join(allowed)} (text ones compressed too: .gz, .bz2, .xz, .zst); "
+            f"got {path!r}."
+        )
+    write_output(path, table_bytes(plain(data), fmt))
 
 
 # --------------------------------------------------------------------------- report
@@ -409,7 +587,12 @@ def _coerce(values: list[str] | None, frame: Any, columns: Sequence[Hashable]) -
 
 
 def _streamed(
-    args: argparse.Namespace, fmt: str, needed: list[Hashable] | None, by: list[Hashable]
+    args: argparse.Namespace,
+    fmt: str,
+    needed: list[Hashable] | None,
+    by: list[Hashable],
+    text_options: Any,
+    progress: bool | None,
 ) -> tuple[Any, Any]:
     """``kf.scan`` of the input for pairwise, and its first rows (for label types).
 
@@ -418,30 +601,39 @@ def _streamed(
     :func:`~kappaframe._io.read.number_kind` says so for all the file's values, so the
     streamed result equals the one read whole.
     """
-    from pathlib import Path
-
     from ._errors import KappaFrameError
     from ._frames.files import scan
-    from ._io.formats import _split_suffix, input_format
-    from ._io.read import as_numbers, csv_header, read_head
+    from ._io.read import (
+        Progress,
+        as_numbers,
+        columns_of,
+        counted,
+        expand_input,
+        input_kind,
+        read_head,
+    )
 
     if fmt in ("markdown", "html"):
         raise KappaFrameError(
             f"--format {fmt} shows pictures and summaries of the rows, so it reads the file "
             "whole; drop --stream, or write a table (csv, json, jsonl, parquet, text)."
         )
-    kind = input_format(args.input, args.input_format)
-    if kind not in ("csv", "tsv", "parquet") or _split_suffix(Path(args.input))[1] is not None:
-        raise KappaFrameError("--stream reads uncompressed CSV, TSV and Parquet files.")
-    head = read_head(args.input, needed, fmt=kind, na_values=args.na_values)
+    paths = expand_input(args.input)
+    formats = {input_kind(p, args.input_format) for p in paths}
+    if len(formats) > 1 or not formats <= {"csv", "tsv", "parquet"}:
+        raise KappaFrameError("--stream reads CSV, TSV and Parquet files (one format at a time).")
+    kind = formats.pop()
+    head = read_head(paths[0], needed, fmt=kind, na_values=args.na_values, options=text_options)
+    bar = Progress("counting", None, unit="rows", enabled=progress)
     if kind == "parquet":
         if args.na_values:
             raise KappaFrameError(
                 f"--na-values {' '.join(args.na_values)}: Parquet marks missing values "
                 "itself (null); drop --na-values for Parquet input."
             )
-        return scan(args.input, format="parquet"), head
-    names = csv_header(Path(args.input), kind)
+        return _counting(scan(paths, format="parquet"), bar, counted), head
+    sep, _ = text_options.resolve(_source(paths[0]), kind)
+    names = columns_of(args.input, args.input_format, text_options)
     columns = needed if needed is not None else names
     if args.item is not None:
         sets = [[args.label], *([c] for c in [*by, args.rater])]
@@ -452,14 +644,33 @@ def _streamed(
     options: dict[str, Any] = {
         "convert": {"null_values": ["", *args.na_values], "strings_can_be_null": True}
     }
-    if kind == "tsv":
-        options["parse"] = {"delimiter": "\t"}
-    kinds = _stream_kinds(args.input, options, sets)
+    options["parse"] = {"delimiter": sep}
+    if text_options.encoding.replace("-", "").lower() not in ("utf8sig", "utf8"):
+        options["read"] = {"encoding": text_options.encoding}
+    kinds = _stream_kinds(paths, options, sets)
     types = {str(c): _ARROW_TYPES[kinds.get(c)] for c in columns}
     options["convert"]["column_types"] = {c: _arrow_type(t) for c, t in types.items()}
     for group in sets:
         as_numbers(head, [c for c in group if c in head], kinds.get(group[0]) if group else None)
-    return scan(args.input, format="csv", csv_options=options), head
+    return _counting(scan(paths, format="csv", csv_options=options), bar, counted), head
+
+
+def _source(path: str) -> Any:
+    from ._io.read import Source
+
+    return Source(path)
+
+
+def _counting(files: Any, bar: Any, counted: Any) -> Any:
+    """The scan, its batches advancing the counting progress bar."""
+    batches = files.batches
+
+    def counted_batches(columns: Sequence[str]) -> Any:
+        with bar:
+            yield from counted(batches(columns), bar)
+
+    files.batches = counted_batches
+    return files
 
 
 #: pyarrow type names of the column kinds of :func:`kappaframe._io.read.number_kind`.
@@ -472,7 +683,9 @@ def _arrow_type(name: str) -> Any:
     return getattr(pa, name)()
 
 
-def _stream_kinds(path: str, options: dict[str, Any], sets: list[list[Hashable]]) -> dict[Any, Any]:
+def _stream_kinds(
+    paths: list[str], options: dict[str, Any], sets: list[list[Hashable]]
+) -> dict[Any, Any]:
     """Each column's kind (None: text), as the whole-file read decides it.
 
     The label columns decide together, every other set alone. A set with a text column
@@ -486,7 +699,7 @@ def _stream_kinds(path: str, options: dict[str, Any], sets: list[list[Hashable]]
     from ._frames.files import CSV_BLOCK_BYTES, scan
     from ._io.read import _NUMBER, number_kind
 
-    schema = scan(path, format="csv", csv_options=options).dataset.schema
+    schema = scan(paths, format="csv", csv_options=options).dataset.schema
     text = (pa.string(), pa.large_string())
     pending = [g for g in sets if g and all(schema.field(str(c)).type not in text for c in g)]
     kinds: dict[Any, Any] = {}
@@ -500,22 +713,19 @@ def _stream_kinds(path: str, options: dict[str, Any], sets: list[list[Hashable]]
         strings_can_be_null=True,
     )
     parse = pacsv.ParseOptions(**options.get("parse", {}))
-    read = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES)
+    read = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES, **options.get("read", {}))
     seen: dict[str, set[str]] = {c: set() for c in columns}
     worded: set[str] = set()  # columns holding a label that is not a plain number
-    with pacsv.open_csv(
-        path, read_options=read, parse_options=parse, convert_options=convert
-    ) as reader:
-        for batch in reader:
-            for c in columns:
-                if c in worded:
-                    continue
-                new = set(pc.unique(batch.column(c)).drop_null().to_pylist()) - seen[c]
-                if any(not _NUMBER.fullmatch(v) for v in new):
-                    worded.add(c)
-                    seen[c].clear()
-                else:
-                    seen[c] |= new
+    for batch in _csv_batches(paths, read, parse, convert):
+        for c in columns:
+            if c in worded:
+                continue
+            new = set(pc.unique(batch.column(c)).drop_null().to_pylist()) - seen[c]
+            if any(not _NUMBER.fullmatch(v) for v in new):
+                worded.add(c)
+                seen[c].clear()
+            else:
+                seen[c] |= new
     for group in pending:
         names = [str(c) for c in group]
         if any(c in worded for c in names):
@@ -525,12 +735,51 @@ def _stream_kinds(path: str, options: dict[str, Any], sets: list[list[Hashable]]
     return kinds
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _text_options(args: argparse.Namespace) -> Any:
+    from ._io.read import TextOptions
+
+    return TextOptions(args.delimiter, args.decimal, args.encoding)
+
+
+def _streamable(args: argparse.Namespace, fmt: str) -> bool:
+    """Whether --stream counts in batches: CSV/TSV (compressed too) and Parquet files.
+
+    Standard input, JSON (lines) and relabelled labels (--map, --drop-labels) are read
+    by the whole-file path instead (JSON lines in chunks of 100,000 lines); markdown and
+    HTML are refused by :func:`_streamed`, which says why.
+    """
+    from ._io.formats import STDIO
+    from ._io.read import expand_input, input_kind
+
+    if args.input == STDIO or args.map or args.drop_labels:
+        return fmt in ("markdown", "html")
+    kinds = {input_kind(p, args.input_format) for p in expand_input(args.input)}
+    return not kinds & {"json", "jsonl"} or fmt in ("markdown", "html")
+
+
+def _csv_batches(paths: list[str], read: Any, parse: Any, convert: Any) -> Iterator[Any]:
+    import pyarrow.csv as pacsv
+
+    for path in paths:
+        with pacsv.open_csv(
+            path, read_options=read, parse_options=parse, convert_options=convert
+        ) as reader:
+            yield from reader
+
+
 def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from ._api.many import overall
+    from ._api.many import raters as rater_summary
     from ._api.pairwise import pairwise
-    from ._io.formats import output_format
-    from ._io.read import read_input
+    from ._errors import KappaFrameError
+    from ._io.formats import STDIO, output_format
+    from ._io.read import columns_of, read_input
     from ._report.display import visible
-    from ._report.report import MAX_GROUP_HEATMAPS, Report, render_text, write_report
+    from ._report.report import MAX_GROUP_HEATMAPS, Report, render_text
 
     long_args = {"item": args.item, "rater": args.rater, "label": args.label}
     long = any(v is not None for v in long_args.values())
@@ -539,7 +788,10 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return _error(f"the long layout needs --item, --rater and --label; {lacking} missing.", err)
     fmt = output_format(args.output, args.format)
     if fmt == "parquet" and args.output is None:
-        return _error("parquet is binary: name a file with --output.", err)
+        return _error("parquet is binary: name a file with --output (or -o - for stdout).", err)
+    on_overall = args.fail_on == "overall" or (args.fail_on == "value" and args.overall)
+    if args.fail_on == "overall" and not args.overall:
+        return _error("--fail-on overall checks the --overall table: add --overall METHOD.", err)
     bar = args.fail_under
     if bar is not None and args.fail_on not in _UNBOUNDED and not -1 <= bar <= 1:
         return _error(
@@ -547,9 +799,33 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             "would fail every row or none; give a bar such as 0.6.",
             err,
         )
-    _check_not_input(args.input, args.output)
+    extra = bool(args.overall or args.raters_summary)
+    if (
+        extra
+        and fmt in ("csv", "tsv", "json", "jsonl", "parquet")
+        and (args.output is None or args.output == STDIO)
+    ):
+        return _error(
+            f"--overall and --raters-summary write their tables beside the --output file "
+            f"(<name>.overall.{fmt}, <name>.raters.{fmt}); name a file with --output, or "
+            "use the text format on stdout.",
+            err,
+        )
+    if args.input != STDIO:
+        _check_not_input(args.input, args.output)
 
     by = list(args.by or [])
+    options = _text_options(args)
+    if args.exclude and not long and not args.raters:
+        skip = {*by, *args.exclude, *([args.reference] if args.reference else [])}
+        names = columns_of(args.input, args.input_format, options)
+        unknown = [c for c in args.exclude if c not in names]
+        if unknown:
+            raise KappaFrameError(
+                f"--exclude names {', '.join(map(repr, unknown))}, not a column of the input: "
+                f"{', '.join(names)}."
+            )
+        args.raters = [c for c in names if c not in skip]
 
     if long:
         needed: list[Hashable] | None = [*by, args.item, args.rater, args.label]
@@ -560,9 +836,10 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     else:
         needed = None
     progress = False if args.no_progress else None
-    if args.stream:
-        with _stream_errors(args):
-            source, data = _streamed(args, fmt, needed, by)
+    stream = args.stream and _streamable(args, fmt)
+    if stream:
+        with _stream_errors(args), _comma_hint(args):
+            source, data = _streamed(args, fmt, needed, by, options, progress)
     else:
         if long:
             labels, text = [args.label], [args.item]
@@ -570,47 +847,79 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             labels, text = [*args.raters, *([args.reference] if args.reference else [])], []
         else:
             labels, text = None, []
-        data = read_input(
-            args.input,
-            needed,
-            fmt=args.input_format,
-            progress=progress,
-            na_values=args.na_values,
-            labels=labels if labels is not None else _all_but(args.input, args, by),
-            text=text,
-        )
+        with _comma_hint(args):
+            data = read_input(
+                args.input,
+                needed,
+                fmt=args.input_format,
+                progress=progress,
+                na_values=args.na_values,
+                labels=labels,
+                text=text,
+                options=options,
+                labels_except=by if labels is None else None,
+            )
         source = data
 
     label_columns = [args.label] if long else (args.raters or [c for c in data if c not in by])
+    if args.map or args.drop_labels:
+        data = _relabel(data, label_columns, args.map, args.drop_labels)
+        source = data
     categories = _coerce(args.categories, data, label_columns)
     raters = _coerce(args.raters, data, [args.rater]) if long else args.raters
-    with warnings.catch_warnings(record=True) as caught, _stream_errors(args):
+    if args.fail_under is not None and not len(data) and not stream:
+        raise KappaFrameError(
+            f"no rows to check: {_shown_input(args.input)} has no data rows (a header only), "
+            "and --fail-under refuses to pass on nothing; check the export."
+        )
+    shared = {
+        "item": args.item,
+        "rater": args.rater,
+        "label": args.label,
+        "by": by or None,
+        "weights": args.weights,
+        "categories": categories,
+        "duplicates": args.duplicates,
+    }
+    with warnings.catch_warnings(record=True) as caught, _stream_errors(args), _lines(args, long):
         warnings.simplefilter("always")
         tidy = pairwise(
             source,
             raters,
-            item=args.item,
-            rater=args.rater,
-            label=args.label,
-            by=by or None,
-            weights=args.weights,
-            categories=categories,
+            **shared,
             scale=args.scale,
             ci=args.ci,
-            duplicates=args.duplicates,
+            **_test_options(args),
             min_overlap=args.min_overlap,
             stats=args.stats[0] if args.stats == ["all"] else args.stats,
             reference=args.reference,
         )
-    for warning in caught:
-        err.write(f"kappaframe: warning: {visible(str(warning.message))}\n")
+        many = (
+            overall(
+                source,
+                raters,
+                **shared,
+                method=args.overall,
+                scale=args.scale,
+                ci=args.ci,
+                **_test_options(args),
+            )
+            if args.overall
+            else None
+        )
+        summary = rater_summary(source, raters, **shared) if args.raters_summary else None
+    shown_warnings = dict.fromkeys(str(w.message) for w in caught)
+    for message in shown_warnings:
+        err.write(f"kappaframe: warning: {visible(for_cli(message))}\n")
 
+    checked: Any = many if on_overall else tidy
+    column = "value" if on_overall else args.fail_on
     if args.fail_under is not None:
-        _check_fail_on(tidy, args.fail_on)
+        _check_fail_on(checked, column)
     report = Report(
         tidy=tidy,
-        data=None if args.stream else data,
-        source=os.path.basename(args.input),
+        data=None if stream else data,
+        source=_shown_input(args.input),
         raters=raters,
         by=by,
         item=args.item,
@@ -619,32 +928,184 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         weights=args.weights,
         categories=categories,
         duplicates=args.duplicates,
-        fail_under=args.fail_under,
+        fail_under=None if on_overall else args.fail_under,
         fail_on=args.fail_on,
         progress=progress,
         max_heatmaps=MAX_GROUP_HEATMAPS if args.heatmaps is None else args.heatmaps,
     )
-    shown = write_report(report, fmt, args.output, raw=args.raw)
-    if shown is not None:
-        _write_out(out, shown)
+    tables = {"overall": many, "raters": summary}
+    _write(
+        report, fmt, args.output, args.raw, {k: v for k, v in tables.items() if v is not None}, out
+    )
 
     if args.fail_under is None:
         return EXIT_OK
-    below = tidy[tidy[args.fail_on] < args.fail_under]
-    undefined = int(tidy[args.fail_on].isna().sum())
+    values = checked[column]
+    undefined = int(values.isna().sum())
+    if undefined == len(checked):
+        what = "rows" if not len(checked) else f"defined {column} values"
+        raise KappaFrameError(
+            f"no rows to check: the result has no {what} (every one is undefined: no "
+            "item rated by both, or one label only), and --fail-under refuses to pass on "
+            "nothing."
+        )
+    below = checked[values < args.fail_under]
     if undefined:
+        verb, they = ("has", "it does") if undefined == 1 else ("have", "they do")
         err.write(
-            f"kappaframe: note: {undefined} rows have no {args.fail_on} (undefined); "
-            "they do not count against --fail-under.\n"
+            f"kappaframe: note: {_plural(undefined, 'row')} {verb} no {column} (undefined); "
+            f"{they} not count against --fail-under.\n"
         )
     if below.empty:
         return EXIT_OK
     err.write(
-        f"kappaframe: {len(below)} of {len(tidy)} rows have {visible(args.fail_on)} below "
-        f"{args.fail_under:g}:\n"
+        f"kappaframe: {len(below)} of {len(checked)} rows have {visible(column)} "
+        f"below {args.fail_under:g}:\n"
     )
     err.write(render_text(below.reset_index(drop=True)))
     return EXIT_BELOW
+
+
+def _shown_input(path: str) -> str:
+    return "standard input" if path == "-" else os.path.basename(path) or path
+
+
+def _write(
+    report: Any,
+    fmt: str,
+    output: str | None,
+    raw: bool,
+    tables: dict[str, Any],
+    out: IO[str],
+) -> None:
+    """Write the report; the extra tables go beside a table file, or after the text."""
+    from pathlib import Path
+
+    from ._io.formats import STDIO, output_compression
+    from ._io.write import plain, table_bytes, write_output
+    from ._report.report import render_markdown, render_text, spreadsheet_safe, write_report
+
+    titles = {"overall": "Overall agreement (many raters)", "raters": "Raters"}
+    if fmt in ("csv", "tsv", "json", "jsonl", "parquet"):
+
+        def encoded(frame: Any) -> bytes:
+            if fmt in ("csv", "tsv") and not raw:
+                frame = spreadsheet_safe(plain(frame))
+            return table_bytes(frame, fmt)
+
+        if output is not None and output != STDIO:
+            path = Path(output)
+            tail = "".join(path.suffixes[-2:]) if output_compression(path) else path.suffix
+            for name, table in tables.items():
+                write_output(
+                    path.with_name(path.name[: len(path.name) - len(tail)] + f".{name}{tail}"),
+                    encoded(table),
+                )
+        data = encoded(report.tidy)
+        if output is None or (output == STDIO and fmt != "parquet"):
+            _write_out(out, data.decode("utf-8"))
+        else:
+            write_output(output, data, out)
+        return
+    if fmt == "text":
+        text = render_text(report.tidy)
+        for name, table in tables.items():
+            text += f"\n{titles[name]}:\n{render_text(table)}"
+    elif fmt == "markdown":
+        text = render_markdown(report)
+        for name, table in tables.items():
+            text += f"\n## {titles[name]}\n\n{_markdown(table)}"
+    else:
+        text = write_report(report, fmt, None, raw=raw) or ""
+        if fmt == "html" and tables:
+            text = text.replace("<footer>", _html_sections(tables, titles) + "<footer>", 1)
+    if output is None or output == STDIO:
+        _write_out(out, text)
+    else:
+        write_output(output, text.encode("utf-8"))
+
+
+def _html_sections(tables: dict[str, Any], titles: dict[str, str]) -> str:
+    """The extra tables as HTML sections (the page's own table style)."""
+    import html
+
+    from ._report.report import _html_table
+
+    colours = {"overall": ("value",), "raters": ("mean_kappa", "median_kappa", "min_kappa")}
+    return "".join(
+        f'<section id="{name}-table"><h2>{html.escape(titles[name])}</h2>'
+        f'<div class="scroll">{_html_table(table, colour=colours[name])}</div></section>'
+        for name, table in tables.items()
+    )
+
+
+def _markdown(frame: Any) -> str:
+    from ._report.report import _markdown_table
+
+    return _markdown_table(frame)
+
+
+@contextlib.contextmanager
+def _comma_hint(args: argparse.Namespace) -> Iterator[None]:
+    """``--raters a,b,c`` (one name with commas) that is not a column: say to use spaces."""
+    from ._errors import KappaFrameError
+
+    try:
+        yield
+    except KappaFrameError as err:
+        commas = [r for r in args.raters or [] if isinstance(r, str) and "," in r]
+        if not commas or args.item is not None or "not found" not in str(err):
+            raise
+        parts = [p for p in commas[0].split(",") if p]
+        raise KappaFrameError(
+            f"{err} Separate rater names with spaces, not commas: --raters {' '.join(parts)}"
+        ) from None
+
+
+def _relabel(
+    data: Any, columns: Sequence[Hashable], changes: list[tuple[str, str]], dropped: list[str]
+) -> Any:
+    """``--map OLD=NEW`` renames, then ``--drop-labels`` marks missing, in the label columns."""
+    data = data.copy()
+    present = [c for c in columns if c in data]
+    olds = _coerce([o for o, _ in changes], data, present) or []
+    news = _coerce([n for _, n in changes], data, present) or []
+    gone = _coerce(dropped, data, present) or []
+    for c in present:
+        column = data[c]
+        if hasattr(column, "cat"):
+            column = column.astype(object)
+        if changes:
+            column = column.replace(dict(zip(olds, news, strict=True)))
+        if gone:
+            column = column.where(~column.isin(gone), None)
+        data[c] = column
+    return data
+
+
+@contextlib.contextmanager
+def _lines(args: argparse.Namespace, long: bool) -> Iterator[None]:
+    """Duplicate ratings: the API's 0-based rows become the file's line numbers."""
+    import re
+
+    from ._errors import KappaFrameError
+    from ._io.formats import STDIO
+    from ._io.read import TEXT_FORMATS, expand_input, input_kind
+
+    try:
+        yield
+    except KappaFrameError as err:
+        message = str(err)
+        found = re.search(r"\(rows (\d+) and (\d+)\)", message)
+        one = args.input == STDIO or expand_input(args.input) == [args.input]
+        if found is None or not long or args.raters or not one:
+            raise
+        a, b = int(found.group(1)), int(found.group(2))
+        if input_kind(args.input, args.input_format) in TEXT_FORMATS:
+            where = f"(lines {a + 2} and {b + 2} of {_shown_input(args.input)}, after its header)"
+        else:
+            where = f"(records {a + 1} and {b + 1} of {_shown_input(args.input)})"
+        raise KappaFrameError(message.replace(found.group(0), where)) from None
 
 
 @contextlib.contextmanager
@@ -722,19 +1183,6 @@ def _check_fail_on(tidy: Any, column: str) -> None:
             f"--fail-on column {column!r} is not a number column; --fail-under compares "
             f"numbers: choose one of {', '.join(numbers)}."
         )
-
-
-def _all_but(path: str, args: argparse.Namespace, by: list[Hashable]) -> list[Hashable]:
-    """Wide layout without --raters: every column of the file not in --by is a rater."""
-    from pathlib import Path
-
-    from ._io.formats import input_format
-    from ._io.read import TEXT_FORMATS, csv_header
-
-    kind = input_format(path, args.input_format)
-    if kind not in TEXT_FORMATS or not Path(path).is_file():
-        return []
-    return [c for c in csv_header(Path(path), kind) if c not in by]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -54,3 +55,22 @@ def native_type_matches(result: Any, frame: Any) -> bool:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261121)
+
+
+@pytest.fixture(scope="session")
+def spark_session() -> Iterator[Any]:
+    """One local PySpark session for the whole run (starting one takes seconds)."""
+    pytest.importorskip("pyspark")
+    pytest.importorskip("narwhals")
+    if shutil.which("java") is None:
+        pytest.skip("PySpark needs Java")
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[1]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "1")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()

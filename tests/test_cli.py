@@ -204,7 +204,7 @@ def test_fail_under_ignores_undefined(tmp_path: Path, capsys: pytest.CaptureFixt
     code, _, err = run(["report", str(path), "--fail-under", "-0.5"], capsys)
     assert code == 0
     assert "warning: kappa is undefined (NaN) for 1 of 3" in err
-    assert "note: 1 rows have no kappa" in err
+    assert "note: 1 row has no kappa" in err
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -112,22 +111,9 @@ def test_duckdb_long_duplicates_are_refused(duck: Any) -> None:
 
 
 # ------------------------------------------------------------------------ Spark
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    pytest.importorskip("pyspark")
-    pytest.importorskip("narwhals")
-    if shutil.which("java") is None:
-        pytest.skip("PySpark needs Java")
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[1]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "1")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
+@pytest.fixture
+def spark(spark_session: Any) -> Any:
+    return spark_session
 
 
 def spark_frame(session: Any, frame: pd.DataFrame) -> Any:

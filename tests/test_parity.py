@@ -92,6 +92,15 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "stats_all": {"stats": "all"},
     "reference": {"reference": "r4"},
     "min_overlap": {"min_overlap": 30},
+    "fine_print": {
+        "ci": 0.9,
+        "alternative": "greater",
+        "ci_dist": "t",
+        "population": 500,
+        "benchmark": "probabilistic",
+    },
+    "gwet_weights": {"weights": "radical"},
+    "distance_vector": {"weights": [0.0, 0.25, 1.0]},
 }
 
 # ----------------------------------------------------------------------------- the ways in
@@ -235,6 +244,10 @@ def cli_flags(opts: dict[str, Any]) -> list[str]:
             flags += ["--reference", str(value)]
         elif key == "min_overlap":
             flags += ["--min-overlap", str(value)]
+        elif key in ("alternative", "ci_dist", "benchmark"):
+            flags += [f"--{key.replace('_', '-')}", str(value)]
+        elif key == "population":
+            flags += ["--population", repr(value)]
         else:
             raise AssertionError(f"no CLI flag known for {key!r}")
     return flags
@@ -254,6 +267,31 @@ def way_cli(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(out), dtype={BY: str, "rater_a": str, "rater_b": str})
 
 
+def way_duckdb(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    duckdb = pytest.importorskip("duckdb")
+    pytest.importorskip("narwhals")
+    con = duckdb.connect()
+    try:
+        con.register("ratings", case.df)
+        res = kf.pairwise(con.sql("SELECT * FROM ratings"), by=BY, **case.cats(), **opts)
+    finally:
+        con.close()
+    assert isinstance(res, pd.DataFrame)
+    return res
+
+
+def way_spark(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    session = case.request.getfixturevalue("spark_session")
+    rows = [
+        tuple(None if isinstance(v, float) and np.isnan(v) else v for v in row)
+        for row in case.df.itertuples(index=False)
+    ]
+    schema = ", ".join(f"{c} string" for c in case.df.columns)
+    res = kf.pairwise(session.createDataFrame(rows, schema), by=BY, **case.cats(), **opts)
+    assert isinstance(res, pd.DataFrame)
+    return res
+
+
 WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
     "pandas": way_pandas,
     "polars": way_polars,
@@ -267,12 +305,15 @@ WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
     "scan_csv": way_scan_csv,
     "dask": way_dask,
     "cli": way_cli,
+    "duckdb": way_duckdb,
+    "spark": way_spark,
 }
 
 #: Cells a way in cannot express: excluded from the matrix (not skipped), and checked by
 #: :func:`test_not_offered_cells_really_lack_the_option`.
 NOT_OFFERED: dict[tuple[str, str], str] = {
     ("cli", "asymmetric"): "the CLI takes named weights only",
+    ("cli", "distance_vector"): "the CLI takes named weights only",
 }
 
 #: Ways that also run without categories= (the category order is then inferred: sorted labels).
@@ -287,6 +328,7 @@ WITHOUT_CATEGORIES = [
     "scan_csv",
     "dask",
     "cli",
+    "duckdb",
 ]
 
 
@@ -494,13 +536,15 @@ def test_not_offered_cells_really_lack_the_option(capsys: pytest.CaptureFixture[
     match = re.search(r"--weights \{([^}]*)\}", text)
     assert match is not None, "no --weights choices in `kappaframe report --help`"
     named = set(match.group(1).split(","))
-    assert named == {"linear", "quadratic"}
+    assert named == {"linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"}
     for way, option in NOT_OFFERED:
         assert way == "cli" and option in OPTIONS
         weights = OPTIONS[option].get("weights")
         assert weights is not None and not isinstance(weights, str), (way, option)
     # every other option has its flag (so nothing else belongs in the table)
-    for flag in ("--ci", "--stats", "--reference", "--min-overlap", "--categories", "--by"):
+    flags = ("--ci", "--stats", "--reference", "--min-overlap", "--categories", "--by")
+    flags += ("--alternative", "--ci-dist", "--population", "--benchmark")
+    for flag in flags:
         assert re.search(rf"(^|\s){re.escape(flag)}\s", text), flag
     for option, opts in OPTIONS.items():
         if ("cli", option) not in NOT_OFFERED:

@@ -415,7 +415,7 @@ def deferred(
     def compute(frame: Any) -> Any:
         return func(frame, *args, **kwargs)
 
-    return polars_frames.planned(data, _read_columns(source, options, long), compute, schema)
+    return polars_frames.planned(data, compute, schema)
 
 
 def _planned_schema(
@@ -450,19 +450,3 @@ def _planned_schema(
         ids = polars_frames.name_dtype(source[options["rater"]])
         schema.update({c: ids for c in ("rater_a", "rater_b") if c in schema})
     return schema
-
-
-def _read_columns(
-    source: dict[Hashable, Any], options: dict[str, Any], long: bool
-) -> list[Hashable] | None:
-    """The columns a call reads (``None``: every column, as ``raters=None`` means)."""
-    names = list(source)
-    by = as_list(options.get("by"), names)
-    if long:
-        wanted = [*by, *(options[k] for k in _LONG)]
-    elif options.get("raters") is None:
-        return None
-    else:
-        reference = options.get("reference")
-        wanted = [*by, *as_list(options["raters"], names), *([reference] if reference else [])]
-    return list(dict.fromkeys(c for c in wanted if c in source))

@@ -234,26 +234,28 @@ def name_dtype(dtype: pl.DataType) -> pl.DataType:
 
 def planned(
     source: pl.LazyFrame,
-    columns: Sequence[Hashable] | None,
-    compute: Callable[[pl.DataFrame], pl.DataFrame],
+    compute: Callable[[pl.LazyFrame], Any],
     schema: dict[Hashable, Any],
 ) -> pl.LazyFrame:
-    """A LazyFrame that runs ``compute`` on ``columns`` of ``source`` when collected.
+    """A LazyFrame that runs ``compute(source)`` when collected.
 
-    ``compute`` gets every row at once (``streamable=False``) as an eager DataFrame and
-    returns the result, whose columns are cast to ``schema``: the schema polars reports
-    for the plan before anything runs. Nothing is read until the plan is collected, so
-    the numbers are those of the data at ``.collect()``, and the plan composes with
-    further lazy steps (``filter``, ``join``, ``select``).
+    ``compute`` reads ``source`` as any LazyFrame input is read (the needed columns, in
+    batches: memory set by the batch size) and returns the result, whose columns are cast
+    to ``schema``: the schema polars reports for the plan before anything runs. Nothing is
+    read until the plan is collected, so the numbers are those of the data at
+    ``.collect()``, and the plan composes with further lazy steps (``filter``, ``join``,
+    ``select``).
     """
-    query = source if columns is None else source.select([str(c) for c in columns])
     target = pl.Schema({str(k): v for k, v in schema.items()})
 
-    def run(frame: pl.DataFrame) -> pl.DataFrame:
-        out = compute(frame)
+    def run(_: pl.DataFrame) -> pl.DataFrame:
+        out = compute(source)
+        if isinstance(out, pl.LazyFrame):
+            out = out.collect()
         return out.select([pl.col(n).cast(t) for n, t in target.items()])
 
-    return query.map_batches(run, schema=target, streamable=False)
+    # One placeholder row: the plan's own input; the data is read by ``compute``.
+    return pl.LazyFrame({"plan": [0]}).map_batches(run, schema=target, streamable=False)
 
 
 def schema_of(frame: pl.LazyFrame | pl.DataFrame) -> dict[Hashable, Any]:

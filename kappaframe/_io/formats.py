@@ -9,7 +9,10 @@ from .._errors import KappaFrameError
 
 INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl", "json")
 
-OUTPUT_FORMATS = ("text", "csv", "json", "jsonl", "parquet", "markdown", "html")
+OUTPUT_FORMATS = ("text", "csv", "tsv", "json", "jsonl", "parquet", "markdown", "html")
+
+#: The name that means standard input (as INPUT) or standard output (as ``--output``).
+STDIO = "-"
 
 _INPUT_SUFFIXES = {
     ".csv": "csv",
@@ -24,6 +27,8 @@ _INPUT_SUFFIXES = {
 
 _OUTPUT_SUFFIXES = {
     ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
     ".json": "json",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
@@ -57,6 +62,11 @@ def input_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
                 f"input format must be one of {', '.join(INPUT_FORMATS)}; got {fmt!r}."
             )
         return fmt
+    if os.fspath(path) == STDIO:
+        raise KappaFrameError(
+            "cannot tell the format of standard input; name it with --input-format "
+            f"({', '.join(INPUT_FORMATS)})."
+        )
     suffix, _ = _split_suffix(Path(path))
     if suffix not in _INPUT_SUFFIXES:
         raise KappaFrameError(
@@ -67,19 +77,42 @@ def input_format(path: str | os.PathLike[str], fmt: str | None = None) -> str:
 
 
 def output_format(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
-    """Name the output format: ``fmt`` if given, else the output's suffix, else text."""
+    """Name the output format: ``fmt`` if given, else the output's suffix, else text.
+
+    A compression suffix after the format's (``report.csv.gz``) is allowed for the text
+    formats; ``-`` (standard output) without ``fmt`` is text.
+    """
     if fmt is not None:
         if fmt not in OUTPUT_FORMATS:
             raise KappaFrameError(
                 f"output format must be one of {', '.join(OUTPUT_FORMATS)}; got {fmt!r}."
             )
-        return fmt
-    if path is None:
+    elif path is None or os.fspath(path) == STDIO:
         return "text"
-    suffix = Path(path).suffix.lower()
-    if suffix not in _OUTPUT_SUFFIXES:
+    else:
+        suffix, _ = _split_suffix(Path(path))
+        if suffix not in _OUTPUT_SUFFIXES:
+            shown = "".join(Path(path).suffixes[-2:]) or suffix
+            raise KappaFrameError(
+                f"cannot tell the output format from the suffix {shown!r} of {str(path)!r}; "
+                f"pass --format ({', '.join(OUTPUT_FORMATS)})."
+            )
+        fmt = _OUTPUT_SUFFIXES[suffix]
+    if fmt == "parquet" and output_compression(path) is not None:
         raise KappaFrameError(
-            f"cannot tell the output format from the suffix {suffix!r} of {str(path)!r}; "
-            f"pass --format ({', '.join(OUTPUT_FORMATS)})."
+            f"Parquet compresses its own columns: write {str(path)!r} without the "
+            f"{Path(str(path)).suffix} suffix."
         )
-    return _OUTPUT_SUFFIXES[suffix]
+    return fmt
+
+
+def output_compression(path: str | os.PathLike[str] | None) -> str | None:
+    """The compression an output's last suffix names (``.gz``: gzip), or None."""
+    if path is None or os.fspath(path) == STDIO:
+        return None
+    return _split_suffix(Path(path))[1]
+
+
+def suffixes(fmt: str) -> list[str]:
+    """The output suffixes that name ``fmt`` (``"csv"`` -> ``[".csv"]``)."""
+    return [s for s, f in _OUTPUT_SUFFIXES.items() if f == fmt]

@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
+import csv
+import glob
 import io
 import lzma
 import os
 import re
 import sys
-import time
 import zlib
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import pandas as pd
 
 from .._errors import KappaFrameError, missing_columns
-from .formats import _PARQUET_EXTRA, _split_suffix, input_format
+from .formats import _PARQUET_EXTRA, INPUT_FORMATS, STDIO, _split_suffix, input_format
 
 
 class Progress:
-    """A one-line progress bar on a terminal; silent otherwise.
+    """A one-line progress bar (tqdm) on a terminal; silent otherwise.
 
     It draws only when ``stream`` is a terminal and the work has lasted ``delay``
-    seconds, so quick runs print nothing and logs of batch jobs stay clean.
+    seconds, so quick runs print nothing and logs of batch jobs stay clean. Without the
+    tqdm package it stays silent.
     """
 
     def __init__(
@@ -44,42 +46,63 @@ class Progress:
             isatty = getattr(self.stream, "isatty", None)
             enabled = bool(isatty and isatty())
         self.enabled = enabled
-        self.delay = delay
-        self.start = time.monotonic()
         self.done = 0.0
-        self.drawn = False
+        self._bar: Any = _tqdm(self, delay) if enabled else None
 
     def advance(self, amount: float) -> None:
         self.update(self.done + amount)
 
     def update(self, done: float) -> None:
+        step = done - self.done
         self.done = done
-        if not self.enabled or time.monotonic() - self.start < self.delay:
-            return
-        self.stream.write("\r" + self.line())
-        self.stream.flush()
-        self.drawn = True
+        if self._bar is not None and step:
+            self._bar.update(step)
 
-    def line(self, width: int = 30) -> str:
+    def line(self) -> str:
+        """What the bar says besides the bar itself: the amount done (and of how much)."""
         if self.total:
-            share = min(max(self.done / self.total, 0.0), 1.0)
-            filled = round(share * width)
-            bar = "#" * filled + "." * (width - filled)
-            amount = f"{_amount(self.done, self.unit)} / {_amount(self.total, self.unit)}"
-            return f"{self.label} [{bar}] {share:4.0%} {amount}"
-        return f"{self.label} {_amount(self.done, self.unit)}"
+            return f"{_amount(self.done, self.unit)} / {_amount(self.total, self.unit)}"
+        return _amount(self.done, self.unit)
 
     def close(self) -> None:
-        if self.drawn:
-            self.stream.write("\r" + " " * len(self.line()) + "\r")
-            self.stream.flush()
-            self.drawn = False
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
 
     def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _tqdm(progress: Progress, delay: float) -> Any:
+    """A tqdm bar drawing ``progress`` (None without tqdm)."""
+    try:
+        from tqdm import tqdm
+    except ModuleNotFoundError:
+        return None
+
+    class Bar(tqdm):
+        @property
+        def format_dict(self) -> dict[str, Any]:
+            return {**super().format_dict, "amount": progress.line()}
+
+    if progress.total:
+        layout = "{desc} [{bar:30}] {percentage:3.0f}% {amount}"
+    else:
+        layout = "{desc} {amount}"
+    return Bar(
+        total=progress.total or None,
+        desc=progress.label,
+        file=progress.stream,
+        delay=delay,
+        mininterval=min(0.1, delay),
+        leave=False,
+        ascii=".#",
+        bar_format=layout,
+        dynamic_ncols=False,
+    )
 
 
 def _amount(value: float, unit: str) -> str:
@@ -169,6 +192,219 @@ def _distinct_text(column: pd.Series) -> set[str]:
     return {str(v) for v in column.dropna().unique()}
 
 
+_DEFAULT_ENCODING = "utf-8-sig"
+
+#: The separators a CSV file is sniffed for, in order of preference.
+DELIMITERS = (",", ";", "\t", "|")
+
+_COMMA_NUMBER = re.compile(r"-?[0-9]+,[0-9]+")
+_POINT_NUMBER = re.compile(r"-?[0-9]+\.[0-9]+")
+_INTEGER = re.compile(r"-?[0-9]+")
+
+_MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd"}
+
+#: Suffixes a directory given as input is searched for.
+_LISTED = (".csv", ".tsv", ".tab", ".parquet", ".pq", ".jsonl", ".ndjson", ".json")
+
+_stdin_cache: dict[str, bytes] = {}
+
+
+class Source:
+    """One input: a file, or standard input (read into memory once)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.stdin = os.fspath(path) == STDIO
+        self.data = stdin_bytes() if self.stdin else None
+        self.name = "standard input" if self.stdin else self.path.name
+        self.compression = None if self.stdin else _split_suffix(self.path)[1]
+
+    def __str__(self) -> str:
+        return "standard input" if self.stdin else str(self.path)
+
+    def open(self) -> IO[bytes]:
+        return io.BytesIO(self.data) if self.data is not None else open(self.path, "rb")
+
+    def size(self) -> int:
+        return len(self.data) if self.data is not None else self.path.stat().st_size
+
+    def head(self, size: int = 65_536) -> bytes:
+        """The first ``size`` bytes, decompressed."""
+        with self.open() as raw:
+            if self.compression is None:
+                return raw.read(size)
+            return _decompressed(raw, self.compression).read(size)
+
+
+def _decompressed(raw: IO[bytes], compression: str) -> IO[bytes]:
+    if compression == "gzip":
+        import gzip
+
+        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
+    if compression == "bz2":
+        import bz2
+
+        return bz2.open(raw)
+    if compression == "xz":
+        return lzma.open(raw)
+    import zstandard
+
+    return zstandard.ZstdDecompressor().stream_reader(raw)
+
+
+def stdin_bytes() -> bytes:
+    """Standard input, read whole once (and decompressed when it starts like gzip, ...)."""
+    if "data" not in _stdin_cache:
+        data = sys.stdin.buffer.read()
+        for magic, compression in _MAGIC.items():
+            if data.startswith(magic):
+                try:
+                    data = _decompressed(io.BytesIO(data), compression).read()
+                except ImportError as err:
+                    raise _missing_codec("standard input", compression, err) from None
+                except _READ_ERRORS as err:
+                    raise KappaFrameError(
+                        f"could not decompress standard input ({compression}): {err}."
+                    ) from None
+                break
+        _stdin_cache["data"] = data
+    return _stdin_cache["data"]
+
+
+def sniff_format(head: bytes) -> str | None:
+    """Say what a stream holds from its first bytes: parquet, json, jsonl, csv, tsv or None."""
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not text or b"\x00" in text:
+        return None
+    if text[:1] == b"[":
+        return "json"
+    if text[:1] == b"{":
+        return "jsonl"
+    sep = sniff_delimiter(text.decode("utf-8", errors="replace"))
+    return "tsv" if sep == "\t" else "csv"
+
+
+def expand_input(path: str | os.PathLike[str]) -> list[str]:
+    """The files an INPUT names: itself, a glob's matches, or a directory's data files.
+
+    Raises
+    ------
+    KappaFrameError
+        A glob that matches nothing, a directory with no data file.
+    """
+    text = os.fspath(path)
+    if text == STDIO:
+        return [text]
+    if os.path.isdir(text):
+        found = sorted(
+            str(p)
+            for p in Path(text).rglob("*")
+            if p.is_file() and _split_suffix(p)[0] in _LISTED and not p.name.startswith(".")
+        )
+        if not found:
+            raise KappaFrameError(
+                f"the directory {text!r} holds no data file ({', '.join(_LISTED)}, compressed too)."
+            )
+        return found
+    if any(ch in text for ch in "*?[") and not os.path.exists(text):
+        found = sorted(p for p in glob.glob(text, recursive=True) if os.path.isfile(p))
+        if not found:
+            raise KappaFrameError(f"no file matches {text!r}.")
+        return found
+    return [text]
+
+
+def input_kind(path: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """The format of one input: ``fmt``, else its suffix, else (standard input) sniffed."""
+    if fmt is not None or os.fspath(path) != STDIO:
+        return input_format(path, fmt)
+    kind = sniff_format(stdin_bytes()[:65_536])
+    if kind is None:
+        why = "it is empty" if not stdin_bytes().strip() else "it is not text nor Parquet"
+        raise KappaFrameError(
+            f"cannot tell the format of standard input ({why}); name it with "
+            f"--input-format ({', '.join(INPUT_FORMATS)})."
+        )
+    return kind
+
+
+def sniff_delimiter(text: str, default: str | None = None) -> str:
+    """The separator of CSV text among ``, ; TAB |``, from its header and first lines.
+
+    A candidate fits when it splits the header into two or more fields and every
+    complete sampled line into as many. ``default`` wins when it fits; else the fitting
+    candidate with the most fields; else ``default`` (or ``,``).
+    """
+    lines = text.splitlines()
+    if len(lines) > 1 and not text.endswith(("\n", "\r")):
+        lines = lines[:-1]  # the sample may end inside a line
+    lines = [line for line in lines[:50] if line.strip()]
+    best, best_fields = None, 1
+    fits: list[str] = []
+    for sep in DELIMITERS:
+        try:
+            rows = list(csv.reader(lines, delimiter=sep))
+        except csv.Error:
+            continue
+        if not rows or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
+            continue
+        fits.append(sep)
+        if len(rows[0]) > best_fields:
+            best, best_fields = sep, len(rows[0])
+    if default is not None and default in fits:
+        return default
+    return best or default or ","
+
+
+def sniff_decimal(text: str, sep: str) -> str:
+    """``,`` when the separator is not ``,`` and the number-like cells use a decimal comma."""
+    if sep == ",":
+        return "."
+    commas = points = 0
+    for row in csv.reader(text.splitlines()[1:50], delimiter=sep):
+        for cell in row:
+            cell = cell.strip()
+            commas += bool(_COMMA_NUMBER.fullmatch(cell))
+            points += bool(_POINT_NUMBER.fullmatch(cell))
+    return "," if commas and not points else "."
+
+
+class TextOptions:
+    """How a CSV/TSV input is written: separator, decimal mark, encoding (None: sniffed)."""
+
+    def __init__(
+        self, delimiter: str | None = None, decimal: str | None = None, encoding: str | None = None
+    ) -> None:
+        self.delimiter = delimiter
+        self.decimal = decimal
+        self.encoding = encoding or _DEFAULT_ENCODING
+
+    def resolve(self, source: Source, kind: str) -> tuple[str, str]:
+        """The separator and the decimal mark of ``source``: as given, else sniffed."""
+        if self.delimiter is not None and self.decimal is not None:
+            return self.delimiter, self.decimal
+        try:
+            text = source.head().decode(self.encoding, errors="replace")
+        except LookupError:
+            raise _bad_encoding(self.encoding) from None
+        except ImportError as err:
+            raise _missing_codec(str(source), source.compression, err) from None
+        except _READ_ERRORS as err:
+            raise _unreadable(source, kind, err) from None
+        text = text.lstrip("\ufeff")
+        sep = self.delimiter or sniff_delimiter(text, "\t" if kind == "tsv" else ",")
+        return sep, self.decimal or sniff_decimal(text, sep)
+
+
+def _bad_encoding(encoding: str) -> KappaFrameError:
+    return KappaFrameError(
+        f"unknown --encoding {encoding!r}; use a Python codec name such as utf-8, cp1252, "
+        "latin-1 or utf-16."
+    )
+
+
 def read_input(
     path: str | os.PathLike[str],
     columns: Sequence[Hashable] | None = None,
@@ -178,28 +414,33 @@ def read_input(
     na_values: Sequence[str] = (),
     labels: Sequence[Hashable] | None = None,
     text: Sequence[Hashable] = (),
+    options: TextOptions | None = None,
+    labels_except: Sequence[Hashable] | None = None,
 ) -> pd.DataFrame:
     """Read CSV, TSV, Parquet or JSON (lines) into pandas, keeping only ``columns``.
 
     This is the one function the command line reads input with (swap it for a streamed
     reader and nothing else changes). Compressed text files (``.gz``, ``.bz2``, ``.xz``,
-    ``.zst``) are read as such.
+    ``.zst``) are read as such. ``path`` may be ``-`` (standard input), a glob or a
+    directory: each file is read alike and the rows are stacked, with the union of the
+    files' columns (a column a file lacks is missing there).
 
     CSV and TSV cells are read as written: only an empty cell is missing (plus the
     ``na_values`` tokens), and ``01``, ``1`` and ``1.0`` are three labels. A column
     becomes numbers when :func:`number_kind` allows it (the ``labels`` columns decide
     together, as they share one category index), so the label order for weights is the
-    numeric one. JSON keeps its own types; its empty strings and ``na_values`` are missing
-    too. Parquet keeps its types and nulls.
+    numeric one. The separator (``, ; TAB |``) and the decimal mark are sniffed unless
+    ``options`` gives them; a UTF-8 byte order mark is dropped. JSON keeps its own types;
+    its empty strings and ``na_values`` are missing too. Parquet keeps its types and nulls.
 
     Parameters
     ----------
     path : str or os.PathLike
-        The input file.
+        The input file, ``-``, a glob or a directory.
     columns : sequence of hashable, optional
         The columns to keep (default: all).
     fmt : {"csv", "tsv", "parquet", "jsonl", "json"}, optional
-        Default: from the file's suffix.
+        Default: from the file's suffix (sniffed for standard input).
     progress : bool, optional
         A progress bar on stderr (default: on a terminal only).
     na_values : sequence of str, default ()
@@ -208,6 +449,10 @@ def read_input(
         Columns that share one category index (default: each column on its own).
     text : sequence of hashable, default ()
         Columns kept as text whatever they hold (group keys, item ids).
+    options : TextOptions, optional
+        Separator, decimal mark and encoding of CSV/TSV (default: sniffed; UTF-8).
+    labels_except : sequence of hashable, optional
+        Without ``labels``: every column but these shares one category index.
 
     Returns
     -------
@@ -217,35 +462,36 @@ def read_input(
     ------
     KappaFrameError
         Missing file, unknown format, missing or repeated columns, a file the parser or
-        the decompressor rejects, nested JSON values, ``na_values`` with Parquet.
+        the decompressor rejects, text that is not in the encoding (the message names
+        ``--encoding``), nested JSON values, ``na_values`` with Parquet.
     ModuleNotFoundError
         Parquet without pyarrow, ``.zst`` without zstandard.
     """
-    source, kind, wanted = _locate(path, columns, fmt)
+    options = options or TextOptions()
+    paths = expand_input(path)
     tokens = list(na_values)
-    if tokens and kind == "parquet":
-        raise KappaFrameError(
-            f"--na-values {' '.join(tokens)}: Parquet marks missing values itself (null); "
-            "drop --na-values for Parquet input."
+    wanted = None if columns is None else list(dict.fromkeys(columns))
+    frames: list[pd.DataFrame] = []
+    kinds: set[str] = set()
+    for one in paths:
+        frame, kind = _read_one(
+            one, wanted if len(paths) == 1 else None, fmt, progress, tokens, options
         )
-    size = source.stat().st_size
-    try:
-        if kind == "parquet":
-            frame = _read_parquet(source, wanted, progress)
-        else:
-            with Progress(f"reading {source.name}", size, unit="B", enabled=progress) as bar:
-                frame = _read_text(source, kind, wanted, bar, tokens)
-    except KappaFrameError:
-        raise
-    except ImportError as err:
-        raise _missing_codec(source, err) from None
-    except _READ_ERRORS as err:
-        raise _unreadable(source, kind, err) from None
-    if kind == "parquet":
+        frames.append(frame)
+        kinds.add(kind)
+    if len(frames) == 1:
+        frame = frames[0]
+    else:
+        frame = pd.concat(frames, ignore_index=True, sort=False)
+        _check_wanted(wanted, list(frame.columns), Source(path))
+        if wanted is not None:
+            frame = frame[wanted]
+    if kinds == {"parquet"}:
         return frame
-    _check_flat(frame, source)
-    if kind not in TEXT_FORMATS:
+    if not kinds <= set(TEXT_FORMATS):
         return _missing_text(frame, ["", *tokens])
+    if labels is None and labels_except is not None:
+        labels = [c for c in frame.columns if c not in labels_except]
     keep = set(text) | set(labels or ())
     together = [c for c in labels or () if c in frame]
     if together:
@@ -259,8 +505,58 @@ def read_input(
     return frame
 
 
-def _unreadable(source: Path, kind: str, err: BaseException) -> KappaFrameError:
-    compression = _split_suffix(source)[1]
+def _read_one(
+    path: str,
+    wanted: list[Hashable] | None,
+    fmt: str | None,
+    progress: bool | None,
+    tokens: list[str],
+    options: TextOptions,
+) -> tuple[pd.DataFrame, str]:
+    """One file as written (text cells as text), and its format."""
+    kind = input_kind(path, fmt)
+    if not os.fspath(path) == STDIO and not Path(path).is_file():
+        raise KappaFrameError(f"input file not found: {path!r}.")
+    source = Source(path)
+    if tokens and kind == "parquet":
+        raise KappaFrameError(
+            f"--na-values {' '.join(tokens)}: Parquet marks missing values itself (null); "
+            "drop --na-values for Parquet input."
+        )
+    try:
+        if kind == "parquet":
+            frame = _read_parquet(source, wanted, progress)
+        else:
+            with Progress(
+                f"reading {source.name}", source.size(), unit="B", enabled=progress
+            ) as bar:
+                frame = _read_text(source, kind, wanted, bar, tokens, options)
+    except KappaFrameError:
+        raise
+    except LookupError:
+        raise _bad_encoding(options.encoding) from None
+    except ImportError as err:
+        raise _missing_codec(str(source), source.compression, err) from None
+    except _READ_ERRORS as err:
+        raise _unreadable(source, kind, err, options.encoding) from None
+    if kind != "parquet":
+        _check_flat(frame, source)
+    return frame, kind
+
+
+def _unreadable(
+    source: Source, kind: str, err: BaseException, encoding: str = _DEFAULT_ENCODING
+) -> KappaFrameError:
+    compression = source.compression
+    if isinstance(err, UnicodeDecodeError):
+        shown = "UTF-8" if encoding == _DEFAULT_ENCODING else encoding
+        byte = err.object[err.start : err.start + 1].hex() if err.object else "?"
+        other = "cp1252" if encoding in (_DEFAULT_ENCODING, "utf-8", "utf8") else "utf-8"
+        return KappaFrameError(
+            f"could not read {str(source)!r} as {shown} text (byte 0x{byte} at offset "
+            f"{err.start} is not {shown}); name the file's encoding with --encoding, e.g. "
+            f"--encoding {other} for Excel's 'CSV (Windows)' files."
+        )
     if compression is not None and isinstance(err, (EOFError, lzma.LZMAError, zlib.error, OSError)):
         return KappaFrameError(
             f"could not decompress {str(source)!r} ({compression}): {err}; the file is "
@@ -270,16 +566,17 @@ def _unreadable(source: Path, kind: str, err: BaseException) -> KappaFrameError:
     return KappaFrameError(f"could not read {str(source)!r} as {kind}: {reason}")
 
 
-def _missing_codec(source: Path, err: ImportError) -> Exception:
-    if _split_suffix(source)[1] == "zstd":
+def _missing_codec(name: str, compression: str | None, err: ImportError) -> Exception:
+    if compression == "zstd":
+        shown = Path(name).name if name != "standard input" else name
         return ModuleNotFoundError(
-            f"reading {source.name} (zstd) needs the zstandard module: pip install zstandard",
+            f"reading {shown} (zstd) needs the zstandard module: pip install zstandard",
             name="zstandard",
         )
     return err
 
 
-def _check_flat(frame: pd.DataFrame, source: Path) -> None:
+def _check_flat(frame: pd.DataFrame, source: Source) -> None:
     """Refuse nested values (a JSON object or list in a cell)."""
     for c in frame.columns:
         if frame[c].dtype != object:
@@ -311,31 +608,42 @@ def read_head(
     fmt: str | None = None,
     rows: int = 10_000,
     na_values: Sequence[str] = (),
+    options: TextOptions | None = None,
 ) -> pd.DataFrame:
     """Read the first ``rows`` rows (to see column names and label types cheaply).
 
     CSV and TSV cells come back as written (text), missing when empty or in ``na_values``.
     """
+    options = options or TextOptions()
     source, kind, wanted = _locate(path, columns, fmt)
     try:
         if kind == "parquet":
             parquet, names = _open_parquet(source, wanted)
             batch = next(parquet.iter_batches(columns=names, batch_size=rows), None)
             if batch is None:
-                return read_input(source, wanted, fmt=kind, progress=False)
+                return read_input(path, wanted, fmt=kind, progress=False)
             return batch.to_pandas()
         if kind in TEXT_FORMATS:
-            sep = _check_csv_header(source, kind, wanted, "infer")
-            return pd.read_csv(
-                source, sep=sep, usecols=wanted, nrows=rows, **_as_written(na_values)
-            )
+            sep, decimal = _check_csv_header(source, kind, wanted, options)
+            compression: Any = source.compression
+            with source.open() as raw:
+                frame: Any = pd.read_csv(
+                    raw,
+                    sep=sep,
+                    usecols=wanted,
+                    nrows=rows,
+                    compression=compression,
+                    encoding=options.encoding,
+                    **_as_written(na_values),
+                )
+            return _decimal_points(frame) if decimal == "," else frame
     except KappaFrameError:
         raise
     except ImportError as err:
-        raise _missing_codec(source, err) from None
+        raise _missing_codec(str(source), source.compression, err) from None
     except _READ_ERRORS as err:
-        raise _unreadable(source, kind, err) from None
-    return read_input(source, wanted, fmt=kind, progress=False, na_values=na_values)
+        raise _unreadable(source, kind, err, options.encoding) from None
+    return read_input(path, wanted, fmt=kind, progress=False, na_values=na_values)
 
 
 def _as_written(na_values: Sequence[str]) -> dict[str, Any]:
@@ -345,33 +653,68 @@ def _as_written(na_values: Sequence[str]) -> dict[str, Any]:
 
 def _locate(
     path: str | os.PathLike[str], columns: Sequence[Hashable] | None, fmt: str | None
-) -> tuple[Path, str, list[Hashable] | None]:
+) -> tuple[Source, str, list[Hashable] | None]:
     """The input file (which must exist), its format, and the columns to keep."""
-    source = Path(path)
-    kind = input_format(source, fmt)
-    if not source.is_file():
-        raise KappaFrameError(f"input file not found: {str(source)!r}.")
+    kind = input_kind(path, fmt)
+    if os.fspath(path) != STDIO and not Path(path).is_file():
+        raise KappaFrameError(f"input file not found: {os.fspath(path)!r}.")
     wanted = None if columns is None else list(dict.fromkeys(columns))
-    return source, kind, wanted
+    return Source(path), kind, wanted
 
 
-def csv_header(source: Path, kind: str, compression: Any = "infer") -> list[str]:
+def csv_header(source: Source | Path, kind: str, options: TextOptions | None = None) -> list[str]:
     """The column names of a CSV/TSV file as written; a name given twice is an error."""
-    sep = "\t" if kind == "tsv" else ","
+    source = source if isinstance(source, Source) else Source(source)
+    options = options or TextOptions()
+    sep, _ = options.resolve(source, kind)
+    compression: Any = source.compression
     try:
-        first = pd.read_csv(
-            source, sep=sep, nrows=1, header=None, compression=compression, **_as_written(())
-        )
+        with source.open() as raw:
+            first: Any = pd.read_csv(
+                raw,
+                sep=sep,
+                nrows=1,
+                header=None,
+                compression=compression,
+                encoding=options.encoding,
+                **_as_written(()),
+            )
+    except LookupError:
+        raise _bad_encoding(options.encoding) from None
     except ImportError as err:
-        raise _missing_codec(source, err) from None
+        raise _missing_codec(str(source), source.compression, err) from None
+    except pd.errors.EmptyDataError:
+        return []
     except _READ_ERRORS as err:
-        raise _unreadable(source, kind, err) from None
+        raise _unreadable(source, kind, err, options.encoding) from None
     names = ["" if pd.isna(v) else str(v) for v in first.iloc[0]] if len(first) else []
     _check_unique(names, source)
     return names
 
 
-def _check_unique(names: Sequence[Hashable], source: Path) -> None:
+def columns_of(
+    path: str | os.PathLike[str], fmt: str | None = None, options: TextOptions | None = None
+) -> list[str]:
+    """The column names of an input (the union over a glob's or directory's files)."""
+    names: dict[str, None] = {}
+    for one in expand_input(path):
+        kind = input_kind(one, fmt)
+        if kind in TEXT_FORMATS:
+            if os.fspath(one) != STDIO and not Path(one).is_file():
+                raise KappaFrameError(f"input file not found: {one!r}.")
+            names.update(dict.fromkeys(csv_header(Source(one), kind, options)))
+        elif kind == "parquet":
+            source = Source(one)
+            names.update(
+                dict.fromkeys(str(c) for c in _open_parquet(source, None)[0].schema_arrow.names)
+            )
+        else:
+            head = read_head(one, fmt=kind, rows=1)
+            names.update(dict.fromkeys(str(c) for c in head.columns))
+    return list(names)
+
+
+def _check_unique(names: Sequence[Hashable], source: Source) -> None:
     seen: set[Hashable] = set()
     for name in names:
         if name in seen:
@@ -383,16 +726,16 @@ def _check_unique(names: Sequence[Hashable], source: Path) -> None:
 
 
 def _check_csv_header(
-    source: Path, kind: str, wanted: list[Hashable] | None, compression: Any
-) -> str:
-    """Check the wanted columns against a CSV/TSV header; return the separator."""
-    sep = "\t" if kind == "tsv" else ","
-    names = csv_header(source, kind, compression)
+    source: Source, kind: str, wanted: list[Hashable] | None, options: TextOptions
+) -> tuple[str, str]:
+    """Check the wanted columns against a CSV/TSV header; return separator and decimal."""
+    sep, decimal = options.resolve(source, kind)
+    names = csv_header(source, kind, options)
     _check_wanted(wanted, names, source)
-    return sep
+    return sep, decimal
 
 
-def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], source: Path) -> None:
+def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], source: Source) -> None:
     if wanted is None:
         return
     err = missing_columns(wanted, list(names), "column")
@@ -400,32 +743,59 @@ def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], sour
         raise KappaFrameError(f"{source.name}: {err}")
 
 
+def _decimal_points(frame: pd.DataFrame) -> pd.DataFrame:
+    """Numbers written with a decimal comma (``0,75``) rewritten with a point, column by column.
+
+    Only a column whose every value is an integer or a decimal-comma number changes.
+    """
+    for c in frame.columns:
+        values = _distinct_text(frame[c])
+        commas = [v for v in values if _COMMA_NUMBER.fullmatch(v)]
+        if commas and all(_COMMA_NUMBER.fullmatch(v) or _INTEGER.fullmatch(v) for v in values):
+            frame[c] = frame[c].str.replace(",", ".", regex=False)
+    return frame
+
+
 def _read_text(
-    source: Path, kind: str, wanted: list[Hashable] | None, bar: Progress, tokens: list[str]
+    source: Source,
+    kind: str,
+    wanted: list[Hashable] | None,
+    bar: Progress,
+    tokens: list[str],
+    options: TextOptions,
 ) -> Any:
-    compression: Any = _split_suffix(source)[1]
+    compression: Any = source.compression
     if kind in TEXT_FORMATS:
-        sep = _check_csv_header(source, kind, wanted, compression)
-    raw = open(source, "rb")  # noqa: SIM115 - closed by the buffered reader below
+        sep, decimal = _check_csv_header(source, kind, wanted, options)
+    raw = source.open()
     with io.BufferedReader(_CountingReader(raw, bar)) as buffered:
         handle: Any = buffered
         if kind in TEXT_FORMATS:
-            return pd.read_csv(
+            frame = pd.read_csv(
                 handle,
                 sep=sep,
                 usecols=wanted,
                 compression=compression,
+                encoding=options.encoding,
                 low_memory=False,
                 **_as_written(tokens),
             )
+            return _decimal_points(frame) if decimal == "," else frame
         if kind == "json":
             first = handle.peek(64).lstrip()[:1]
             if first == b"[":
-                frame = pd.read_json(handle, compression=compression, dtype=False)
+                frame = pd.read_json(
+                    handle, compression=compression, dtype=False, encoding=options.encoding
+                )
                 _check_wanted(wanted, list(frame.columns), source)
                 return frame if wanted is None else frame[wanted]
         parts = pd.read_json(
-            handle, lines=True, chunksize=100_000, compression=compression, dtype=False
+            handle,
+            lines=True,
+            chunksize=100_000,
+            compression=compression,
+            dtype=False,
+            encoding=options.encoding,
         )
         frames = []
         for part in parts:
@@ -436,7 +806,7 @@ def _read_text(
     return pd.concat(frames, ignore_index=True)
 
 
-def _open_parquet(source: Path, wanted: list[Hashable] | None) -> tuple[Any, list[str] | None]:
+def _open_parquet(source: Source, wanted: list[Hashable] | None) -> tuple[Any, list[str] | None]:
     """Open a Parquet file and check the wanted columns; return it and the names to read."""
     try:
         import pyarrow as pa
@@ -444,7 +814,7 @@ def _open_parquet(source: Path, wanted: list[Hashable] | None) -> tuple[Any, lis
     except ModuleNotFoundError as err:
         raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
     try:
-        parquet = pq.ParquetFile(source)
+        parquet = pq.ParquetFile(source.open() if source.stdin else source.path)
     except (pa.ArrowException, OSError) as err:
         raise KappaFrameError(f"could not read {str(source)!r} as parquet: {err}") from None
     _check_unique(parquet.schema_arrow.names, source)
@@ -452,7 +822,7 @@ def _open_parquet(source: Path, wanted: list[Hashable] | None) -> tuple[Any, lis
     return parquet, None if wanted is None else [str(c) for c in wanted]
 
 
-def _read_parquet(source: Path, wanted: list[Hashable] | None, progress: bool | None) -> Any:
+def _read_parquet(source: Source, wanted: list[Hashable] | None, progress: bool | None) -> Any:
     import pyarrow as pa
 
     parquet, names = _open_parquet(source, wanted)
@@ -468,3 +838,10 @@ def _read_parquet(source: Path, wanted: list[Hashable] | None, progress: bool | 
         full = parquet.schema_arrow
         table = (full if names is None else pa.schema([full.field(n) for n in names])).empty_table()
     return table.to_pandas()
+
+
+def counted(batches: Iterable[Any], progress: Progress) -> Iterator[Any]:
+    """Yield record batches, advancing ``progress`` by their rows (the counting bar)."""
+    for batch in batches:
+        yield batch
+        progress.advance(batch.num_rows)

@@ -5,6 +5,9 @@
   through: there is nothing to rename over, and replacing it would turn ``/dev/null``
   into a regular file.
 - A regular file keeps its permission bits; a new one gets 0666 minus the umask.
+- :func:`write_output` sends bytes to a file (compressed as its suffix says: ``.gz``,
+  ``.bz2``, ``.xz``, ``.zst``) or to standard output (``-``); :func:`table_bytes` turns a
+  table into CSV, TSV, JSON, JSON lines or Parquet (which keeps ordered categoricals).
 - The temporary file is named ``.{name}.kappaframe-tmp-{pid}``; SIGTERM during the
   write removes it (exit status 143), and a later write to the same directory removes
   the ones whose process no longer runs.
@@ -13,16 +16,21 @@
 from __future__ import annotations
 
 import errno
+import io
 import os
 import signal
 import stat
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+import pandas as pd
 
 from .._errors import KappaFrameError
+from .formats import _PARQUET_EXTRA, STDIO, output_compression
 
 #: Marks the temporary files of an unfinished write: ``.{name}{TEMP_MARK}{pid}``.
 TEMP_MARK = ".kappaframe-tmp-"
@@ -188,3 +196,119 @@ def _removed_on_sigterm(tmp: Path) -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def plain(frame: pd.DataFrame) -> pd.DataFrame:
+    """Categoricals as plain values (what CSV and JSON readers expect back)."""
+    out = frame.copy()
+    for col in out.columns:
+        if isinstance(out[col].dtype, pd.CategoricalDtype):
+            out[col] = out[col].astype(object).where(out[col].notna(), None)
+    return out
+
+
+def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
+    """A table as the bytes of a CSV, TSV, JSON, JSON lines or Parquet file.
+
+    JSON keeps 15 significant digits; Parquet keeps the column types, an ordered
+    categorical (``interpretation``) included, so it reads back in its order.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    fmt : {"csv", "tsv", "json", "jsonl", "parquet"}
+
+    Returns
+    -------
+    bytes
+    """
+    if fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ModuleNotFoundError as err:
+            raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
+        buffer = io.BytesIO()
+        frame.to_parquet(buffer, index=False)
+        return buffer.getvalue()
+    table = plain(frame)
+    if fmt in ("csv", "tsv"):
+        text = table.to_csv(index=False, sep="\t" if fmt == "tsv" else ",")
+    elif fmt == "json":
+        text = table.to_json(orient="records", indent=1, double_precision=15) + "\n"
+    elif fmt == "jsonl":
+        text = table.to_json(orient="records", lines=True, double_precision=15)
+        text = text if text.endswith("\n") or not text else text + "\n"
+    else:
+        raise KappaFrameError(f"not a table format: {fmt!r}.")
+    return text.encode("utf-8")
+
+
+def compress(data: bytes, compression: str | None) -> bytes:
+    """``data`` compressed with ``compression`` (gzip, bz2, xz, zstd), or as it is."""
+    if compression is None:
+        return data
+    if compression == "gzip":
+        import gzip
+
+        return gzip.compress(data, mtime=0)
+    if compression == "bz2":
+        import bz2
+
+        return bz2.compress(data)
+    if compression == "xz":
+        import lzma
+
+        return lzma.compress(data)
+    try:
+        import zstandard
+    except ModuleNotFoundError as err:
+        raise ModuleNotFoundError(
+            "writing .zst needs the zstandard module: pip install zstandard", name="zstandard"
+        ) from err
+    return bytes(zstandard.ZstdCompressor().compress(data))
+
+
+def write_output(
+    output: str | os.PathLike[str], data: bytes, stdout: IO[Any] | None = None
+) -> None:
+    """Write ``data`` to ``output`` atomically (compressed as its suffix says), or to stdout.
+
+    Parameters
+    ----------
+    output : str or os.PathLike
+        A file, or ``-`` for standard output (written as it is, never compressed).
+    data : bytes
+        The whole content.
+    stdout : file, optional
+        Where ``-`` goes (default ``sys.stdout``; its binary buffer when it has one).
+
+    Raises
+    ------
+    KappaFrameError
+        As :func:`write_atomic`; a full or closed standard output.
+    """
+    if os.fspath(output) == STDIO:
+        stream = sys.stdout if stdout is None else stdout
+        target = getattr(stream, "buffer", None)
+        try:
+            if target is not None:
+                stream.flush()
+                target.write(data)
+                target.flush()
+            else:
+                stream.write(data.decode("utf-8", errors="replace"))
+                stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise KappaFrameError(
+                f"cannot write the report to stdout: {err.strerror or err}; free some space, "
+                "or write a file with --output."
+            ) from None
+        return
+    packed = compress(data, output_compression(output))
+
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(packed)
+
+    write_atomic(output, write)
