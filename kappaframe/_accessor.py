@@ -24,6 +24,7 @@ from ._types import (
     Layout,
     Level,
     Method,
+    Normalization,
     Scale,
     Stat,
 )
@@ -305,6 +306,7 @@ class KappaAccessor(Generic[FrameT]):
         weights: str | ArrayLike | None = None,
         categories: Sequence[Any] | None = None,
         duplicates: Duplicates = "raise",
+        fail_under: float | None = None,
         annotate: bool = True,
         ncols: int = 3,
         ax: Axes | None = None,
@@ -320,6 +322,7 @@ class KappaAccessor(Generic[FrameT]):
             weights=weights,
             categories=categories,
             duplicates=duplicates,
+            fail_under=fail_under,
             annotate=annotate,
             ncols=ncols,
             ax=ax,
@@ -332,11 +335,18 @@ class KappaAccessor(Generic[FrameT]):
         b: Hashable,
         *,
         categories: Sequence[Any] | None = None,
-        normalize: bool = False,
+        weights: str | ArrayLike | None = None,
+        normalize: Normalization | bool | None = None,
         ax: Axes | None = None,
     ) -> Any:
         return plots.confusion_plot(
-            self._frame, a, b, categories=categories, normalize=normalize, ax=ax
+            self._frame,
+            a,
+            b,
+            categories=categories,
+            weights=weights,
+            normalize=normalize,
+            ax=ax,
         )
 
     @_documented(threshold.threshold_sweep)

@@ -14,6 +14,7 @@ Columns = Hashable | Sequence[Hashable] | None
 CIMethod = Literal["analytic", "bootstrap"]
 CIDist = Literal["normal", "t"]
 Benchmark = Literal["point", "probabilistic"]
+Normalization = Literal["true", "pred", "all"]
 Alternative = Literal["two-sided", "greater", "less"]
 Layout = Literal["ratings", "counts"]
 Method = Literal[
@@ -40,6 +41,7 @@ __all__ = [
     "Layout",
     "Level",
     "Method",
+    "Normalization",
     "Scale",
     "ScaleName",
     "Stat",

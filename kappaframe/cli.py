@@ -928,6 +928,7 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         weights=args.weights,
         categories=categories,
         duplicates=args.duplicates,
+        ci=args.ci,
         fail_under=None if on_overall else args.fail_under,
         fail_on=args.fail_on,
         progress=progress,
@@ -1003,7 +1004,7 @@ def _write(
                 )
         data = encoded(report.tidy)
         if output is None or (output == STDIO and fmt != "parquet"):
-            _write_out(out, data.decode("utf-8"))
+            write_output(STDIO, data, out)
         else:
             write_output(output, data, out)
         return
@@ -1019,10 +1020,7 @@ def _write(
         text = write_report(report, fmt, None, raw=raw) or ""
         if fmt == "html" and tables:
             text = text.replace("<footer>", _html_sections(tables, titles) + "<footer>", 1)
-    if output is None or output == STDIO:
-        _write_out(out, text)
-    else:
-        write_output(output, text.encode("utf-8"))
+    write_output(STDIO if output is None else output, text.encode("utf-8"), out)
 
 
 def _html_sections(tables: dict[str, Any], titles: dict[str, str]) -> str:
@@ -1126,22 +1124,6 @@ def _stream_errors(args: argparse.Namespace) -> Iterator[None]:
         raise KappaFrameError(
             f"could not read {args.input!r} (--stream): {err}; check the file, or drop --stream "
             "to read it whole."
-        ) from None
-
-
-def _write_out(out: IO[str], text: str) -> None:
-    """Write the report to stdout; a full device or a closed stream is an output error."""
-    from ._errors import KappaFrameError
-
-    try:
-        out.write(text)
-        out.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as err:
-        raise KappaFrameError(
-            f"cannot write the report to stdout: {err.strerror or err}; free some space, "
-            "or write a file with --output."
         ) from None
 
 

@@ -46,9 +46,10 @@ LONG = {"item": "item", "rater": "worker", "label": "label"}
 
 
 def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """``fn(...)`` as a pandas frame, without undefined-kappa warnings (a plan is collected)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
-        return fn(*args, **kwargs)
+        return to_pandas(fn(*args, **kwargs))
 
 
 @pytest.mark.parametrize(
@@ -69,9 +70,9 @@ def test_crowd_equals_dense(
     options: dict[str, Any],
 ) -> None:
     frame = constructor(crowd(rng))
-    dense = to_pandas(quietly(kf.pairwise, frame, **LONG, **options))
+    dense = quietly(kf.pairwise, frame, **LONG, **options)
     monkeypatch.setattr(_crowd, "use_crowd", lambda *args: True)
-    sparse = to_pandas(quietly(kf.pairwise, frame, **LONG, **options))
+    sparse = quietly(kf.pairwise, frame, **LONG, **options)
     pd.testing.assert_frame_equal(sparse, dense, check_exact=False, rtol=0, atol=1e-12)
 
 

@@ -6,6 +6,7 @@ import gzip
 import re
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -141,8 +142,8 @@ def test_html_is_self_contained() -> None:
     assert not re.search(r"url\((?!#)", page)  # only references inside the page
     hrefs = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", page)
     assert hrefs and all(h.startswith(("data:", "#")) for h in hrefs)
-    # one heatmap per group, plus the worst pair's confusion matrix
-    assert page.count("<svg") == 3 + 1
+    # one figure for the groups' heatmaps, plus the worst pair's confusion matrix
+    assert page.count("<svg") == 1 + 1
     for section in ("pairs", "heatmaps", "raters", "worst"):
         assert f'<section id="{section}">' in page
     tidy = team_report().tidy
@@ -245,7 +246,7 @@ def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
 
     dom = _chromium(tmp_path, "--dump-dom", url).stdout.decode()
     assert "<h1>Agreement report</h1>" in dom
-    assert dom.count("<svg") == 4
+    assert dom.count("<svg") == 2
     assert len(re.findall(r'<tr class="below">', dom)) > 0
     # The heatmap text is live SVG text: the values of the gamma panel are in the page.
     gamma = datasets.labeling_team(seed=0).query("project == 'gamma'").kappa.matrix(TEAM)
@@ -255,9 +256,9 @@ def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     _chromium(tmp_path, "--window-size=1280,3400", f"--screenshot={shot}", url)
     pixels = np.asarray(image_lib.open(shot).convert("RGB")).astype(int)
     assert pixels.shape[:2] == (3400, 1280)
-    # The dark blue of kappa = 1 on the heatmap diagonals (RdBu's end, #053061) is painted.
-    dark_blue = (np.abs(pixels - np.array([5, 48, 97])).sum(axis=-1) < 40).sum()
-    assert dark_blue > 3 * 5 * 400  # three panels x five diagonal cells x a few hundred px
+    # Low kappa is what stands out: the dark red of kappa near 0 (Reds' end, #67000d).
+    dark_red = (np.abs(pixels - np.array([103, 0, 13])).sum(axis=-1) < 60).sum()
+    assert dark_red > 3 * 4 * 400  # three panels x a few low cells x a few hundred px
     # The page is not blank.
     assert (pixels.std(axis=(0, 1)) > 10).all()
 
@@ -273,3 +274,153 @@ def test_html_skips_the_matrix_for_a_crowd() -> None:
     page = render_html(report)  # undefined kappas were reported by pairwise already
     assert "60 raters: too many for a rater x rater matrix" in page
     assert page.count("<svg") <= 1  # only the worst pair's confusion matrix
+
+
+# --------------------------------------------------------------------------- report content
+
+
+def weighted_report(**kwargs: object) -> Report:
+    data = datasets.labeling_team(seed=0)
+    tidy = data.kappa.pairwise(TEAM, by="project", weights="linear", categories=GRADES)
+    options: dict[str, object] = {
+        "source": "team.csv",
+        "raters": TEAM,
+        "by": ["project"],
+        "weights": "linear",
+        "categories": GRADES,
+    }
+    options.update(kwargs)
+    return Report(tidy=tidy, data=data, **options)  # type: ignore[arg-type]
+
+
+def section(page: str, name: str) -> str:
+    start = page.index(f'<section id="{name}">')
+    return page[start : page.index("</section>", start)]
+
+
+def test_html_prints_whole() -> None:
+    page = render_html(team_report())
+    css = page[page.index("<style>") : page.index("</style>")]
+    media = css[css.index("@media print") :]
+    assert re.search(r"\.scroll \{[^}]*max-height: none;[^}]*overflow: visible", media)
+    assert "thead { display: table-header-group; }" in media
+    assert re.search(r"tr[^{]*\{[^}]*break-inside: avoid", media)
+
+
+def test_worst_pair_one_weighting_one_number() -> None:
+    pytest.importorskip("matplotlib")
+    report = weighted_report()
+    tidy = report.tidy
+    worst = tidy.loc[tidy["kappa"].idxmin()]
+    weighted = f"{worst['kappa']:.3f}"
+    data = report.data
+    assert data is not None
+    gamma = data[data["project"] == "gamma"]
+    plain = kf.score(gamma, "dee", "eli", categories=GRADES)
+    assert f"{plain:.2f}" != f"{worst['kappa']:.2f}"  # the two weightings differ here
+    page = render_html(report)
+    worst_html = section(page, "worst")
+    assert f"<h2>Lowest kappa: dee vs eli: linear-weighted kappa {weighted} (project = gamma)"
+    assert f"linear-weighted kappa {weighted} (project = gamma)</h2>" in worst_html
+    assert f"n = {int(worst['n'])}, linear-weighted kappa = {weighted}" in worst_html
+    assert "<table" not in worst_html and worst_html.count("<svg") == 1
+    assert f"kappa = {plain:.2f}" not in worst_html and f"kappa = {plain:.3f}" not in worst_html
+    facts = page[: page.index("</header>")]
+    assert f"dee vs eli: linear-weighted kappa {weighted} (project = gamma)" in facts
+    text = render_markdown(report)
+    assert f"## Lowest kappa: dee vs eli: linear-weighted kappa {weighted}" in text
+
+
+@pytest.mark.parametrize(("fail_on", "bar"), [("kappa", 0.2), ("p_o", 0.75)])
+def test_html_legend_explains_marked_rows(fail_on: str, bar: float) -> None:
+    report = team_report(fail_under=bar, fail_on=fail_on)
+    page = render_html(report)
+    count = int((report.tidy[fail_on] < bar).sum())
+    assert 0 < count < len(report.tidy)
+    legend = (
+        f"Rows whose {fail_on} is below --fail-under {bar:g} are marked with a red edge "
+        f"({count} of {len(report.tidy)} rows)."
+    )
+    assert f'<p class="legend"><span class="mark"></span>{legend}</p>' in section(page, "pairs")
+    assert page.count('<tr class="below">') == count
+    assert "bar" not in page[: page.index("</header>")].replace("<dt>fail-under</dt>", "")
+    assert '<p class="legend">' not in render_html(team_report())
+
+
+def test_html_footer_says_when_from_what_and_how() -> None:
+    made = datetime(2024, 5, 6, 7, 8, 9, tzinfo=timezone.utc)
+    page = render_html(weighted_report(ci=0.95, fail_under=0.2, created=made))
+    footer = page[page.index("<footer>") : page.index("</footer>")]
+    assert '<time datetime="2024-05-06T07:08:09+00:00">2024-05-06 07:08:09 UTC</time>' in footer
+    assert "from team.csv." in footer
+    for option in (
+        "layout: wide (raters ana, ben, cai, dee, eli)",
+        "by: project",
+        "weights: linear",
+        "categories: bad, poor, ok, good, great",
+        "ci: 0.95",
+        "fail-under: 0.2 (on kappa)",
+    ):
+        assert option in footer
+    long = datasets.labeling_team(seed=0, layout="long")
+    tidy = long.kappa.pairwise(item="item", rater="annotator", label="grade")
+    plain = Report(tidy=tidy, data=long, item="item", rater="annotator", label="grade")
+    footer = render_html(plain).split("<footer>")[1]
+    assert "layout: long (item item, rater annotator, label grade)" in footer
+    assert "weights: none; categories: from the data, sorted; ci: none; fail-under: none" in footer
+    assert re.search(
+        r"on <time[^>]*>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC</time> from a data frame", footer
+    )
+    assert "Made by kappaframe" in render_markdown(plain)
+
+
+def test_empty_input_says_there_is_nothing_to_show() -> None:
+    empty = pd.DataFrame({c: pd.Series([], dtype=object) for c in ["project", "a", "b"]})
+    tidy = kf.pairwise(empty, ["a", "b"], by="project")
+    report = Report(tidy=tidy, data=empty, source="e.csv", raters=["a", "b"], by=["project"])
+    page = render_html(report)
+    assert '<p class="empty">Nothing to show: the input has no rows.</p>' in page
+    assert "<section" not in page and "<h2>" not in page and "<table" not in page
+    assert "<dt>raters</dt>" not in page  # no fact without a value
+    text = render_markdown(report)
+    assert "Nothing to show: the input has no rows." in text and "## " not in text
+    # Rows, but no item that two raters both labelled.
+    apart = pd.DataFrame({"a": ["x", None], "b": [None, "y"]})
+    with pytest.warns(kf.UndefinedKappaWarning):
+        tidy = kf.pairwise(apart, ["a", "b"])
+    page = render_html(Report(tidy=tidy, data=apart, raters=["a", "b"]))
+    assert "Nothing to show: no two raters labelled the same item." in page
+    assert "<section" not in page
+
+
+def _pdf_text(path: Path) -> str:
+    pypdf = pytest.importorskip("pypdf")
+    reader = pypdf.PdfReader(str(path))
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+def test_html_report_prints_every_row_in_headless_chromium(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("pypdf")
+    image_lib = pytest.importorskip("PIL.Image")
+    report = weighted_report(fail_under=0.2)
+    page = tmp_path / "team.html"
+    page.write_text(render_html(report), encoding="utf-8")
+    pdf = tmp_path / "team.pdf"
+    _chromium(tmp_path, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
+    text = " ".join(_pdf_text(pdf).split())
+    tidy = report.tidy
+    assert len(tidy) == 30
+    for row in tidy.itertuples(index=False):
+        line = f"{row.project} {row.rater_a} {row.rater_b} {row.n} {row.p_o:.3f} {row.p_e:.3f}"
+        assert line in text
+    assert "Made by kappaframe" in text
+
+    shot = tmp_path / "shot.png"
+    _chromium(tmp_path, "--window-size=1200,2000", f"--screenshot={shot}", page.as_uri())
+    assert shot.exists()
+    pixels = np.asarray(image_lib.open(shot).convert("RGB")).astype(int)
+    assert pixels.shape[:2] == (2000, 1200)
+    assert (pixels.std(axis=(0, 1)) > 10).all()
+    assert (pixels.sum(axis=-1) < 600).mean() > 0.02  # text and colour, not a white page

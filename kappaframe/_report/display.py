@@ -30,6 +30,7 @@ from typing import Any
 from .._schema import MARK
 
 __all__ = [
+    "alarm_style",
     "is_matrix",
     "matrix_styler",
     "register_figure_formatter",
@@ -118,6 +119,31 @@ def cell_style(value: Any, stat: str, top: float = 1.0) -> str:
     if stat == "n":
         return _blend(_WHITE, _POS, v / top if top > 0 else 0.0)
     return _blend(_WHITE, _POS, v)
+
+
+#: ColorBrewer Reds, reversed, at 0, 1/4, 1/2, 3/4 and 1 (the heatmaps' kappa scale), and
+#: the dark purple of kappa below 0.
+_ALARM_STOPS = ((103, 0, 13), (203, 24, 29), (251, 107, 75), (252, 188, 162), (255, 245, 240))
+_BELOW_ZERO = (45, 0, 75)
+
+
+def alarm_style(value: Any) -> str:
+    """CSS for a kappa cell on the heatmaps' scale: low dark red, high pale, below 0 purple.
+
+    The HTML report colours its tables with it, so that a table and a picture read alike:
+    the eye goes to the saturated cells, which are the low ones.
+    """
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return ""
+    if math.isnan(v):
+        return _MISSING
+    if v < 0:
+        return _blend(_BELOW_ZERO, _BELOW_ZERO, 0.0)
+    position = min(v, 1.0) * (len(_ALARM_STOPS) - 1)
+    low = min(int(position), len(_ALARM_STOPS) - 2)
+    return _blend(_ALARM_STOPS[low], _ALARM_STOPS[low + 1], position - low)
 
 
 def matrix_styler(frame: Any, stat: str | None = None) -> Any:

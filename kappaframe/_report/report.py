@@ -15,6 +15,7 @@ import math
 import os
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,8 @@ from .._io.formats import _PARQUET_EXTRA
 from .._io.read import Progress
 from .._io.write import write_atomic
 from .._version import __version__
-from .display import cell_style, visible
-from .plots import confusion_plot, group_squares, matrix_figure
+from .display import alarm_style, visible
+from .plots import confusion_plot, group_squares, squares_figure, stat_label
 
 __all__ = [
     "Report",
@@ -81,6 +82,8 @@ class Report:
     fail_on: str = "kappa"
     progress: bool | None = None
     max_heatmaps: int = MAX_GROUP_HEATMAPS
+    ci: float | None = None
+    created: datetime | None = None
 
     @property
     def long(self) -> bool:
@@ -103,6 +106,53 @@ class Report:
         if self.fail_under is None or self.fail_on not in self.tidy:
             return None
         return (self.tidy[self.fail_on] < self.fail_under).to_numpy()
+
+    def kappa_name(self) -> str:
+        """The kappa of this report with its weighting: "kappa", "linear-weighted kappa"."""
+        return "kappa" if self.weights is None else stat_label("kappa", self.weights)
+
+    def nothing_to_show(self) -> str | None:
+        """One sentence saying why there is nothing to show, or None when there is."""
+        tidy = self.tidy
+        if self.data is not None and len(self.data) == 0:
+            return "Nothing to show: the input has no rows."
+        if not len(tidy):
+            return "Nothing to show: there is no pair of raters to compare."
+        if "n" in tidy and not (tidy["n"] > 0).any():
+            return "Nothing to show: no two raters labelled the same item."
+        return None
+
+    def settings(self) -> list[tuple[str, str]]:
+        """The options the report was made with, as (name, value) for people."""
+        out = []
+        if self.long:
+            out.append(
+                (
+                    "layout",
+                    f"long (item {self.item}, rater {self.rater}, label {self.label})",
+                )
+            )
+            if self.raters:
+                out.append(("raters", ", ".join(str(r) for r in self.raters)))
+        else:
+            raters = self.raters if self.raters else "every column not in by"
+            shown = raters if isinstance(raters, str) else ", ".join(str(r) for r in raters)
+            out.append(("layout", f"wide (raters {shown})"))
+        out.append(("by", ", ".join(str(b) for b in self.by) if self.by else "none"))
+        weights = (
+            self.weights if self.weights is None or isinstance(self.weights, str) else "custom"
+        )
+        out.append(("weights", weights or "none"))
+        cats = self.categories
+        out.append(
+            ("categories", ", ".join(str(c) for c in cats) if cats else "from the data, sorted")
+        )
+        out.append(("ci", f"{self.ci:g}" if self.ci is not None else "none"))
+        if self.fail_under is None:
+            out.append(("fail-under", "none"))
+        else:
+            out.append(("fail-under", f"{self.fail_under:g} (on {self.fail_on})"))
+        return out
 
     def rater_names(self) -> list[Any]:
         """The raters of the tidy table, in order of appearance."""
@@ -265,7 +315,9 @@ def _describe(report: Report) -> list[tuple[str, str]]:
                 f"long: item {report.item!r}, rater {report.rater!r}, label {report.label!r}",
             )
         )
-    facts.append(("raters", ", ".join(str(r) for r in report.rater_names())))
+    names = report.rater_names()
+    if names:
+        facts.append(("raters", ", ".join(str(r) for r in names)))
     if report.by:
         facts.append(("groups", ", ".join(str(b) for b in report.by)))
     facts.append(("weights", report.weights or "none (plain kappa)"))
@@ -274,12 +326,12 @@ def _describe(report: Report) -> list[tuple[str, str]]:
     facts.append(("pairs", f"{len(tidy):,} rows"))
     worst = _worst_row(tidy)
     if worst is not None:
-        facts.append(("lowest kappa", _pair_name(tidy.loc[worst], report.by)))
+        facts.append(("lowest kappa", _pair_name(tidy.loc[worst], report.by, report.weights)))
     below = report.below()
     if below is not None:
         facts.append(
             (
-                "bar",
+                "fail-under",
                 f"{int(below.sum())} of {len(tidy)} rows with {report.fail_on} below "
                 f"{report.fail_under:g}",
             )
@@ -293,9 +345,10 @@ def _worst_row(tidy: pd.DataFrame) -> Any:
     return tidy["kappa"].idxmin()
 
 
-def _pair_name(row: Any, by: Sequence[Hashable]) -> str:
+def _pair_name(row: Any, by: Sequence[Hashable], weights: Any = None) -> str:
     where = ", ".join(f"{b} = {row[b]}" for b in by)
-    text = f"{row['rater_a']} vs {row['rater_b']}: kappa {float(row['kappa']):.3f}"
+    name = "kappa" if weights is None else stat_label("kappa", weights)
+    text = f"{row['rater_a']} vs {row['rater_b']}: {name} {float(row['kappa']):.3f}"
     return f"{text} ({where})" if where else text
 
 
@@ -303,6 +356,9 @@ def render_markdown(report: Report) -> str:
     """Render Markdown: the facts, the tidy table, the rater summary, the worst pair."""
     parts = ["# Agreement report", ""]
     parts += [f"- **{md(k)}**: {md(v)}" for k, v in _describe(report)]
+    nothing = report.nothing_to_show()
+    if nothing is not None:
+        return "\n".join([*parts, "", nothing, "", _made(report), ""])
     parts += ["", "## Pairs", "", _markdown_table(report.tidy)]
     summary = rater_summary(report)
     if summary is not None and len(summary):
@@ -311,7 +367,34 @@ def render_markdown(report: Report) -> str:
     if worst is not None:
         title, table = worst
         parts += [f"## Lowest kappa: {md(title)}", "", _markdown_table(table.reset_index())]
+    parts += ["", md(_made(report)), ""]
     return "\n".join(parts)
+
+
+def _provenance(report: Report) -> tuple[datetime, str, str, str]:
+    """When (UTC), as text, from what and with which options the report was made."""
+    now = report.created or datetime.now(timezone.utc).replace(microsecond=0)
+    created = now.astimezone(timezone.utc)
+    when = created.strftime("%Y-%m-%d %H:%M:%S UTC")
+    options = "; ".join(f"{k}: {v}" for k, v in report.settings())
+    return created, when, report.source or "a data frame", options
+
+
+def _made(report: Report) -> str:
+    """When, from what and with which options the report was made, in one paragraph."""
+    _, when, source, options = _provenance(report)
+    return f"Made by kappaframe {__version__} on {when} from {source}. Options: {options}."
+
+
+def _legend(report: Report) -> str:
+    """The sentence that explains the marked rows of the pairs table (or "")."""
+    below = report.below()
+    if below is None:
+        return ""
+    return (
+        f"Rows whose {report.fail_on} is below --fail-under {report.fail_under:g} are "
+        f"marked with a red edge ({int(below.sum())} of {len(below)} rows)."
+    )
 
 
 # --------------------------------------------------------------------------- pieces
@@ -404,7 +487,7 @@ def worst_pair_confusion(report: Report) -> tuple[str, pd.DataFrame] | None:
     if found is None:
         return None
     row, _, table = found
-    return _pair_name(row, report.by), table
+    return _pair_name(row, report.by, report.weights), table
 
 
 # --------------------------------------------------------------------------- html
@@ -434,14 +517,28 @@ table { border-collapse: collapse; font-size: 0.88rem; margin: 0.6rem 0; }
 th, td { padding: 0.22rem 0.6rem; border-bottom: 1px solid #e4e4e4; text-align: right; }
 th { background: #f5f5f7; position: sticky; top: 0; }
 th.text, td.text { text-align: left; }
-tr.below td:first-child { box-shadow: inset 4px 0 0 #b2182b; }
-.scroll { display: inline-block; max-width: 100%; max-height: 32rem; overflow: auto;
+tr.below td:first-child { box-shadow: inset 5px 0 0 #b2182b; padding-left: 0.9rem; }
+.mark { display: inline-block; width: 5px; height: 1em; background: #b2182b;
+        vertical-align: -0.15em; margin-right: 0.4rem; }
+.scroll { display: inline-block; max-width: 100%; max-height: 40rem; overflow: auto;
           border: 1px solid #e4e4e4; }
 .figures { display: flex; flex-wrap: wrap; gap: 1rem; }
 figure { margin: 0; } figure svg { max-width: 100%; height: auto; }
 .note { color: #666; font-size: 0.9rem; }
-.pair { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
-footer { margin-top: 3rem; color: #888; font-size: 0.8rem; }
+.legend { font-size: 0.9rem; }
+.empty { font-size: 1.1rem; margin: 2rem 0; }
+footer { margin-top: 3rem; color: #777; font-size: 0.8rem; border-top: 1px solid #ddd;
+         padding-top: 0.5rem; }
+footer p { margin: 0.2rem 0; }
+* { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+@media print {
+  body { margin: 0; max-width: none; padding: 0; font-size: 10pt; }
+  .scroll { display: block; max-height: none; overflow: visible; border: none; }
+  th { position: static; }
+  thead { display: table-header-group; }
+  tr, figure, dl.facts { break-inside: avoid; page-break-inside: avoid; }
+  h2 { break-after: avoid; page-break-after: avoid; }
+}
 """
 
 
@@ -465,7 +562,7 @@ def _html_table(
     for r, row in enumerate(shown.itertuples(index=False, name=None)):
         cells = []
         for c, v, n in zip(frame.columns, row, numeric, strict=True):
-            style = cell_style(v, "kappa") if c in colour and v is not None else ""
+            style = alarm_style(v) if c in colour and v is not None else ""
             attr = f' style="{style}"' if style else ""
             cells.append(f'<td class="{"num" if n else "text"}"{attr}>{_h(_plain_cell(v))}</td>')
         cls = ' class="below"' if below is not None and below[r] else ""
@@ -489,12 +586,27 @@ def _heatmaps_html(report: Report) -> str:
     shown_names = [visible(str(n)) for n in names]
     drawn = min(len(squares), max(report.max_heatmaps, 0))
     figures = []
-    with Progress("drawing", drawn, unit="groups", enabled=report.progress) as bar:
-        for square, title in zip(squares[:drawn], titles[:drawn], strict=True):
-            fig = matrix_figure(square, shown_names, visible(title) if title else title)
-            label = _h(title or "all items")
+    bar = report.fail_under if report.fail_on == "kappa" else None
+    if drawn:
+        with Progress("drawing", drawn, unit="groups", enabled=report.progress) as progress:
+            fig = squares_figure(
+                squares[:drawn],
+                shown_names,
+                [visible(t) for t in titles[:drawn]],
+                stat="kappa",
+                weights=report.weights,
+                fail_under=bar,
+                ncols=3,
+            )
+            label = _h(", ".join(t or "all items" for t in titles[:drawn]))
             figures.append(f'<figure aria-label="kappa matrix {label}">{_svg(fig)}</figure>')
-            bar.advance(1)
+            progress.advance(drawn)
+    outlined = f"; cells below --fail-under {bar:g} are outlined in blue" if bar is not None else ""
+    key = (
+        f'<p class="note">{_h(stat_label("kappa", report.weights))}: low agreement is dark '
+        "red, high is pale, below 0 dark purple; the diagonal (each rater with themself) is "
+        f"hatched{outlined}.</p>"
+    )
     note = ""
     if drawn < len(squares):
         note = (
@@ -503,7 +615,7 @@ def _heatmaps_html(report: Report) -> str:
             "Draw more with --heatmaps N, or one chosen group by reporting a file of that "
             "group only.</p>"
         )
-    return f'{note}<div class="figures">{"".join(figures)}</div>'
+    return f'{key}{note}<div class="figures">{"".join(figures)}</div>'
 
 
 def _has_matplotlib() -> bool:
@@ -521,46 +633,33 @@ def _matrix_tables_html(report: Report) -> str:
 
 
 def render_html(report: Report) -> str:
-    """Render one self-contained HTML page (inline CSS and SVG, no script)."""
+    """Render one self-contained HTML page (inline CSS and SVG, no script).
+
+    On screen a long pairs table scrolls in its box; printed (or saved as PDF) every
+    row is there, rows are not split across pages, and the header repeats on each page.
+    """
     import warnings
 
     tidy = report.tidy
     facts = "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in _describe(report))
-    sections = [
-        f'<section id="pairs"><h2>Pairs</h2><div class="scroll">'
-        f"{_html_table(tidy, colour=('kappa',), below=report.below())}</div></section>"
-    ]
+    nothing = report.nothing_to_show()
+    sections = []
+    if nothing is not None:
+        sections.append(f'<p class="empty">{_h(nothing)}</p>')
+    else:
+        legend = _legend(report)
+        legend_html = (
+            f'<p class="legend"><span class="mark"></span>{_h(legend)}</p>' if legend else ""
+        )
+        sections.append(
+            f'<section id="pairs"><h2>Pairs</h2>{legend_html}<div class="scroll">'
+            f"{_html_table(tidy, colour=('kappa',), below=report.below())}</div></section>"
+        )
     with warnings.catch_warnings():
         # The pairwise call already reported undefined kappas once.
         warnings.simplefilter("ignore", category=RuntimeWarning)
-        n_raters = len(report.rater_names())
-        if report.data is not None and n_raters > MAX_MATRIX_RATERS:
-            sections.append(
-                '<section id="heatmaps"><h2>Kappa matrix per group</h2><p class="note">'
-                f"{n_raters} raters: too many for a rater x rater matrix (at most "
-                f"{MAX_MATRIX_RATERS} are drawn); see the pairs and raters tables.</p></section>"
-            )
-        elif report.data is not None:
-            if _has_matplotlib():
-                body = _heatmaps_html(report)
-            else:
-                body = (
-                    '<p class="note">Pictures need matplotlib: pip install '
-                    '"kappaframe[plot]". The matrices as tables:</p>' + _matrix_tables_html(report)
-                )
-            sections.append(
-                f'<section id="heatmaps"><h2>Kappa matrix per group</h2>{body}</section>'
-            )
-        summary = rater_summary(report)
-        if summary is not None and len(summary):
-            sections.append(
-                '<section id="raters"><h2>Raters</h2>'
-                '<p class="note">Each rater against every other rater of the same group.</p>'
-                f"{_html_table(summary, colour=_SUMMARY_COLOURS)}</section>"
-            )
-        worst = _worst_html(report)
-        if worst:
-            sections.append(worst)
+        if nothing is None:
+            sections += _sections(report)
     title = f"Agreement report: {report.source}" if report.source else "Agreement report"
     return (
         "<!DOCTYPE html>\n"
@@ -569,7 +668,49 @@ def render_html(report: Report) -> str:
         f"<title>{_h(title)}</title><style>{_CSS}</style></head><body>"
         f'<header><h1>Agreement report</h1><dl class="facts">{facts}</dl></header>'
         f"{''.join(sections)}"
-        f"<footer>kappaframe {_h(__version__)}</footer></body></html>\n"
+        f"{_footer(report)}</body></html>\n"
+    )
+
+
+def _sections(report: Report) -> list[str]:
+    """The sections after the pairs table: matrices, raters, the lowest pair."""
+    sections = []
+    n_raters = len(report.rater_names())
+    heading = "Kappa matrix per group" if report.by else "Kappa matrix"
+    if report.data is not None and n_raters > MAX_MATRIX_RATERS:
+        sections.append(
+            f'<section id="heatmaps"><h2>{heading}</h2><p class="note">'
+            f"{n_raters} raters: too many for a rater x rater matrix (at most "
+            f"{MAX_MATRIX_RATERS} are drawn); see the pairs and raters tables.</p></section>"
+        )
+    elif report.data is not None:
+        if _has_matplotlib():
+            body = _heatmaps_html(report)
+        else:
+            body = (
+                '<p class="note">Pictures need matplotlib: pip install '
+                '"kappaframe[plot]". The matrices as tables:</p>' + _matrix_tables_html(report)
+            )
+        sections.append(f'<section id="heatmaps"><h2>{heading}</h2>{body}</section>')
+    summary = rater_summary(report)
+    if summary is not None and len(summary):
+        sections.append(
+            '<section id="raters"><h2>Raters</h2>'
+            '<p class="note">Each rater against every other rater of the same group.</p>'
+            f"{_html_table(summary, colour=_SUMMARY_COLOURS)}</section>"
+        )
+    worst = _worst_html(report)
+    if worst:
+        sections.append(worst)
+    return sections
+
+
+def _footer(report: Report) -> str:
+    created, when, source, options = _provenance(report)
+    return (
+        f"<footer><p>Made by kappaframe {_h(__version__)} on "
+        f'<time datetime="{created.isoformat()}">{when}</time> '
+        f"from {_h(source)}.</p><p>Options: {_h(options)}.</p></footer>"
     )
 
 
@@ -591,20 +732,31 @@ def _shown_pair(
 
 
 def _worst_html(report: Report) -> str:
+    """The pair of lowest kappa: one picture (or, without matplotlib, one table).
+
+    The heading, the picture's title and the facts show the same kappa: the tidy
+    table's, with the report's weighting.
+    """
     found = _worst_pair(report)
     if found is None:
         return ""
     row, pair, table = found
     a, b = row["rater_a"], row["rater_b"]
-    picture = ""
+    name = _h(_pair_name(row, report.by, report.weights))
     if _has_matplotlib():
         shown, cats = _shown_pair(pair, report.categories)
-        fig = confusion_plot(shown, visible(str(a)), visible(str(b)), categories=cats)
-        picture = f"<figure>{_svg(fig)}"
-        picture += "</figure>"
-    name = _h(_pair_name(row, report.by))
+        fig = confusion_plot(
+            shown, visible(str(a)), visible(str(b)), categories=cats, weights=report.weights
+        )
+        fig.axes[0].set_title(
+            f"{visible(str(a))} vs {visible(str(b))}: n = {int(row['n'])}, "
+            f"{report.kappa_name()} = {float(row['kappa']):.3f}"
+        )
+        body = f"<figure>{_svg(fig)}</figure>"
+    else:
+        body = _html_table(table, colour=(), index=True)
     return (
         f'<section id="worst"><h2>Lowest kappa: {name}</h2>'
-        f'<p class="note">Rows: {_h(str(a))}; columns: {_h(str(b))}.</p>'
-        f'<div class="pair">{picture}{_html_table(table, colour=(), index=True)}</div></section>'
+        f'<p class="note">Items both rated, by label: rows {_h(str(a))}, columns '
+        f"{_h(str(b))}.</p>{body}</section>"
     )

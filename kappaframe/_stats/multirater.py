@@ -22,12 +22,13 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
 from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
+from .._types import Method
 from .agreement import agreement, chance_corrected
 from .inference import fce_terms
 
@@ -43,16 +44,7 @@ __all__ = [
     "resolve_methods",
 ]
 
-METHODS = (
-    "fleiss",
-    "light",
-    "conger",
-    "krippendorff",
-    "gwet_ac1",
-    "gwet_ac2",
-    "brennan_prediger",
-    "percent",
-)
+METHODS: tuple[str, ...] = get_args(Method)
 #: The methods that are not scale-free in the weights: they take the weights as given.
 AS_GIVEN = ("gwet_ac2", "percent")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
