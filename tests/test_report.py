@@ -424,3 +424,17 @@ def test_html_report_prints_every_row_in_headless_chromium(tmp_path: Path) -> No
     assert pixels.shape[:2] == (2000, 1200)
     assert (pixels.std(axis=(0, 1)) > 10).all()
     assert (pixels.sum(axis=-1) < 600).mean() > 0.02  # text and colour, not a white page
+
+
+def test_tiny_p_values_read_as_less_than_one_in_a_thousand() -> None:
+    from kappaframe._report.report import _html_table, _markdown_table, render_text
+
+    team = kf.datasets.labeling_team()
+    res = kf.pairwise(team, ["ana", "ben", "cai"], ci=0.95)
+    res.loc[2, "p_value"] = 0.0123
+    assert (res["p_value"].iloc[:2] < 0.001).all()
+    shown = {"<0.001": render_text(res), "&lt;0.001": _markdown_table(res)}  # as escaped
+    for mark, text in [*shown.items(), ("&lt;0.001", _html_table(res))]:
+        assert text.count(mark) == 2
+        assert "0.012" in text
+        assert "0.000 " not in text.replace("|", " ")

@@ -246,6 +246,22 @@ def _cell(value: Any, digits: int = 3) -> str:
     return visible(_plain_cell(value, digits))
 
 
+#: Columns of probabilities shown as ``<0.001`` below 0.001 (not a misleading ``0.000``).
+P_VALUE_COLUMNS = ("p_value",)
+
+
+def _shown(frame: pd.DataFrame) -> pd.DataFrame:
+    """The cells as shown to people: missing as None, tiny p-values as ``<0.001``."""
+    shown = frame.astype(object).where(frame.notna(), None)
+    for column in P_VALUE_COLUMNS:
+        if column in frame.columns and pd.api.types.is_numeric_dtype(frame[column]):
+            values = frame[column].to_numpy(dtype=float, na_value=np.nan)
+            shown[column] = [
+                None if math.isnan(v) else "<0.001" if v < 0.001 else f"{v:.3f}" for v in values
+            ]
+    return shown
+
+
 def _plain_cell(value: Any, digits: int = 3) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
@@ -262,7 +278,7 @@ def render_text(frame: pd.DataFrame) -> str:
     """Format a readable fixed-width table (floats to 3 decimals) for a terminal."""
     if frame.empty:
         return "(no rows)\n"
-    shown = frame.astype(object).where(frame.notna(), None)
+    shown = _shown(frame)
     cells = [[_cell(v) for v in row] for row in shown.itertuples(index=False, name=None)]
     header = [visible(str(c)) for c in frame.columns]
     widths = [max(len(h), *(len(r[j]) for r in cells)) for j, h in enumerate(header)]
@@ -297,7 +313,7 @@ def _markdown_table(frame: pd.DataFrame) -> str:
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     lines = ["| " + " | ".join(header) + " |"]
     lines.append("|" + "|".join("---:" if n else ":---" for n in numeric) + "|")
-    shown = frame.astype(object).where(frame.notna(), None)
+    shown = _shown(frame)
     for row in shown.itertuples(index=False, name=None):
         lines.append("| " + " | ".join(md(_plain_cell(v)) for v in row) + " |")
     return "\n".join(lines) + "\n"
@@ -558,7 +574,7 @@ def _html_table(
         for c, n in zip(frame.columns, numeric, strict=True)
     )
     body = []
-    shown = frame.astype(object).where(frame.notna(), None)
+    shown = _shown(frame)
     for r, row in enumerate(shown.itertuples(index=False, name=None)):
         cells = []
         for c, v, n in zip(frame.columns, row, numeric, strict=True):
