@@ -1,4 +1,8 @@
-"""Dask DataFrames on a real distributed.LocalCluster (2 worker processes): same as pandas."""
+"""Dask DataFrames, on a real distributed.LocalCluster (2 worker processes): same as pandas.
+
+With ``categories=`` in the wide layout a call only builds a graph: no computation runs
+until ``.compute()`` (counted with a local scheduler's callbacks).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,10 @@ import pytest
 
 import kappaframe as kf
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
+from dask.callbacks import Callback  # noqa: E402
 
 RATERS = ["ann1", "ann2", "ann3", "ann4"]
 
@@ -93,3 +99,63 @@ def test_counts_from_partitions(client: Any, labels: pd.DataFrame) -> None:
     assert counts == kf.counts(ddf.compute(), RATERS, by="project")
     cells = counts.to_frame()
     assert isinstance(cells, pd.DataFrame) and cells["count"].sum() > 0
+
+
+class Computes(Callback):  # type: ignore[misc]
+    """Counts the Dask computations started while it is active."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def _start(self, dsk: Any) -> None:
+        self.count += 1
+
+
+CATEGORIES = [1.0, 2.0, 3.0]
+
+
+def test_known_categories_build_a_graph_only(labels: pd.DataFrame) -> None:
+    ddf = dd.from_pandas(labels, npartitions=5)
+    local = ddf.compute()
+    options = {"by": "project", "categories": CATEGORIES, "weights": "linear", "ci": 0.95}
+    with dask.config.set(scheduler="sync"):
+        with Computes() as computes:
+            got = kf.pairwise(ddf, RATERS, **options)
+            matrix = ddf.kappa.matrix(RATERS, by="project", categories=CATEGORIES)
+        assert computes.count == 0
+        same(got, kf.pairwise(local, RATERS, **options))
+        expected = kf.matrix(local, RATERS, by="project", categories=CATEGORIES)
+        pd.testing.assert_frame_equal(
+            matrix.compute(),
+            expected.reset_index(level="project"),
+            check_index_type=False,
+            check_exact=False,
+            rtol=0,
+            atol=1e-12,
+        )
+
+
+def test_known_categories_check_columns_at_call_time(labels: pd.DataFrame) -> None:
+    ddf = dd.from_pandas(labels, npartitions=2)
+    with (
+        dask.config.set(scheduler="sync"),
+        Computes() as computes,
+        pytest.raises(kf.KappaFrameError, match="nope"),
+    ):
+        kf.pairwise(ddf, ["ann1", "nope"], categories=CATEGORIES)
+    assert computes.count == 0
+
+
+def test_unknown_categories_are_found_first(labels: pd.DataFrame) -> None:
+    ddf = dd.from_pandas(labels, npartitions=3)
+    with dask.config.set(scheduler="sync"), Computes() as computes:
+        got = kf.pairwise(ddf, RATERS, by="project")
+        assert computes.count > 0
+        same(got, kf.pairwise(ddf.compute(), RATERS, by="project"))
+
+
+def test_known_categories_on_a_cluster(client: Any, labels: pd.DataFrame) -> None:
+    ddf = dd.from_pandas(labels, npartitions=4)
+    options = {"by": "project", "categories": CATEGORIES, "stats": "all"}
+    same(ddf.kappa.pairwise(RATERS, **options), kf.pairwise(ddf.compute(), RATERS, **options))

@@ -283,7 +283,7 @@ def test_dask_unknown_ordered_categories_with_categories() -> None:
     pdf = pd.DataFrame({"a": ["x", "y", "x", "z"], "b": ["x", "y", "y", "y"]})
     ddf = _dask_frame(pdf, pd.CategoricalDtype(ordered=True), ["a", "b"])
     with pytest.raises(kf.KappaFrameError, match="label 'z'") as err:
-        kf.pairwise(ddf, categories=["x", "y"])
+        kf.pairwise(ddf, categories=["x", "y"]).compute()  # lazy: the data is read here
     assert "__UNKNOWN_CATEGORIES__" not in str(err.value)
     got = kf.pairwise(ddf, categories=["x", "y", "z"], weights="linear").compute()
     expected = kf.pairwise(pdf, categories=["x", "y", "z"], weights="linear")
@@ -294,7 +294,7 @@ def test_dask_unknown_categories_messages() -> None:
     pdf = pd.DataFrame({"a": ["x", "y", "x", "z"], "b": ["x", "y", "y", "y"]})
     ddf = _dask_frame(pdf, "category", ["a", "b"])
     with pytest.raises(kf.KappaFrameError, match="label 'z'") as err:
-        kf.pairwise(ddf, categories=["x", "y"])
+        kf.pairwise(ddf, categories=["x", "y"]).compute()  # lazy: the data is read here
     assert "__UNKNOWN_CATEGORIES__" not in str(err.value)
     close(kf.pairwise(ddf).compute(), kf.pairwise(pdf), NUMBERS)
     mixed = _dask_frame(

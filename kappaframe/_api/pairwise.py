@@ -66,9 +66,12 @@ def pairwise(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, or files, Dask, DuckDB, PySpark
         Wide layout: one row per item, one column per rater. Long layout (with
-        ``item``, ``rater`` and ``label``): one row per rating.
+        ``item``, ``rater`` and ``label``): one row per rating. A LazyFrame gives a lazy
+        plan (run at ``.collect()``); a Dask DataFrame with ``categories`` known a lazy
+        Dask frame (run at ``.compute()``); a DuckDB relation or PySpark DataFrame is
+        counted in its engine (see :func:`kappaframe.scan` for files).
     raters : column name or list of names, optional
         Wide layout: the rater columns, in the order pairs are formed; default every
         column not in ``by``. Long layout: the rater ids to keep (default all, sorted).

@@ -10,6 +10,7 @@ label codes are gathered and stacked (:func:`item_parts`).
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import os
@@ -19,7 +20,13 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from .._count.tables import CategoriesDiffer
-from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns, too_few_raters
+from .._errors import (
+    KappaFrameError,
+    KappaFrameTypeError,
+    UndefinedKappaWarning,
+    missing_columns,
+    too_few_raters,
+)
 from .._frames.engines import EngineFrame, engine_frame
 from .._frames.files import file_reader
 from .._frames.parts import PartReader
@@ -58,6 +65,8 @@ def adapt(data: Any) -> Frame | PartReader | EngineFrame:
     A DuckDB relation or a PySpark DataFrame becomes an :class:`EngineFrame`: its pair
     counts are computed in the engine (:func:`engine_counts`).
     """
+    if isinstance(data, (_Counted, _Deferred)):
+        return data  # type: ignore[return-value]
     pl = sys.modules.get("polars")
     if pl is not None and isinstance(data, pl.LazyFrame):
         from .._frames.polars import LazyReader
@@ -110,6 +119,15 @@ def prepare_input(
     """
     min_overlap = check_min_overlap(min_overlap)
     check_layout(raters, **_layout_options(options))
+    if isinstance(frame, _Counted):  # the finishing step of a Dask graph (see deferred)
+        return frame.counts.prepared(min_overlap)
+    if isinstance(frame, _Deferred):
+        if not from_counts:  # pragma: no cover - deferred plans counting functions only
+            frame = frame.reader
+        else:
+            frame.total = _delayed_counts(frame.reader, raters, min_raters=min_raters, **options)
+            empty = frame.reader.wrap()(frame.reader.empty())
+            return prepare(empty, raters, min_raters=min_raters, min_overlap=min_overlap, **options)
     if isinstance(frame, EngineFrame):
         if not from_counts:
             raise KappaFrameError(
@@ -278,6 +296,16 @@ def count_parts(
     return counted
 
 
+def _delayed_counts(reader: Any, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Any:
+    """The :class:`Counts` of a Dask reader as a delayed sum: a graph, nothing run.
+
+    Only in the wide layout with ``categories`` given, where no pass over the data comes
+    first (:func:`count_parts` otherwise).
+    """
+    plan = _Plan(reader, raters, min_raters, options)
+    return reader.reduce_delayed(plan.needed, _count_part, combine, *plan.args())
+
+
 def item_parts(
     reader: PartReader, raters: Any = None, *, min_raters: int = 2, **options: Any
 ) -> list[ItemCodes]:
@@ -373,30 +401,47 @@ _LONG = ("item", "rater", "label")
 
 
 def lazy_result(func: FuncT) -> FuncT:
-    """Make ``func(data, ...)`` return a lazy plan for a polars LazyFrame (see :func:`deferred`)."""
+    """Make ``func(data, ...)`` return a lazy plan for a LazyFrame or Dask DataFrame.
+
+    See :func:`deferred`.
+    """
 
     @functools.wraps(func)
     def call(data: Any, *args: Any, **kwargs: Any) -> Any:
-        return deferred(func, data, args, kwargs)
+        return deferred(func, data, args, kwargs, finish=call)
 
     return call  # type: ignore[return-value]
 
 
 def deferred(
-    func: Callable[..., Any], data: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    func: Callable[..., Any],
+    data: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    finish: Callable[..., Any] | None = None,
 ) -> Any:
-    """``func(data, *args, **kwargs)``; for a polars LazyFrame, a LazyFrame that runs it later.
+    """``func(data, *args, **kwargs)``; for a lazy input, a lazy result that runs it later.
 
-    The plan selects the columns the call reads and computes at ``.collect()``, from the
-    data as it is then. Its schema comes before any data is read: from the input's schema
-    (metadata only) and a run of ``func`` on an empty frame of that schema, which also
-    raises at call time the errors that need no data (unknown columns, bad options). A
-    function whose output columns depend on the data (:data:`LAZY_FUNCTIONS`), or a call
-    whose schema cannot be planned from no rows (a weight matrix without ``categories``),
-    computes at once, as before.
+    polars LazyFrame: the plan selects the columns the call reads and computes at
+    ``.collect()``, from the data as it is then. Its schema comes before any data is read:
+    from the input's schema (metadata only) and a run of ``func`` on an empty frame of that
+    schema, which also raises at call time the errors that need no data (unknown columns,
+    bad options). A function whose output columns depend on the data
+    (:data:`LAZY_FUNCTIONS`), or a call whose schema cannot be planned from no rows (a
+    weight matrix without ``categories``), computes at once, as before.
+
+    Dask DataFrame, wide layout with ``categories`` given: the call builds one graph (the
+    partition counts, their sum, then ``finish`` of the total) and runs nothing until
+    ``.compute()``; its schema is ``func`` on the empty pandas frame of the input's schema.
+    ``finish`` is the public function (it pickles by name for a ``distributed`` worker);
+    default ``func``. Otherwise a pass over the data finds the categories first (see
+    :func:`count_parts`), and the call computes at once.
     """
     pl = sys.modules.get("polars")
+    dd = sys.modules.get("dask.dataframe")
     name = getattr(func, "__name__", "")
+    if name in LAZY_FUNCTIONS and dd is not None and isinstance(data, dd.DataFrame):
+        return _dask_deferred(func, data, args, kwargs, finish or func)
     if pl is None or not isinstance(data, pl.LazyFrame) or name not in LAZY_FUNCTIONS:
         return func(data, *args, **kwargs)
     from .._frames import polars as polars_frames
@@ -450,3 +495,55 @@ def _planned_schema(
         ids = polars_frames.name_dtype(source[options["rater"]])
         schema.update({c: ids for c in ("rater_a", "rater_b") if c in schema})
     return schema
+
+
+class _Counted:
+    """Pair counts already summed, passed to a function in place of its data.
+
+    :func:`prepare_input` reads them as they are: they were counted with the options of the
+    same call (see :func:`deferred`).
+    """
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = copy.copy(counts)
+        self.counts.output = "pandas"  # the finishing task gives a pandas part
+
+
+class _Deferred:
+    """A Dask reader whose counts :func:`prepare_input` plans (``total``) instead of running."""
+
+    def __init__(self, reader: PartReader) -> None:
+        self.reader = reader
+        self.total: Any = None
+
+
+def _dask_deferred(
+    func: Callable[..., Any],
+    data: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    finish: Callable[..., Any],
+) -> Any:
+    """``func`` on a Dask DataFrame, as a graph when no pass over the data must come first."""
+    bound = inspect.signature(func).bind(data, *args, **kwargs)
+    first = next(iter(bound.arguments))
+    options = {k: v for k, v in bound.arguments.items() if k != first}
+    long = any(options.get(k) is not None for k in _LONG)
+    if long or options.get("categories") is None:
+        return func(data, *args, **kwargs)
+    from .._frames.dask import DaskReader, planned
+
+    target = _Deferred(DaskReader(data))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedKappaWarning)  # no rows: says nothing
+        meta = func(target, *args, **kwargs)  # plans the counts; the result on no rows
+    if target.total is None:  # pragma: no cover - the function read no counts
+        return func(data, *args, **kwargs)
+    return planned(target.total, _finish, (finish, args, kwargs), meta)
+
+
+def _finish(
+    total: Counts, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """The last task of a Dask graph: ``func`` of the summed counts (a pandas frame)."""
+    return func(_Counted(total), *args, **kwargs)

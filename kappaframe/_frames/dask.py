@@ -2,9 +2,11 @@
 
 Pair counts add up over items, so the loop of :mod:`kappaframe._api.plan` counts each
 partition on the workers (through the pandas adapter), the partition counts are summed in
-a tree, and the total is finalised on the client by the shared statistics. Results are what
-pandas gives on the same data; they come back as a one-partition Dask DataFrame
-(``.compute()`` for pandas). Works with any scheduler, including a ``distributed.Client``.
+a tree, and the total is finalised by the shared statistics. Results are what pandas gives
+on the same data; they come back as a one-partition Dask DataFrame (``.compute()`` for
+pandas). When nothing needs to be read first (wide layout, ``categories=`` given), the whole
+call is one graph (:func:`planned`): counting, summing and finishing run at ``.compute()``.
+Works with any scheduler, including a ``distributed.Client``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from .._errors import KappaFrameError
 from .pandas import PandasFrame
 from .parts import PartReader
 
-__all__ = ["DaskReader", "from_pandas"]
+__all__ = ["DaskReader", "from_pandas", "planned"]
 
 #: Partition results combined per task of the reduction tree.
 FAN_IN = 8
@@ -38,12 +40,32 @@ def from_pandas(frame: Any) -> Any:
 
     Index levels but the last become columns: Dask has no MultiIndex.
     """
+    _, dd = _dask()
+    return dd.from_pandas(_flat(frame), npartitions=1, sort=False)
+
+
+def planned(total: Any, finish: Callable[..., Any], args: tuple[Any, ...], meta: Any) -> Any:
+    """A one-partition Dask DataFrame that computes ``finish(total, *args)`` when computed.
+
+    ``total`` is a :class:`dask.delayed.Delayed` (the summed partition counts); nothing
+    runs here. ``meta`` is the pandas result on no rows: the schema of the result.
+    """
+    dask, dd = _dask()
+    part = dask.delayed(_finished, pure=True)(finish, total, *args)
+    return dd.from_delayed([part], meta=_flat(meta))
+
+
+def _finished(finish: Callable[..., Any], total: Any, *args: Any) -> Any:
+    return _flat(finish(total, *args))
+
+
+def _flat(frame: Any) -> Any:
+    """Index levels but the last as columns: Dask has no MultiIndex."""
     import pandas as pd
 
-    _, dd = _dask()
     if isinstance(frame.index, pd.MultiIndex):
         frame = frame.reset_index(level=list(range(frame.index.nlevels - 1)))
-    return dd.from_pandas(frame, npartitions=1, sort=False)
+    return frame
 
 
 class DaskReader(PartReader):
@@ -117,6 +139,25 @@ class DaskReader(PartReader):
         compact: Sequence[Hashable] = (),
     ) -> Any:
         dask, _ = _dask()
+        (total,) = dask.compute(
+            self.reduce_delayed(columns, func, combine, *args, together=together)
+        )
+        return total
+
+    def reduce_delayed(
+        self,
+        columns: Sequence[Hashable],
+        func: Callable[..., Any],
+        combine: Callable[[list[Any]], Any],
+        *args: Any,
+        together: Hashable | None = None,
+    ) -> Any:
+        """What :meth:`reduce` returns, as a :class:`dask.delayed.Delayed`: nothing runs.
+
+        ``func`` maps each partition and ``combine`` adds up to :data:`FAN_IN` results per
+        task, in a tree whose root is returned.
+        """
+        dask, _ = _dask()
         parts = self._delayed(columns, func, args, together)
         if not parts:  # pragma: no cover - a Dask DataFrame has at least one partition
             raise KappaFrameError("the Dask DataFrame has no partitions.")
@@ -124,5 +165,4 @@ class DaskReader(PartReader):
             parts = [
                 dask.delayed(combine)(parts[i : i + FAN_IN]) for i in range(0, len(parts), FAN_IN)
             ]
-        (total,) = dask.compute(parts[0])
-        return total
+        return parts[0]
