@@ -826,8 +826,9 @@ def _named_like(names: Sequence[Hashable], labels: list[Any]) -> list[Any]:
 
 def _same_labels(rows: list[Any], columns: list[Any]) -> None:
     """Refuse a table whose row labels and column labels are not one set."""
-    only_rows = [x for x in rows if x not in set(columns)]
-    only_columns = [x for x in columns if x not in set(rows)]
+    row_set, column_set = set(rows), set(columns)
+    only_rows = [x for x in rows if x not in column_set]
+    only_columns = [x for x in columns if x not in row_set]
     if only_rows or only_columns:
         raise KappaFrameError(
             "the table's rows (the first rater's labels) and columns (the second's) must "

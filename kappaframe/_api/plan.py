@@ -422,13 +422,13 @@ def deferred(
 ) -> Any:
     """``func(data, *args, **kwargs)``; for a lazy input, a lazy result that runs it later.
 
-    polars LazyFrame: the plan selects the columns the call reads and computes at
+    polars LazyFrame: the plan reads the input (in batches) and computes at
     ``.collect()``, from the data as it is then. Its schema comes before any data is read:
     from the input's schema (metadata only) and a run of ``func`` on an empty frame of that
     schema, which also raises at call time the errors that need no data (unknown columns,
-    bad options). A function whose output columns depend on the data
-    (:data:`LAZY_FUNCTIONS`), or a call whose schema cannot be planned from no rows (a
-    weight matrix without ``categories``), computes at once, as before.
+    bad options). Functions outside :data:`LAZY_FUNCTIONS`, a long-layout ``matrix``
+    (whose columns are the rater ids in the data), and a call whose schema cannot be
+    planned from no rows (a weight matrix without ``categories``) compute at once.
 
     Dask DataFrame, wide layout with ``categories`` given: the call builds one graph (the
     partition counts, their sum, then ``finish`` of the total) and runs nothing until
@@ -446,10 +446,7 @@ def deferred(
         return func(data, *args, **kwargs)
     from .._frames import polars as polars_frames
 
-    bound = inspect.signature(func).bind(data, *args, **kwargs)
-    first = next(iter(bound.arguments))
-    options = {k: v for k, v in bound.arguments.items() if k != first}
-    long = any(options.get(k) is not None for k in _LONG)
+    options, long = _call_options(func, data, args, kwargs)
     if name == "matrix" and long:  # columns named by the rater ids in the data
         return func(data, *args, **kwargs)
     source = polars_frames.schema_of(data)
@@ -461,6 +458,16 @@ def deferred(
         return func(frame, *args, **kwargs)
 
     return polars_frames.planned(data, compute, schema)
+
+
+def _call_options(
+    func: Callable[..., Any], data: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[dict[str, Any], bool]:
+    """The call's options by name (its data left out), and whether it is the long layout."""
+    bound = inspect.signature(func).bind(data, *args, **kwargs)
+    first = next(iter(bound.arguments))
+    options = {k: v for k, v in bound.arguments.items() if k != first}
+    return options, any(options.get(k) is not None for k in _LONG)
 
 
 def _planned_schema(
@@ -525,10 +532,7 @@ def _dask_deferred(
     finish: Callable[..., Any],
 ) -> Any:
     """``func`` on a Dask DataFrame, as a graph when no pass over the data must come first."""
-    bound = inspect.signature(func).bind(data, *args, **kwargs)
-    first = next(iter(bound.arguments))
-    options = {k: v for k, v in bound.arguments.items() if k != first}
-    long = any(options.get(k) is not None for k in _LONG)
+    options, long = _call_options(func, data, args, kwargs)
     if long or options.get("categories") is None:
         return func(data, *args, **kwargs)
     from .._frames.dask import DaskReader, planned

@@ -48,9 +48,7 @@ def normal_quantile(level: float) -> float:
 
 def two_sided_p(z: np.ndarray) -> np.ndarray:
     """Two-sided normal p-values of ``z`` (NaN stays NaN)."""
-    flat = np.abs(np.asarray(z, dtype=float)).ravel()
-    out = np.array([erfc(v / sqrt(2.0)) if v == v else np.nan for v in flat])
-    return out.reshape(np.shape(z))
+    return 2.0 * normal_sf(np.abs(np.asarray(z, dtype=float)))
 
 
 def normal_sf(z: np.ndarray) -> np.ndarray:
