@@ -214,3 +214,39 @@ def test_real_crowd_data(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert row.kappa == pytest.approx(expected, abs=1e-12)
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.intp])
+def test_pairs_are_numbered_as_numpy_unique_numbers_them(dtype: Any) -> None:
+    # 16-bit rater codes take two radix sorts, wider ones a lexsort: both are np.unique.
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 300, 5_000).astype(dtype)
+    b = rng.integers(0, 300, 5_000).astype(dtype)
+    order, pair_a, pair_b, inverse, starts = _crowd._compact_pairs(a, b)
+    key = a.astype(np.int64) * 300 + b
+    distinct, first, back = np.unique(key, return_index=True, return_inverse=True)
+    np.testing.assert_array_equal(pair_a * 300 + pair_b, distinct)
+    np.testing.assert_array_equal(key[order], np.sort(key))
+    np.testing.assert_array_equal(inverse[np.argsort(order)], back)
+    np.testing.assert_array_equal(np.diff(inverse) >= 0, True)
+    np.testing.assert_array_equal(key[order][starts], distinct)
+    assert len(starts) == len(first)
+
+
+def test_runs_of_sorted_pairs_give_the_histogram_sums() -> None:
+    from kappaframe._count.kernel import diagonal_sums
+
+    rng = np.random.default_rng(6)
+    cell = np.sort(rng.integers(0, 400, 3_000))
+    cell = np.unique(cell, return_inverse=True)[1]  # no empty cell
+    x = rng.integers(0, 5, cell.size).astype(np.int8)
+    y = rng.integers(0, 5, cell.size).astype(np.int8)
+    starts = np.flatnonzero(np.diff(cell, prepend=-1))
+    n_cells = int(cell.max()) + 1
+    runs = diagonal_sums(cell, x, y, n_cells, 5, starts=starts)
+    hist = diagonal_sums(cell, x, y, n_cells, 5)
+    assert runs.keys() == hist.keys()
+    for name in hist:
+        np.testing.assert_array_equal(runs[name], hist[name], err_msg=name)
+        assert runs[name].dtype == np.int64
+    np.testing.assert_array_equal(hist["sq_diff"], np.bincount(cell, (x - y) ** 2.0).astype(int))

@@ -50,10 +50,19 @@ def tidy(
 
     # Rows are group-major: every pair of group 0, then group 1, ... (with min_overlap,
     # only the cells with enough shared items).
-    group_of_row, pair_of_row = np.nonzero(np.swapaxes(kept, 0, 1))
+    if kept.all():  # every cell: a reshape, no index (a crowd has a million pairs)
+        n_pairs, n_groups = kept.shape
+        group_of_row = np.repeat(np.arange(n_groups), n_pairs)
+        pair_of_row = np.tile(np.arange(n_pairs), n_groups)
 
-    def rows(values: np.ndarray) -> np.ndarray:
-        return np.swapaxes(values, 0, 1)[group_of_row, pair_of_row]
+        def rows(values: np.ndarray) -> np.ndarray:
+            return np.swapaxes(values, 0, 1).reshape(-1)
+
+    else:
+        group_of_row, pair_of_row = np.nonzero(np.swapaxes(kept, 0, 1))
+
+        def rows(values: np.ndarray) -> np.ndarray:
+            return np.swapaxes(values, 0, 1)[group_of_row, pair_of_row]
 
     columns = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
     a_idx, b_idx = pairs[:, 0], pairs[:, 1]

@@ -81,31 +81,33 @@ class CrowdCounts:
         n_categories: int,
     ) -> None:
         valid = label >= 0
-        rater = np.asarray(rater[valid], dtype=np.intp)
-        unit = np.asarray(unit[valid], dtype=np.intp)
-        label = np.asarray(label[valid])
+        if not valid.all():
+            rater, unit, label = rater[valid], unit[valid], label[valid]
+        unit = np.asarray(unit, dtype=np.intp)
         self.n_raters = n_raters
         self.n_groups = n_groups
         self.n_categories = n_categories
-        group = (
-            np.zeros(len(unit), dtype=np.intp)
-            if unit_group is None
-            else np.asarray(unit_group, dtype=np.intp)[unit]
-        )
+        group = None if unit_group is None else np.asarray(unit_group, dtype=np.intp)[unit]
         # Each rater's own labels (the diagonal of a rater against themself).
-        self._self_rater, self._self_group, self._self_label = rater, group, label
+        self._self_rater = np.asarray(rater, dtype=np.intp)
+        self._self_group, self._self_label = group, label
 
         first, second = _pairs_of_ratings(unit)
-        key = rater[first].astype(np.int64) * n_raters + rater[second]
-        distinct, inverse = np.unique(key, return_inverse=True)
-        self.distinct = distinct
-        self.pair_a = (distinct // n_raters).astype(np.intp)
-        self.pair_b = (distinct % n_raters).astype(np.intp)
-        self.inverse = inverse.astype(np.intp, copy=False)
+        # Rater codes in 16 bits when they fit: smaller copies, and radix sorts.
+        small = rater.astype(np.uint16) if n_raters <= 1 << 16 else self._self_rater
+        # The pairs of ratings are kept sorted by rater pair: ``inverse`` (the pair of each)
+        # is then non-decreasing, and every count below writes memory in order.
+        order, self.pair_a, self.pair_b, self.inverse, self.starts = _compact_pairs(
+            small[first], small[second]
+        )
+        #: Pairs of ratings of each co-rating pair (the items they share).
+        self.overlap = np.diff(np.append(self.starts, len(order))).astype(np.int64)
+        first, second = first[order], second[order]
+        self.distinct = self.pair_a.astype(np.int64) * n_raters + self.pair_b
         self.label_a = label[first]
         self.label_b = label[second]
-        self.group = group[first]
-        self.overlap = np.bincount(self.inverse, minlength=len(distinct))
+        #: Group of each pair of ratings (``None``: one group).
+        self.group = None if group is None else group[first]
 
     @property
     def n_rating_pairs(self) -> int:
@@ -152,20 +154,19 @@ class CrowdCounts:
         asked = row >= 0
         everything = bool(asked.all())
         if use_diagonal(n_pairs, g, k, weights, full):
-            sums = _kernel.empty_diagonal(n_pairs, g, k)
-            if everything:
-                row_x, grp, la, lb = row, self.group, self.label_a, self.label_b
-            else:
-                row_x, grp = row[asked], self.group[asked]
-                la, lb = self.label_a[asked], self.label_b[asked]
+            cell = self._cells(row, None if everything else asked)
+            la, lb = self.label_a, self.label_b
+            if not everything:
+                la, lb = la[asked], lb[asked]
             if swapped.size:
-                flip = np.isin(row_x, swapped)
+                flip = np.isin(row if everything else row[asked], swapped)
                 la, lb = np.where(flip, lb, la), np.where(flip, la, lb)
-            cell = row_x * g + grp
-            _kernel.add_diagonal(
-                sums, slice(None), cell, la.astype(np.intp), lb.astype(np.intp), n_pairs * g, k
-            )
-            diag = DiagonalCounts.from_sums(sums)
+            # The co-rating pairs in their own order, one group: the cells are the sorted
+            # runs of ``inverse``, none empty.
+            runs = self.starts if row is self.inverse and self.group is None else None
+            sums = _kernel.diagonal_sums(cell, la, lb, n_pairs * g, k, starts=runs)
+            shaped = {name: a.reshape(n_pairs, g, *a.shape[1:]) for name, a in sums.items()}
+            diag = DiagonalCounts.from_sums(shaped)
             if same.size:
                 hist = self._histograms(pairs[same, 0])
                 diag.n[same] = hist.sum(axis=-1)
@@ -177,9 +178,9 @@ class CrowdCounts:
         _kernel.check_count_size(n_pairs, g, k)
         cells = n_pairs * g * k * k
         if everything:
-            flat = ((row * g + self.group) * k + self.label_a) * k + self.label_b
+            flat = (self._cells(row, None) * k + self.label_a) * k + self.label_b
         else:
-            flat = ((row[asked] * g + self.group[asked]) * k + self.label_a[asked]) * k
+            flat = (self._cells(row, asked) * k + self.label_a[asked]) * k
             flat += self.label_b[asked]
         out = np.bincount(flat, minlength=cells).reshape(n_pairs, g, k, k)
         if swapped.size:
@@ -190,6 +191,14 @@ class CrowdCounts:
             out[same[:, None, None], np.arange(g)[None, :, None], label, label] = hist
         return out
 
+    def _cells(self, row: np.ndarray, asked: np.ndarray | None) -> np.ndarray:
+        """The (pair, group) cell ``row * G + group`` of each (asked) pair of ratings."""
+        if asked is not None:
+            row = row[asked]
+        if self.group is None:
+            return row
+        return row * self.n_groups + (self.group if asked is None else self.group[asked])
+
     def _histograms(self, raters: np.ndarray) -> np.ndarray:
         """Label counts ``(len(raters), G, K)`` of each rater in each group."""
         g, k = self.n_groups, self.n_categories
@@ -197,8 +206,35 @@ class CrowdCounts:
         lookup[raters] = np.arange(len(raters))
         row = lookup[self._self_rater]
         sel = row >= 0
-        flat = (row[sel] * g + self._self_group[sel]) * k + self._self_label[sel]
+        cell = row[sel] if self._self_group is None else row[sel] * g + self._self_group[sel]
+        flat = cell * k + self._self_label[sel]
         return np.bincount(flat, minlength=len(raters) * g * k).reshape(len(raters), g, k)
+
+
+def _compact_pairs(
+    a: np.ndarray, b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Sort the pairs ``(a, b)`` of rater codes and number the distinct ones.
+
+    Returns the sorting ``order``, the distinct pairs' ``a`` and ``b`` (sorted), the number
+    of the distinct pair of each sorted pair (non-decreasing) and the position where each
+    distinct pair's run starts: ``np.unique`` of the pairs with ``return_inverse`` and
+    ``return_index``, in sorted order. Codes of 16 bits (at most 65,536 raters) sort by
+    two stable radix sorts (by ``b``, then by ``a``), linear in the pairs.
+    """
+    if a.dtype == np.uint16:
+        order = np.argsort(b, kind="stable")
+        order = order[np.argsort(a[order], kind="stable")]
+    else:
+        order = np.lexsort((b, a))
+    a, b = a[order], b[order]
+    new = np.empty(len(a), dtype=bool)
+    new[:1] = True
+    np.not_equal(a[1:], a[:-1], out=new[1:])
+    new[1:] |= b[1:] != b[:-1]
+    starts = np.flatnonzero(new)
+    inverse = np.cumsum(new, dtype=np.intp) - 1
+    return order, a[starts].astype(np.intp), b[starts].astype(np.intp), inverse, starts
 
 
 def _pairs_of_ratings(unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

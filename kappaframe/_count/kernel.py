@@ -24,6 +24,7 @@ __all__ = [
     "check_count_size",
     "code_dtype",
     "diagonal_counts",
+    "diagonal_sums",
     "empty_diagonal",
     "pair_counts",
 ]
@@ -337,6 +338,46 @@ def empty_diagonal(n_pairs: int, n_groups: int, n_categories: int) -> dict[str, 
     }
 
 
+def diagonal_sums(
+    cell: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    n_cells: int,
+    n_categories: int,
+    starts: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """The diagonal-and-marginal sums of rated pairs ``(x, y)`` falling in ``cell``.
+
+    Shaped ``(n_cells,)`` and ``(n_cells, K)`` like :func:`empty_diagonal`'s arrays. The
+    marginals are two integer bincounts. ``n``, ``agree``, ``abs_diff`` and ``sq_diff``
+    come from the histogram of the distances ``|x - y|`` in each cell, or, when ``cell``
+    is sorted and ``starts`` gives the first position of every cell (none empty), from
+    sums over those runs (no ``n_cells x K`` histogram).
+    """
+    k = n_categories
+    base = cell * k
+    distance = np.abs(x - y)
+    if starts is not None:
+        sums = {
+            "n": np.diff(np.append(starts, len(cell))).astype(np.int64),
+            "agree": np.add.reduceat(distance == 0, starts, dtype=np.int64),
+            "abs_diff": np.add.reduceat(distance, starts, dtype=np.int64),
+            "sq_diff": np.add.reduceat(np.square(distance, dtype=np.int64), starts),
+        }
+    else:
+        hist = np.bincount(base + distance, minlength=n_cells * k).reshape(n_cells, k)
+        steps = np.arange(k, dtype=np.int64)
+        sums = {  # (a matrix product is faster than a sum along a short last axis)
+            "n": hist @ np.ones(k, dtype=np.int64),
+            "agree": hist[:, 0].copy(),
+            "abs_diff": hist @ steps,
+            "sq_diff": hist @ (steps * steps),
+        }
+    sums["rows"] = np.bincount(base + x, minlength=n_cells * k).reshape(n_cells, k)
+    sums["cols"] = np.bincount(base + y, minlength=n_cells * k).reshape(n_cells, k)
+    return sums
+
+
 def add_diagonal(
     out: dict[str, np.ndarray],
     pair: int | slice,
@@ -348,21 +389,8 @@ def add_diagonal(
 ) -> None:
     """Add rated pairs ``(x, y)`` falling in ``cell`` (group, or pair x group) to ``out``.
 
-    ``out[name][pair]`` reshaped to ``n_cells`` cells receives the sums; weighted
-    bincounts of small integers are exact in float64 and are rounded back to int64.
+    ``out[name][pair]`` reshaped to ``n_cells`` cells receives :func:`diagonal_sums`.
     """
-    k = n_categories
-    diff = x - y
-
-    def count(index: np.ndarray, weights: np.ndarray | None, size: int) -> np.ndarray:
-        total = np.bincount(index, weights=weights, minlength=size)
-        return np.rint(total).astype(np.int64) if weights is not None else total
-
     shape = out["n"][pair].shape
-    out["n"][pair] += count(cell, None, n_cells).reshape(shape)
-    out["agree"][pair] += count(cell, (diff == 0).astype(np.float64), n_cells).reshape(shape)
-    out["abs_diff"][pair] += count(cell, np.abs(diff).astype(np.float64), n_cells).reshape(shape)
-    out["sq_diff"][pair] += count(cell, (diff * diff).astype(np.float64), n_cells).reshape(shape)
-    base = cell * k
-    out["rows"][pair] += count(base + x, None, n_cells * k).reshape(*shape, k)
-    out["cols"][pair] += count(base + y, None, n_cells * k).reshape(*shape, k)
+    for name, sums in diagonal_sums(cell, x, y, n_cells, n_categories).items():
+        out[name][pair] += sums.reshape(*shape, *sums.shape[1:])

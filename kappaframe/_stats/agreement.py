@@ -272,15 +272,25 @@ def finish_agreement(
     ``p_e = 1 - dis_exp / n^2``, ``kappa = 1 - n dis_obs / dis_exp``, NaN where ``n == 0``
     or ``dis_exp == 0``. Every path that counts (full tables, diagonal and marginals) ends here.
     """
+    # In place, one array per result: with a million pairs the temporaries cost more
+    # than the arithmetic.
     nf = np.asarray(n).astype(float)
+    empty = np.asarray(n) == 0
+    undefined = empty | (dis_exp == 0)
+    shape = np.broadcast_shapes(nf.shape, np.shape(dis_obs), np.shape(dis_exp))
+    kappa, p_o = np.empty(shape), np.empty(shape)
     with np.errstate(divide="ignore", invalid="ignore"):
-        d_o = dis_obs / nf
-        d_e = dis_exp / (nf * nf)
-        undefined = (n == 0) | (dis_exp == 0)
-        kappa = np.where(undefined, np.nan, 1.0 - (nf * dis_obs) / dis_exp)
-    empty = n == 0
-    p_o = np.where(empty, np.nan, 1.0 - d_o)
-    p_e = np.where(empty, np.nan, 1.0 - d_e)
+        np.multiply(nf, dis_obs, out=kappa)
+        np.divide(kappa, dis_exp, out=kappa)
+        np.subtract(1.0, kappa, out=kappa)
+        np.divide(dis_obs, nf, out=p_o)
+        np.subtract(1.0, p_o, out=p_o)
+        p_e = np.multiply(nf, nf, out=np.empty(shape))
+        np.divide(dis_exp, p_e, out=p_e)
+        np.subtract(1.0, p_e, out=p_e)
+    kappa[undefined] = np.nan
+    p_o[empty] = np.nan
+    p_e[empty] = np.nan
     return {"n": n, "p_o": p_o, "p_e": p_e, "kappa": kappa, "undefined": undefined}
 
 
@@ -297,12 +307,14 @@ def diagonal_agreement(sums: DiagonalCounts, weights: Any) -> dict[str, np.ndarr
     k = sums.rows.shape[-1]
     n = sums.n
     nf = n.astype(float)
+    if weights is None:
+        # Integer sums are exact; no float copy of the marginals.
+        dis_obs = nf - sums.agree
+        dis_exp = nf * nf - np.einsum("...i,...i->...", sums.rows, sums.cols)
+        return finish_agreement(n, dis_obs, dis_exp)
     rows = sums.rows.astype(float)
     cols = sums.cols.astype(float)
-    if weights is None:
-        dis_obs = nf - sums.agree
-        dis_exp = nf * nf - np.einsum("...i,...i->...", rows, cols)
-    elif k < 2:
+    if k < 2:
         dis_obs = np.zeros_like(nf)
         dis_exp = np.zeros_like(nf)
     else:
