@@ -431,3 +431,28 @@ def test_which_standard_error_z_uses(rng: np.random.Generator) -> None:
 
     p = 2 * (1 - NormalDist().cdf(abs(weighted["z"])))
     assert weighted["p_value"] == pytest.approx(p, abs=1e-12)
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+@pytest.mark.parametrize("n_groups", [1, 3])
+def test_krippendorff_over_distinct_items_equals_item_by_item(level: str, n_groups: int) -> None:
+    # Alpha sums over the distinct per-item counts; the same sums item by item (counts
+    # given as such) must agree, standard error included.
+    from dataclasses import replace
+
+    from kappaframe._stats.multirater import _distinct_items, _krippendorff
+
+    rng = np.random.default_rng(11)
+    codes = rng.integers(0, 4, (6, 900))
+    codes[rng.random(codes.shape) < 0.2] = -1
+    groups = rng.integers(0, n_groups, 900) if n_groups > 1 else None
+    rt = ratings_of(codes, groups, n_groups, 4)
+    assert _distinct_items(rt) is not None
+    by_item = replace(rt, given_counts=rt.counts)
+    assert _distinct_items(by_item) is None
+    cats = [1.0, 2.0, 4.0, 8.0]
+    fast = _krippendorff(rt, level, cats, with_variance=True)
+    slow = _krippendorff(by_item, level, cats, with_variance=True)
+    assert fast.keys() == slow.keys()
+    for name in slow:
+        np.testing.assert_allclose(fast[name], slow[name], rtol=1e-12, atol=1e-12, err_msg=name)

@@ -264,6 +264,10 @@ def _rows(results: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
 
 def _raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
     out = np.zeros(n_groups, dtype=np.int64)
+    if group is None and n_groups >= 1:  # one group: the raters with any label
+        if codes.shape[1]:
+            out[0] = np.count_nonzero(codes.max(axis=1) >= 0)
+        return out
     for r in range(codes.shape[0]):
         rated = codes[r] >= 0
         where = np.zeros(rated.sum(), np.intp) if group is None else group[rated]

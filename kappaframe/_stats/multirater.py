@@ -6,7 +6,9 @@ item i in category k: one comparison pass over the code matrix per category when
 are few, one ``np.bincount`` per rater otherwise); every coefficient here is a
 function of those counts (Conger's also of each rater's own label counts, Light's of the
 pairwise K x K tables of :mod:`kappaframe._count.kernel`). All of it is vectorised over groups:
-per-item terms are summed per group with ``np.bincount``.
+per-item terms are summed per group with ``np.bincount``. Krippendorff's alpha sums them
+over the distinct count vectors of each group instead, weighted by how many items share
+one (:func:`_distinct_items`): a few hundred rows where there are few categories and raters.
 
 Missing labels follow Gwet (2014, ch. 5-6; his R package irrCAC), which keeps every
 rating: an item counts for observed agreement when it has two or more labels, and for the
@@ -22,6 +24,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, get_args
 
 import numpy as np
@@ -50,17 +53,48 @@ AS_GIVEN = ("gwet_ac2", "percent")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
 _FEW_CATEGORIES = 32  # up to this many categories, count items by comparison, not bincount
+_DISTINCT_SPAN = 4  # distinct items by bincount while it spans at most this many per item
 
 
 @dataclass(frozen=True)
 class Ratings:
-    """The items that carry at least one label, as codes and as per-item category counts."""
+    """The items that carry at least one label, as codes and as per-item category counts.
+
+    ``given_counts`` holds counts read as such (``layout="counts"``, with no codes); from
+    codes, :attr:`counts` is counted on first use only, since Krippendorff's alpha does
+    without it (:func:`_distinct_items`).
+    """
 
     codes: np.ndarray  # (n_raters, n_items), -1 missing
-    counts: np.ndarray  # (n_items, K) float: raters per item and category
+    given_counts: np.ndarray | None  # (n_items, K) float, or None: count from the codes
     group: np.ndarray  # (n_items,) group code of each item
     n_groups: int
     n_categories: int
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """(n_items, K) float: raters per item and category."""
+        if self.given_counts is not None:
+            return self.given_counts
+        return _category_counts(self.codes, self.n_categories).astype(float)
+
+
+def _category_counts(codes: np.ndarray, k: int) -> np.ndarray:
+    """(n_items, K) int64: how many raters put each item in each category."""
+    n_raters, n_items = codes.shape
+    if k <= _FEW_CATEGORIES:
+        # one pass over the (small-integer) code matrix per category
+        counts2 = np.empty((n_items, k), dtype=np.int64)
+        for c in range(k):
+            counts2[:, c] = np.count_nonzero(codes == c, axis=0)
+        return counts2
+    # one bincount per rater over (item, category)
+    counts = np.zeros(n_items * k, dtype=np.int64)
+    base = np.arange(n_items, dtype=np.intp) * k
+    for r in range(n_raters):
+        rated = codes[r] >= 0
+        counts += np.bincount(base[rated] + codes[r][rated], minlength=n_items * k)
+    return counts.reshape(n_items, k)
 
 
 def ratings_of(
@@ -81,23 +115,52 @@ def ratings_of(
         if group_codes is None
         else np.asarray(group_codes, dtype=np.intp)
     )
-    if k <= _FEW_CATEGORIES:
-        # one pass over the (small-integer) code matrix per category
-        counts2 = np.empty((n_items, k), dtype=np.int64)
-        for c in range(k):
-            counts2[:, c] = np.count_nonzero(codes == c, axis=0)
-    else:
-        # one bincount per rater over (item, category)
-        counts = np.zeros(n_items * k, dtype=np.int64)
-        base = np.arange(n_items, dtype=np.intp) * k
-        for r in range(n_raters):
-            rated = codes[r] >= 0
-            counts += np.bincount(base[rated] + codes[r][rated], minlength=n_items * k)
-        counts2 = counts.reshape(n_items, k)
-    keep = counts2.sum(axis=1) > 0
+    keep = codes.max(axis=0) >= 0 if n_raters else np.zeros(n_items, dtype=bool)
     if keep.all():
-        return Ratings(codes, counts2.astype(float), group, n_groups, k)
-    return Ratings(codes[:, keep], counts2[keep].astype(float), group[keep], n_groups, k)
+        return Ratings(codes, None, group, n_groups, k)
+    return Ratings(codes[:, keep], None, group[keep], n_groups, k)
+
+
+def _distinct_items(rt: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The distinct (group, per-item counts) of ``rt``: counts, group and number of items.
+
+    Items with the same counts in the same group add the same terms to every sum, so one
+    row per distinct pair, weighted by its number of items, gives the same sums from a
+    few hundred rows instead of one per item. An item's counts are one number in base
+    ``n_raters + 1`` (a rater with label ``c`` adds ``(n_raters + 1)^c``), numbered by one
+    ``np.bincount``; a second one over (group, number) counts the items. None when those
+    bincounts would be longer than a few times the number of items (many categories or
+    raters): then use :attr:`Ratings.counts` item by item.
+    """
+    codes, k = rt.codes, rt.n_categories
+    n_raters, n_items = codes.shape
+    if rt.given_counts is not None or n_raters == 0:
+        return None
+    base = n_raters + 1
+    limit = max(_DISTINCT_SPAN * n_items, 1 << 16)
+    if base**k > limit:
+        return None
+    powers = base ** np.arange(k, dtype=np.int64)
+    lookup = np.append(powers, 0)  # code -1 (missing) adds nothing
+    number = lookup[codes[0]]
+    for r in range(1, n_raters):
+        number += lookup[codes[r]]
+    seen = np.bincount(number, minlength=base**k)
+    numbers = np.flatnonzero(seen)
+    u = len(numbers)
+    if rt.n_groups == 1:
+        group = np.zeros(u, dtype=np.intp)
+        freq = seen[numbers]
+    else:
+        if rt.n_groups * u > limit:
+            return None
+        rank = np.zeros(base**k, dtype=np.intp)
+        rank[numbers] = np.arange(u)
+        both = np.bincount(rt.group * u + rank[number], minlength=rt.n_groups * u)
+        cells = np.flatnonzero(both)
+        group, numbers, freq = cells // u, numbers[cells % u], both[cells]
+    counts = (numbers[:, None] // powers) % base
+    return counts.astype(float), group, freq.astype(float)
 
 
 def resolve_methods(method: Any) -> list[str]:
@@ -453,17 +516,31 @@ def _krippendorff(
     with ``alpha' = (p_a' - p_e) / (1 - p_e)``, and
     ``var = sum_i (a*_i - alpha')^2 / (n (n - 1))`` over the ``n`` pairable items.
     (irrCAC 1.0 and its Python port centred ``p_a,i`` on ``p_o`` instead: the same
-    standard error to about 1e-3.)
+    standard error to about 1e-3.) Every sum over items runs over the distinct (group,
+    counts) rows of :func:`_distinct_items`, each term times its number of items, when
+    there are few enough; item by item otherwise. The two agree to rounding.
     """
     ng = rt.n_groups
-    r_all = rt.counts.sum(axis=1)
-    pairable = r_all >= 2
-    counts = rt.counts[pairable]
-    g = rt.group[pairable]
-    r = r_all[pairable]
-    n = np.bincount(g, minlength=ng).astype(float)
-    values = _gsum(r, g, ng)
-    marg = _gsum(counts, g, ng)
+    distinct = _distinct_items(rt)
+    if distinct is None:
+        counts, g, items = rt.counts, rt.group, None
+    else:
+        counts, g, items = distinct
+    r = counts.sum(axis=1)
+    pairable = r >= 2
+    if not pairable.all():
+        counts, g, r = counts[pairable], g[pairable], r[pairable]
+        items = None if items is None else items[pairable]
+
+    def total(values: np.ndarray) -> np.ndarray:
+        """Sum per group over the pairable items (a distinct row counts its items)."""
+        if items is None:
+            return _gsum(values, g, ng)
+        return _gsum(values * (items if values.ndim == 1 else items[:, None]), g, ng)
+
+    n = np.bincount(g, weights=items, minlength=ng).astype(float)
+    values = total(r)
+    marg = total(counts)
     if weights is not None:
         agree = weights
     else:
@@ -473,7 +550,7 @@ def _krippendorff(
     with np.errstate(divide="ignore", invalid="ignore"):
         rbar = values / n
         eps = 1.0 / values
-        pa_prime = _gsum(sum_q / (r - 1.0), g, ng) / (n * rbar)
+        pa_prime = total(sum_q / (r - 1.0)) / (n * rbar)
         p_o = (1.0 - eps) * pa_prime + eps
         pi = marg / values[:, None]
         a_pi = _vec_times(np.nan_to_num(pi), agree)
@@ -489,7 +566,7 @@ def _krippendorff(
         kappa_i = (pa_i - p_e[g]) / (1.0 - p_e[g])
         pe_i = (counts * a_pi[g]).sum(axis=1) / rb - p_e[g] * (r - rb) / rb
         kappa_x = kappa_i - 2.0 * (1.0 - prime[g]) * (pe_i - p_e[g]) / (1.0 - p_e[g])
-        var = _gsum((kappa_x - prime[g]) ** 2, g, ng) / (n * (n - 1.0))
+        var = total((kappa_x - prime[g]) ** 2) / (n * (n - 1.0))
     out["var"] = np.where((n >= 2) & np.isfinite(value), var, np.nan)
     return out
 
