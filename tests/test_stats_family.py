@@ -336,3 +336,34 @@ def test_bootstrap_options_are_checked(rng: np.random.Generator) -> None:
             ["ann1", "ann2"], ci=0.9, ci_method="bootstrap", n_boot=20, seed=generator
         )
     assert np.isfinite(res["se"]).all()
+
+
+def test_bootstrap_numbers_do_not_depend_on_the_number_of_threads() -> None:
+    # Each chunk of tables draws from its own child of the seed: one thread or four, the
+    # same replicates; a Generator passed as seed advances, so a second call differs.
+    rng = np.random.default_rng(2)
+    tables = rng.integers(0, 40, (30, 3, 3))
+    w = weight_matrix("linear", [0, 1, 2])
+    tiny = 3 * 3 * 8 * 3 * 50 * 4  # four tables of 50 replicates a chunk: 8 chunks
+    one = bootstrap_kappa(tables, w, 0.9, n_boot=50, seed=9, chunk_bytes=tiny, workers=1)
+    four = bootstrap_kappa(tables, w, 0.9, n_boot=50, seed=9, chunk_bytes=tiny, workers=4)
+    for name in one:
+        np.testing.assert_array_equal(one[name], four[name])
+    gen = np.random.default_rng(9)
+    first = bootstrap_kappa(tables, w, 0.9, n_boot=50, seed=gen, workers=2)
+    second = bootstrap_kappa(tables, w, 0.9, n_boot=50, seed=gen, workers=2)
+    assert not np.array_equal(first["se"], second["se"])
+
+
+def test_replicate_kappas_are_the_agreement_kappas() -> None:
+    from kappaframe._stats.bootstrap import _replicate_kappas
+
+    rng = np.random.default_rng(4)
+    draws = rng.multinomial(60, np.full(9, 1 / 9), size=(5, 7))  # 5 tables x 7 replicates
+    draws[0, 0] = 0
+    draws[0, 0, 4] = 60  # one shared category: undefined
+    w = np.array([[0.0, 1.0, 3.0], [2.0, 0.0, 1.0], [4.0, 2.0, 0.0]])  # asymmetric
+    got = _replicate_kappas(draws, np.full(5, 60), w)
+    want = agreement(draws.reshape(5, 7, 3, 3), w)["kappa"]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, equal_nan=True)
+    assert np.isnan(got[0, 0])

@@ -4,24 +4,33 @@ Resampling the items a pair of raters both labeled, with replacement, only chang
 many items fall in each cell of the pair's K x K table: a bootstrap table is one
 multinomial draw of ``n`` items over the observed cell proportions. So every replicate of
 every pair and group is drawn at once with ``Generator.multinomial`` (no per-item loop),
-in chunks that bound the memory, and kappa is recomputed by the same
-:func:`kappaframe._stats.agreement.agreement` as the point estimate.
+in chunks of tables that bound the memory, and kappa is recomputed from the same
+disagreement sums and :func:`kappaframe._stats.agreement.finish_agreement` as the point
+estimate.
+
+The exact multinomial draw costs one binomial draw per cell and replicate, and that is
+most of the time. Chunks of tables are drawn side by side on the CPUs this process may
+use, each chunk from its own child of the call's seed, so the numbers do not depend on
+how many CPUs there are.
 """
 
 from __future__ import annotations
 
 import numbers
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
 from .._errors import KappaFrameError, KappaFrameTypeError
-from .agreement import agreement
+from .agreement import finish_agreement
 
 __all__ = ["CHUNK_BYTES", "bootstrap_kappa", "check_bootstrap", "make_rng"]
 
-#: Memory for one chunk of bootstrap tables (bytes). The chunk sizes follow from this,
-#: K and ``n_boot`` only, so a call with a seed gives the same numbers on every machine.
+#: Memory for one chunk of bootstrap tables (bytes); one chunk is in flight per CPU. The
+#: chunk sizes follow from this, K and ``n_boot`` only, so a call with a seed gives the
+#: same numbers on every machine.
 CHUNK_BYTES = 64 * 1024**2
 
 
@@ -48,6 +57,32 @@ def check_bootstrap(n_boot: Any) -> int:
     return int(n_boot)
 
 
+def _workers() -> int:
+    """How many CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _replicate_kappas(draws: np.ndarray, n: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Kappa of each drawn table ``draws[t, r, K * K]``, whose items number ``n[t]``.
+
+    The disagreement sums of :func:`kappaframe._stats.agreement.agreement`, from one float
+    copy of the draws, finished by the same :func:`finish_agreement`.
+    """
+    t, r = draws.shape[:2]
+    k = weights.shape[0]
+    cells = draws.astype(np.float64)
+    dis_obs = (cells.reshape(t * r, k * k) @ weights.reshape(k * k)).reshape(t, r)
+    square = cells.reshape(t, r, k, k)
+    rows = square.sum(axis=-1)
+    cols = square.sum(axis=-2)
+    dis_exp = np.einsum("...i,...i->...", rows @ weights, cols)
+    totals = np.broadcast_to(n[:, None], (t, r))
+    return finish_agreement(totals, dis_obs, dis_exp)["kappa"]
+
+
 def bootstrap_kappa(
     counts: np.ndarray,
     weights: np.ndarray,
@@ -55,6 +90,7 @@ def bootstrap_kappa(
     n_boot: int = 1000,
     seed: Any = None,
     chunk_bytes: int = CHUNK_BYTES,
+    workers: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Percentile bootstrap of (weighted) kappa for each table of ``counts[..., K, K]``.
 
@@ -65,8 +101,10 @@ def bootstrap_kappa(
     left out; a table with fewer than two defined replicates, or no items, gets NaN.
 
     The draws depend only on ``seed``, the tables (in order) and ``n_boot``: the chunk
-    sizes are a function of K and ``n_boot`` alone, so the same call with the same seed
-    gives the same numbers. (Adding a pair or a group changes the draws of the others.)
+    sizes are a function of K and ``n_boot`` alone and each chunk of tables draws from its
+    own child of ``seed``, so the same call with the same seed gives the same numbers with
+    any number of ``workers`` (threads; default: the CPUs this process may use). (Adding a
+    pair or a group changes the draws of the others.)
     """
     if not 0 < level < 1:
         raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
@@ -91,22 +129,25 @@ def bootstrap_kappa(
     reps_per_chunk = max(1, min(n_boot, chunk_bytes // per_replicate))
     tables_per_chunk = max(1, chunk_bytes // (per_replicate * reps_per_chunk))
     quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
-    for start in range(0, live.size, tables_per_chunk):
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    starts = range(0, live.size, tables_per_chunk)
+    # One child seed per chunk of tables, drawn from the call's generator (which advances).
+    children = np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist()).spawn(len(starts))
+
+    def run(start: int, child: np.random.SeedSequence) -> None:
+        draw = np.random.Generator(np.random.PCG64(child)).multinomial
         idx = live[start : start + tables_per_chunk]
         n = totals[idx]
         probs = flat[idx] / n[:, None]
         kappas = np.empty((idx.size, n_boot))
         for r0 in range(0, n_boot, reps_per_chunk):
             reps = min(reps_per_chunk, n_boot - r0)
-            draws = rng.multinomial(
-                np.broadcast_to(n[:, None], (idx.size, reps)), probs[:, None, :]
-            )
-            stats = agreement(draws.reshape(idx.size, reps, k, k), weights)
-            kappas[:, r0 : r0 + reps] = stats["kappa"]
+            draws = draw(np.broadcast_to(n[:, None], (idx.size, reps)), probs[:, None, :])
+            kappas[:, r0 : r0 + reps] = _replicate_kappas(draws, n, weights)
         defined = np.isfinite(kappas)
         enough = defined.sum(axis=1) >= 2
         if not enough.any():
-            continue
+            return
         rows = np.flatnonzero(enough)
         sub = kappas[rows]
         if defined[rows].all():
@@ -117,4 +158,14 @@ def bootstrap_kappa(
             qs = np.nanquantile(sub, quantiles, axis=1)
         low[idx[rows]] = qs[0]
         high[idx[rows]] = qs[1]
+
+    threads = min(len(starts), _workers() if workers is None else max(1, int(workers)))
+    if threads == 1:
+        for start, child in zip(starts, children, strict=True):
+            run(start, child)
+    else:
+        # numpy draws and reduces without the GIL; each chunk writes its own tables.
+        with ThreadPoolExecutor(threads) as pool:
+            for done in [pool.submit(run, s, c) for s, c in zip(starts, children, strict=True)]:
+                done.result()
     return {"se": se.reshape(lead), "ci_low": low.reshape(lead), "ci_high": high.reshape(lead)}
