@@ -101,6 +101,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     },
     "gwet_weights": {"weights": "radical"},
     "distance_vector": {"weights": [0.0, 0.25, 1.0]},
+    "bootstrap": {"ci": 0.9, "ci_method": "bootstrap", "n_boot": 200, "seed": 3},
 }
 
 # ----------------------------------------------------------------------------- the ways in
@@ -314,6 +315,7 @@ WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
 NOT_OFFERED: dict[tuple[str, str], str] = {
     ("cli", "asymmetric"): "the CLI takes named weights only",
     ("cli", "distance_vector"): "the CLI takes named weights only",
+    ("cli", "bootstrap"): "the CLI gives large-sample intervals only",
 }
 
 #: Ways that also run without categories= (the category order is then inferred: sorted labels).
@@ -539,6 +541,9 @@ def test_not_offered_cells_really_lack_the_option(capsys: pytest.CaptureFixture[
     assert named == {"linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"}
     for way, option in NOT_OFFERED:
         assert way == "cli" and option in OPTIONS
+        if OPTIONS[option].get("ci_method") == "bootstrap":
+            assert "--ci-method" not in text and "--n-boot" not in text
+            continue
         weights = OPTIONS[option].get("weights")
         assert weights is not None and not isinstance(weights, str), (way, option)
     # every other option has its flag (so nothing else belongs in the table)
