@@ -19,11 +19,17 @@ ratio. Workloads (defaults):
    resample the item indices and recount the table with ``np.bincount``. The two use
    different random draws, so both are checked against the large-sample standard error
    (each within 15%) and against each other on average (within 3%).
+5. What a bootstrap interval costs: ``pairwise(by="group", ci=0.95,
+   ci_method="bootstrap", n_boot=1000)`` against the same call without ``ci`` on 200,000
+   items x 10 raters x 5 categories x 50 groups (2,250 tables); also on one CPU (the
+   bootstrap draws chunks of tables on every CPU the process may use, with the same
+   numbers, which the script checks). Both intervals are checked against the
+   large-sample standard error.
 
 Times are the best of ``--repeat`` rounds (``time.perf_counter``, taking turns). Run from
 the repository root::
 
-    python benchmarks/bench_stats.py            # well under a minute
+    python benchmarks/bench_stats.py            # about a minute
     python benchmarks/bench_stats.py --scale 0.1 --repeat 1   # smoke run
 """
 
@@ -211,6 +217,56 @@ def bench_bootstrap(rng: np.random.Generator, scale: float, repeat: int) -> None
     )
 
 
+def bench_bootstrap_cost(rng: np.random.Generator, scale: float, repeat: int) -> None:
+    """What a bootstrap interval costs: the same call with and without it."""
+    from kappaframe._stats import bootstrap as _bootstrap
+
+    items, groups, n_boot = int(200_000 * scale), 50, 1000
+    df = team(rng, items, 10, 5, 0.0)
+    df["group"] = rng.integers(0, groups, items)
+    boot = {"ci": 0.95, "ci_method": "bootstrap", "n_boot": n_boot, "seed": 1}
+    cpus = _bootstrap._workers()
+    all_cpus = _bootstrap._workers
+
+    def one_cpu() -> pd.DataFrame:
+        _bootstrap._workers = lambda: 1
+        try:
+            return df.kappa.pairwise(by="group", **boot)
+        finally:
+            _bootstrap._workers = all_cpus
+
+    runs = best_of(
+        repeat,
+        {
+            "plain": lambda: df.kappa.pairwise(by="group"),
+            "bootstrap": lambda: df.kappa.pairwise(by="group", **boot),
+            "one_cpu": one_cpu,
+        },
+    )
+    plain, boot_res = runs["plain"][1], runs["bootstrap"][1]
+    pd.testing.assert_frame_equal(runs["one_cpu"][1], boot_res)  # same draws on 1 or n CPUs
+    np.testing.assert_allclose(boot_res["kappa"], plain["kappa"], rtol=0, atol=1e-12)
+    analytic = df.kappa.pairwise(by="group", ci=0.95)
+    # 1000 replicates estimate each se to a few percent; on average within 1%
+    spread = boot_res["se"] / analytic["se"]
+    assert abs(spread.mean() - 1) < 0.01 and spread.between(0.85, 1.15).all()
+    tables = len(plain)
+    print(
+        f"\n5. Bootstrap cost: pairwise(by=group, ci=0.95, ci_method='bootstrap', "
+        f"n_boot={n_boot}), {items:,} items x 10 raters x 5 categories x {groups} groups "
+        f"({tables:,} tables)"
+    )
+    print(f"  without ci             {runs['plain'][0]:8.3f} s")
+    print(f"  bootstrap, {cpus} CPU(s)    {runs['bootstrap'][0]:8.3f} s")
+    print(f"  bootstrap, 1 CPU       {runs['one_cpu'][0]:8.3f} s")
+    ratio = runs["bootstrap"][0] / runs["plain"][0]
+    print(f"  bootstrap call / call without ci: {ratio:.1f}x (target <= 30)")
+    print(
+        "  bootstrap se / large-sample se: "
+        f"mean {spread.mean():.3f}, range {spread.min():.3f}..{spread.max():.3f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the item counts")
@@ -225,6 +281,7 @@ def main() -> None:
         bench_krippendorff(rng, args.scale, args.repeat)
         bench_per_category(rng, args.scale, args.repeat)
         bench_bootstrap(rng, args.scale, args.repeat)
+        bench_bootstrap_cost(rng, args.scale, args.repeat)
 
 
 if __name__ == "__main__":
