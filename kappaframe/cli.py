@@ -295,9 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--stream",
         action="store_true",
-        help="count CSV (compressed too) or Parquet in batches (memory flat in the file's "
-        "size) instead of reading it whole; JSON lines are read in chunks, whole; tables "
-        "only (not markdown or html)",
+        help="count CSV, JSON lines (compressed too) or Parquet in batches (memory flat "
+        "in the file's size) instead of reading it whole; tables only (not markdown or html)",
     )
     return parser
 
@@ -599,7 +598,9 @@ def _streamed(
     CSV cells are read as :func:`kappaframe._io.read.read_input` reads them: as written,
     missing only when empty or one of ``--na-values``, numbers only when
     :func:`~kappaframe._io.read.number_kind` says so for all the file's values, so the
-    streamed result equals the one read whole.
+    streamed result equals the one read whole. JSON lines are parsed in chunks of lines by
+    the whole read's parser (JSON types kept; ``null``, an absent key, the empty string
+    and ``--na-values`` missing).
     """
     from ._errors import KappaFrameError
     from ._frames.files import scan
@@ -620,11 +621,16 @@ def _streamed(
         )
     paths = expand_input(args.input)
     formats = {input_kind(p, args.input_format) for p in paths}
-    if len(formats) > 1 or not formats <= {"csv", "tsv", "parquet"}:
-        raise KappaFrameError("--stream reads CSV, TSV and Parquet files (one format at a time).")
+    if len(formats) > 1 or not formats <= {"csv", "tsv", "parquet", "jsonl"}:
+        raise KappaFrameError(
+            "--stream reads CSV, TSV, JSON lines and Parquet files (one format at a time)."
+        )
     kind = formats.pop()
     head = read_head(paths[0], needed, fmt=kind, na_values=args.na_values, options=text_options)
     bar = Progress("counting", None, unit="rows", enabled=progress)
+    if kind == "jsonl":
+        lines = {"null_values": ["", *args.na_values], "encoding": text_options.encoding}
+        return _counting(scan(paths, format="jsonl", json_options=lines), bar, counted), head
     if kind == "parquet":
         if args.na_values:
             raise KappaFrameError(
@@ -746,11 +752,11 @@ def _text_options(args: argparse.Namespace) -> Any:
 
 
 def _streamable(args: argparse.Namespace, fmt: str) -> bool:
-    """Whether --stream counts in batches: CSV/TSV (compressed too) and Parquet files.
+    """Whether --stream counts in batches: CSV/TSV, JSON lines (compressed too), Parquet.
 
-    Standard input, JSON (lines) and relabelled labels (--map, --drop-labels) are read
-    by the whole-file path instead (JSON lines in chunks of 100,000 lines); markdown and
-    HTML are refused by :func:`_streamed`, which says why.
+    Standard input, a JSON array (``.json``), JSON lines mixed with other formats and
+    relabelled labels (--map, --drop-labels) are read by the whole-file path instead;
+    markdown and HTML are refused by :func:`_streamed`, which says why.
     """
     from ._io.formats import STDIO
     from ._io.read import expand_input, input_kind
@@ -758,15 +764,19 @@ def _streamable(args: argparse.Namespace, fmt: str) -> bool:
     if args.input == STDIO or args.map or args.drop_labels:
         return fmt in ("markdown", "html")
     kinds = {input_kind(p, args.input_format) for p in expand_input(args.input)}
-    return not kinds & {"json", "jsonl"} or fmt in ("markdown", "html")
+    whole = "json" in kinds or ("jsonl" in kinds and len(kinds) > 1)  # as before
+    return not whole or fmt in ("markdown", "html")
 
 
 def _csv_batches(paths: list[str], read: Any, parse: Any, convert: Any) -> Iterator[Any]:
+    """Record batches of CSV files, a block at a time (compressed files decompressed)."""
     import pyarrow.csv as pacsv
+
+    from ._frames.files import csv_source
 
     for path in paths:
         with pacsv.open_csv(
-            path, read_options=read, parse_options=parse, convert_options=convert
+            csv_source(path), read_options=read, parse_options=parse, convert_options=convert
         ) as reader:
             yield from reader
 

@@ -6,7 +6,10 @@ loop of :mod:`kappaframe._api.plan`): peak memory depends on the batch size, not
 Parquet and CSV files go through ``pyarrow`` (only the needed columns, in batches of
 ``batch_size`` rows, little read-ahead): pass a path, a glob, a list of paths or a
 ``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet")``), or
-:func:`scan` to set the format, the batch size or CSV options.
+:func:`scan` to set the format, the batch size or CSV options. Compressed CSV (``.gz``,
+``.bz2``, ``.xz``, ``.zst``) is decompressed as it is read. JSON lines (``.jsonl``,
+``.ndjson``, compressed too) are read in chunks of lines, each parsed as the command line's
+whole-file read parses the file (``pandas.read_json(lines=True, dtype=False)``).
 
 The long layout (one row per rating) needs every rating of an item together, which batches
 of rows do not give; it reads only its three or four columns (strings dictionary-encoded,
@@ -16,21 +19,51 @@ so about 4 bytes per value) and counts them at once, crowd-style.
 from __future__ import annotations
 
 import glob
+import io
+import itertools
+import lzma
 import os
 import sys
-from collections.abc import Callable, Hashable, Iterator, Sequence
+import zlib
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .pandas import PandasFrame
 from .parts import DEFAULT_BATCH_ROWS, BatchReader
 
-__all__ = ["DEFAULT_BATCH_ROWS", "FileReader", "FileScan", "file_reader", "scan"]
+__all__ = [
+    "DEFAULT_BATCH_ROWS",
+    "FileReader",
+    "FileScan",
+    "JsonLines",
+    "csv_source",
+    "file_reader",
+    "scan",
+]
 
 #: Bytes per block read from a CSV file.
 CSV_BLOCK_BYTES = 8 * 1024**2
 
-_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "csv", ".txt": "csv"}
+#: Lines per batch of a JSON lines file, at most: a parsed line costs far more memory than
+#: its bytes, so JSON batches stay smaller than ``batch_size`` rows of CSV or Parquet.
+JSON_BATCH_LINES = 1 << 16
+
+_FORMATS = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".txt": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+
+#: Compression suffixes, decompressed while reading (CSV and JSON lines).
+_COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
+
+#: What decompressors raise for a damaged file.
+_DECOMPRESS_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
 
 
 def _arrow_dataset() -> Any:
@@ -44,7 +77,7 @@ def _arrow_dataset() -> Any:
 
 
 class FileScan:
-    """Parquet or CSV files to be read in batches: pass it wherever a frame goes.
+    """Parquet, CSV or JSON lines files to be read in batches: pass it wherever a frame goes.
 
     Made by :func:`scan`; holds the configuration only (nothing is read until a function
     runs on it).
@@ -57,6 +90,7 @@ class FileScan:
         format: str | None = None,
         batch_size: int = DEFAULT_BATCH_ROWS,
         csv_options: dict[str, Any] | None = None,
+        json_options: dict[str, Any] | None = None,
     ) -> None:
         ds = _arrow_dataset()
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
@@ -65,6 +99,7 @@ class FileScan:
             )
         self.batch_size = batch_size
         self.csv_options = dict(csv_options or {})
+        self.json_options = dict(json_options or {})
         if isinstance(source, ds.Dataset):
             self.paths: list[str] | None = None
             self.format = format
@@ -73,8 +108,15 @@ class FileScan:
         self.paths = _expand(source)
         self.schema: Any = None  # the union of the files' columns, once known
         self.format = format or _infer_format(self.paths)
-        if self.format not in ("parquet", "csv"):
-            raise KappaFrameError(f"format must be 'parquet' or 'csv'; got {self.format!r}.")
+        if self.format not in ("parquet", "csv", "jsonl"):
+            raise KappaFrameError(
+                f"format must be 'parquet', 'csv' or 'jsonl'; got {self.format!r}."
+            )
+        if self.format == "jsonl":
+            self.dataset = JsonLines(
+                self.paths, min(batch_size, JSON_BATCH_LINES), **self.json_options
+            )
+            return
         self.dataset = self._open()
 
     def _open(self, dictionary: Sequence[str] = ()) -> Any:
@@ -82,13 +124,21 @@ class FileScan:
 
         Its schema is the union of the files' columns (pyarrow's default is the first
         file's, which would drop a rater who appears only in a later file); a column a file
-        lacks reads as missing labels there.
+        lacks reads as missing labels there. CSV files compressed in a way a pyarrow dataset
+        does not read (``.zst``, ``.xz``) are read through a decompressing stream instead.
         """
         import pyarrow as pa
 
         ds = _arrow_dataset()
         if self.paths is None:
             return self.dataset
+        if self.format == "csv" and not all(_arrow_reads(p) for p in self.paths):
+            if self.schema is None:
+                parse, convert, read = self._csv()
+                self.schema = _merge_schemas(
+                    ((p, _csv_schema(p, parse, convert, read)) for p in self.paths), "csv"
+                )
+            return _CsvFiles(self)
         if self.format == "parquet":
             fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": list(dictionary)})
         else:
@@ -139,8 +189,9 @@ class FileScan:
         """Record batches of ``columns``, file by file, holding about one batch at a time.
 
         Parquet: ``ParquetFile.iter_batches`` without pre-buffering; CSV: pyarrow's
-        streaming reader; a ``Dataset`` given by the caller: its scanner, with the least
-        read-ahead it allows.
+        streaming reader (over a decompressing stream for compressed files); JSON lines:
+        pandas frames of at most :data:`JSON_BATCH_LINES` lines; a ``Dataset`` given by the
+        caller: its scanner, with the least read-ahead it allows.
         """
         ds = _arrow_dataset()
         columns = list(columns)
@@ -157,6 +208,9 @@ class FileScan:
                 fragment_readahead=1,
                 **options,
             )
+            return
+        if isinstance(self.dataset, JsonLines):
+            yield from self.dataset.frames(columns)
             return
         for path in self.dataset.files:
             if self.format == "parquet":
@@ -177,7 +231,10 @@ class FileScan:
 
                 parse, convert, read = self._csv(columns=columns)
                 with pacsv.open_csv(
-                    path, read_options=read, parse_options=parse, convert_options=convert
+                    csv_source(path),
+                    read_options=read,
+                    parse_options=parse,
+                    convert_options=convert,
                 ) as reader:
                     for batch in reader:
                         for start in range(0, batch.num_rows, self.batch_size):
@@ -194,8 +251,9 @@ def scan(
     format: str | None = None,
     batch_size: int = DEFAULT_BATCH_ROWS,
     csv_options: dict[str, Any] | None = None,
+    json_options: dict[str, Any] | None = None,
 ) -> FileScan:
-    r"""Parquet or CSV files, read in batches by the functions they are passed to.
+    r"""Parquet, CSV or JSON lines files, read in batches by the functions they are passed to.
 
     ``kf.pairwise(kf.scan("ratings/*.parquet"), by="project")`` counts the files batch
     by batch (peak memory set by ``batch_size``, not by the files) and returns a pandas
@@ -205,14 +263,21 @@ def scan(
     Parameters
     ----------
     source : path, glob, list of paths, or pyarrow.dataset.Dataset
-    format : {"parquet", "csv"}, optional
-        Default: from the file suffix (``.parquet``/``.pq``; ``.csv``/``.tsv``/``.txt``).
+    format : {"parquet", "csv", "jsonl"}, optional
+        Default: from the file suffix (``.parquet``/``.pq``; ``.csv``/``.tsv``/``.txt``;
+        ``.jsonl``/``.ndjson``), after a compression suffix (``.gz``, ``.bz2``, ``.xz``,
+        ``.zst``): compressed CSV and JSON lines are decompressed as they are read.
     batch_size : int, default 262144
-        Rows per batch.
+        Rows per batch (JSON lines: at most 65,536 lines a batch).
     csv_options : dict, optional
         ``{"parse": {...}, "convert": {...}, "read": {...}}``: keyword arguments of
         ``pyarrow.csv.ParseOptions``, ``ConvertOptions`` and ``ReadOptions`` (e.g.
         ``{"parse": {"delimiter": "\t"}}``).
+    json_options : dict, optional
+        JSON lines: ``{"null_values": [...], "encoding": "utf-8"}``. Each chunk of lines
+        is parsed by ``pandas.read_json(lines=True, dtype=False)`` (JSON types kept: a
+        number is a number, a string a string); ``null`` and an absent key are missing,
+        and so are the strings in ``null_values`` (default ``[""]``: the empty string).
 
     Returns
     -------
@@ -228,7 +293,13 @@ def scan(
     >>> round(float(res["kappa"].iloc[0]), 4)
     0.5
     """
-    return FileScan(source, format=format, batch_size=batch_size, csv_options=csv_options)
+    return FileScan(
+        source,
+        format=format,
+        batch_size=batch_size,
+        csv_options=csv_options,
+        json_options=json_options,
+    )
 
 
 def _expand(source: Any) -> list[str]:
@@ -258,12 +329,14 @@ def _infer_format(paths: list[str]) -> str:
         if os.path.isdir(path):
             kinds.add("parquet")
             continue
-        suffix = os.path.splitext(path[:-3] if path.endswith(".gz") else path)[1].lower()
-        kind = _FORMATS.get(suffix)
+        stem, suffix = os.path.splitext(path)
+        if suffix.lower() in _COMPRESSION:
+            suffix = os.path.splitext(stem)[1]
+        kind = _FORMATS.get(suffix.lower())
         if kind is None:
             raise KappaFrameError(
                 f"cannot tell the format of {path!r} from its suffix; pass "
-                "format='parquet' or format='csv' to kappaframe.scan()."
+                "format='parquet' or format='csv' or format='jsonl' to kappaframe.scan()."
             )
         kinds.add(kind)
     if len(kinds) > 1:
@@ -301,9 +374,13 @@ class FileReader(BatchReader):
         self.scan = scan
 
     def columns(self) -> list[Hashable]:
+        if isinstance(self.scan.dataset, JsonLines):
+            return list(self.scan.dataset.names)
         return list(self.scan.dataset.schema.names)
 
     def empty(self) -> Any:
+        if isinstance(self.scan.dataset, JsonLines):
+            return self.scan.dataset.empty()
         return self.scan.dataset.schema.empty_table().to_pandas()
 
     def wrap(self) -> Callable[[Any], Any]:
@@ -311,7 +388,7 @@ class FileReader(BatchReader):
 
     def parts(self, columns: Sequence[Hashable]) -> Iterator[Any]:
         for batch in self.scan.batches([str(c) for c in columns]):
-            yield batch.to_pandas()
+            yield batch.to_pandas() if hasattr(batch, "to_pandas") else batch
 
     def whole(self, columns: Sequence[Hashable], compact: Sequence[Hashable] = ()) -> Any:
         """Every row of ``columns``; the strings of ``compact`` dictionary-encoded.
@@ -322,6 +399,8 @@ class FileReader(BatchReader):
         import pyarrow as pa
 
         names = [str(c) for c in columns]
+        if isinstance(self.scan.dataset, JsonLines):
+            return self.scan.dataset.to_table(names)
         schema = self.scan.dataset.schema
         strings = [str(c) for c in compact if _is_string(schema.field(str(c)).type)]
         table = self.scan._open(strings).to_table(columns=names)
@@ -334,6 +413,13 @@ class FileReader(BatchReader):
 
 
 def _union_schema(dataset: Any, fmt: str) -> Any:
+    """The columns of every file of a pyarrow dataset: see :func:`_merge_schemas`."""
+    return _merge_schemas(
+        ((fragment.path, fragment.physical_schema) for fragment in dataset.get_fragments()), fmt
+    )
+
+
+def _merge_schemas(schemas: Iterable[tuple[str, Any]], fmt: str) -> Any:
     """The columns of every file, in order of first appearance, with one type each.
 
     Numbers widen (int32 and int64 to int64, integers and floats to float64); in CSV files,
@@ -345,11 +431,11 @@ def _union_schema(dataset: Any, fmt: str) -> Any:
 
     fields: dict[str, Any] = {}
     seen_in: dict[str, str] = {}
-    for fragment in dataset.get_fragments():
-        for field in fragment.physical_schema:
+    for path, schema in schemas:
+        for field in schema:
             if field.name not in fields:
                 fields[field.name] = field
-                seen_in[field.name] = fragment.path
+                seen_in[field.name] = path
                 continue
             known = fields[field.name]
             if known.type == field.type:
@@ -362,13 +448,270 @@ def _union_schema(dataset: Any, fmt: str) -> Any:
                 if fmt != "csv":
                     raise KappaFrameError(
                         f"column {field.name!r} is {known.type} in {seen_in[field.name]!r} but "
-                        f"{field.type} in {fragment.path!r}: labels of one column must have one "
+                        f"{field.type} in {path!r}: labels of one column must have one "
                         "type across files. Cast the column to one type when writing the "
                         "files (e.g. strings), or read them with pandas and cast."
                     ) from None
                 merged = known.with_type(pa.string())
             fields[field.name] = merged
     return pa.schema(list(fields.values()))
+
+
+def _compression(path: str) -> str | None:
+    """The compression a file's last suffix names (``.gz``: gzip), or None."""
+    return _COMPRESSION.get(os.path.splitext(path)[1].lower())
+
+
+def _arrow_reads(path: str) -> bool:
+    """Whether a pyarrow dataset decompresses ``path`` itself (plain, gzip, bz2)."""
+    return _compression(path) in (None, "gzip", "bz2")
+
+
+def csv_source(path: str) -> Any:
+    """What ``pyarrow.csv.open_csv`` reads ``path`` from, decompressed as it is read.
+
+    The path itself where pyarrow tells the compression by the suffix (plain, ``.gz``,
+    ``.bz2``), else a decompressing stream (``.zst`` through pyarrow's codec, ``.xz``
+    through Python's); either way a block at a time.
+    """
+    import pyarrow as pa
+
+    if _arrow_reads(path):
+        return path
+    if _compression(path) == "zstd" and pa.Codec.is_available("zstd"):
+        return pa.input_stream(path, compression="zstd")
+    return _python_stream(path)
+
+
+def _python_stream(path: str) -> Any:
+    compression = _compression(path)
+    if compression == "xz":
+        return lzma.open(path, "rb")
+    if compression == "gzip":
+        import gzip
+
+        return gzip.open(path, "rb")
+    if compression == "bz2":
+        import bz2
+
+        return bz2.open(path, "rb")
+    if compression == "zstd":
+        try:
+            import zstandard
+        except ModuleNotFoundError:  # pragma: no cover - pyarrow reads zstd in common builds
+            raise ModuleNotFoundError(
+                f"reading {os.path.basename(path)} (zstd) needs the zstandard module: "
+                "pip install zstandard",
+                name="zstandard",
+            ) from None
+        return zstandard.ZstdDecompressor().stream_reader(open(path, "rb"), closefd=True)
+    return open(path, "rb")
+
+
+def _binary_lines(path: str) -> Any:
+    """``path`` as a buffered binary stream (iterated line by line), decompressed."""
+    import pyarrow as pa
+
+    compression = _compression(path)
+    if compression is not None and compression != "xz" and pa.Codec.is_available(compression):
+        return io.BufferedReader(pa.input_stream(path, compression=compression))
+    return _python_stream(path)
+
+
+def _csv_schema(path: str, parse: Any, convert: Any, read: Any) -> Any:
+    """The columns and types pyarrow infers from a CSV file's first block."""
+    import pyarrow.csv as pacsv
+
+    with pacsv.open_csv(
+        csv_source(path), read_options=read, parse_options=parse, convert_options=convert
+    ) as reader:
+        return reader.schema
+
+
+class _CsvFiles:
+    """CSV files pyarrow cannot open itself (``.xz``), in the place of a pyarrow dataset.
+
+    It has what :class:`FileScan` and :class:`FileReader` ask of a dataset: ``files``, the
+    union ``schema`` and ``to_table``; its batches come from :meth:`FileScan.batches`.
+    """
+
+    def __init__(self, scan: FileScan) -> None:
+        self.scan = scan
+        self.files = list(scan.paths or [])
+        self.schema = scan.schema
+
+    def to_table(self, columns: Sequence[str]) -> Any:
+        import pyarrow as pa
+
+        schema = pa.schema([self.schema.field(c) for c in columns])
+        return pa.Table.from_batches(list(self.scan.batches(columns)), schema=schema)
+
+
+class JsonLines:
+    """JSON lines files read in chunks of lines, each chunk parsed as the whole file would be.
+
+    The parser is the one of the command line's whole-file read (``pandas.read_json`` with
+    ``lines=True, dtype=False``), so a chunk gives the rows the whole read gives. The
+    columns are the keys of every line of every file, in order of first appearance (found
+    in a first pass, a chunk at a time); a key a line lacks is missing there. Strings in
+    ``null_values`` (default: the empty string) are missing too.
+
+    Parameters
+    ----------
+    paths : list of str
+        The files (``.gz``, ``.bz2``, ``.xz``, ``.zst`` decompressed as they are read).
+    lines : int
+        Lines per chunk, at most.
+    null_values : sequence of str, default ("",)
+    encoding : str, default "utf-8"
+    """
+
+    def __init__(
+        self,
+        paths: list[str],
+        lines: int = JSON_BATCH_LINES,
+        *,
+        null_values: Sequence[str] = ("",),
+        encoding: str = "utf-8",
+    ) -> None:
+        self.files = list(paths)
+        self.lines = lines
+        self.null_values = list(null_values)
+        self.encoding = encoding
+        self._names: list[str] | None = None
+        self._empty: Any = None
+
+    def chunks(self, path: str) -> Iterator[tuple[int, bytes]]:
+        """The line number (from 0) and the bytes of each chunk of ``lines`` lines."""
+        try:
+            with _binary_lines(path) as stream:
+                start = 0
+                while True:
+                    lines = list(itertools.islice(stream, self.lines))
+                    if not lines:
+                        return
+                    yield start, b"".join(lines)
+                    start += len(lines)
+        except _DECOMPRESS_ERRORS as err:
+            raise self._unreadable(path, err) from None
+        except Exception as err:
+            import pyarrow as pa
+
+            if isinstance(err, pa.ArrowException):
+                raise self._unreadable(path, err) from None
+            raise
+
+    def _unreadable(self, path: str, err: BaseException) -> KappaFrameError:
+        if _compression(path) is not None:
+            return KappaFrameError(
+                f"could not decompress {path!r} ({_compression(path)}): {err}; the file is "
+                "truncated or damaged: copy it again, or name the uncompressed file."
+            )
+        return KappaFrameError(f"could not read {path!r} as jsonl: {err}")
+
+    def parse(self, path: str, start: int, data: bytes) -> Any:
+        """One chunk as a pandas frame: JSON types kept, ``null_values`` strings missing."""
+        import pandas as pd
+
+        if not data.strip():
+            return pd.DataFrame()
+        try:
+            frame = pd.read_json(io.BytesIO(data), lines=True, dtype=False, encoding=self.encoding)
+        except LookupError:
+            raise
+        except (ValueError, UnicodeDecodeError) as err:
+            lines = data.count(b"\n") + (not data.endswith(b"\n"))
+            raise KappaFrameError(
+                f"could not read {path!r} as jsonl: {err} (in lines {start + 1} to {start + lines})"
+            ) from None
+        frame.index = pd.RangeIndex(start, start + len(frame))
+        for c in frame.columns:
+            column = frame[c]
+            if column.dtype == object or pd.api.types.is_string_dtype(column.dtype):
+                hit = column.isin(self.null_values)
+                if hit.any():
+                    frame[c] = column.where(~hit, None)
+        return frame
+
+    def _keys(self, path: str, start: int, data: bytes) -> list[str]:
+        """The keys of a chunk: pyarrow's fast parser, else (mixed types) pandas'."""
+        import pyarrow as pa
+        import pyarrow.json as pajson
+
+        try:
+            table = pajson.read_json(io.BytesIO(data))
+        except (pa.ArrowException, ValueError):
+            return [str(c) for c in self.parse(path, start, data).columns]
+        return [str(c) for c in table.schema.names]
+
+    @property
+    def names(self) -> list[str]:
+        """The keys of every line, in order of first appearance (one pass, once)."""
+        if self._names is None:
+            names: dict[str, None] = {}
+            for path in self.files:
+                for start, data in self.chunks(path):
+                    if self._empty is None and data.strip():
+                        first = self.parse(path, start, data)
+                        self._empty = first.iloc[:0]
+                        names.update(dict.fromkeys(str(c) for c in first.columns))
+                    else:
+                        names.update(dict.fromkeys(self._keys(path, start, data)))
+            self._names = list(names)
+        return self._names
+
+    def empty(self) -> Any:
+        """No rows, every column: the types of the first chunk (object for the others)."""
+        import pandas as pd
+
+        names = self.names
+        first = self._empty if self._empty is not None else pd.DataFrame()
+        return pd.DataFrame(
+            {c: first[c] if c in first else pd.Series([], dtype=object) for c in names}
+        )
+
+    def frames(self, columns: Sequence[str]) -> Iterator[Any]:
+        """Pandas frames of ``columns``, a chunk of lines each (absent keys missing)."""
+        import pandas as pd
+
+        for path in self.files:
+            for start, data in self.chunks(path):
+                frame = self.parse(path, start, data)
+                _check_flat(frame, path)
+                if not len(frame):
+                    continue
+                yield pd.DataFrame(
+                    {
+                        c: frame[c]
+                        if c in frame
+                        else pd.Series(None, index=frame.index, dtype=object)
+                        for c in columns
+                    }
+                )
+
+    def to_table(self, columns: Sequence[str]) -> Any:
+        """Every row of ``columns`` (the long layout), as one pandas frame."""
+        import pandas as pd
+
+        frames = list(self.frames(columns))
+        if not frames:
+            return self.empty()[list(columns)]
+        return pd.concat(frames, ignore_index=True)
+
+
+def _check_flat(frame: Any, path: str) -> None:
+    """Refuse nested values (a JSON object or list in a cell), as the whole-file read does."""
+    for c in frame.columns:
+        if frame[c].dtype != object:
+            continue
+        nested = frame[c].map(lambda v: isinstance(v, (dict, list))).to_numpy(dtype=bool)
+        if nested.any():
+            row = int(nested.argmax())
+            raise KappaFrameError(
+                f"{os.path.basename(path)}: column {c!r} holds a nested value in row "
+                f"{frame.index[row] + 1} ({frame[c].iloc[row]!r}); labels are single values: "
+                "flatten the file first."
+            )
 
 
 def _with_all_columns(batches: Iterator[Any], schema: Any, columns: Sequence[str]) -> Iterator[Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import glob
 import io
+import itertools
 import lzma
 import os
 import re
@@ -613,10 +614,14 @@ def read_head(
     """Read the first ``rows`` rows (to see column names and label types cheaply).
 
     CSV and TSV cells come back as written (text), missing when empty or in ``na_values``.
+    JSON lines: the first ``rows`` lines, parsed as :func:`read_input` parses them; of
+    ``columns``, those the lines hold (a key may first appear later in the file).
     """
     options = options or TextOptions()
     source, kind, wanted = _locate(path, columns, fmt)
     try:
+        if kind == "jsonl" and not source.stdin:
+            return _json_lines_head(source, wanted, rows, na_values, options)
         if kind == "parquet":
             parquet, names = _open_parquet(source, wanted)
             batch = next(parquet.iter_batches(columns=names, batch_size=rows), None)
@@ -644,6 +649,57 @@ def read_head(
     except _READ_ERRORS as err:
         raise _unreadable(source, kind, err, options.encoding) from None
     return read_input(path, wanted, fmt=kind, progress=False, na_values=na_values)
+
+
+def _json_lines_head(
+    source: Source,
+    wanted: list[Hashable] | None,
+    rows: int,
+    na_values: Sequence[str],
+    options: TextOptions,
+) -> pd.DataFrame:
+    """The first ``rows`` lines of a JSON lines file, read as :func:`read_input` reads them."""
+    with source.open() as raw:
+        stream: Any = raw
+        if source.compression is not None:
+            stream = _decompressed(raw, source.compression)
+            if source.compression == "zstd":
+                stream = io.BufferedReader(stream)
+        data = b"".join(itertools.islice(stream, rows))
+    if not data.strip():
+        return pd.DataFrame(columns=wanted or [])
+    frame = pd.read_json(io.BytesIO(data), lines=True, dtype=False, encoding=options.encoding)
+    frame = _missing_text(frame, ["", *na_values])
+    return frame if wanted is None else frame[[c for c in wanted if c in frame]]
+
+
+def _json_lines_keys(source: Source, options: TextOptions) -> list[str]:
+    """The keys of every line of a JSON lines file, in order of first appearance.
+
+    Read in chunks of lines (memory set by the chunk, not the file), each parsed as
+    :func:`read_input` parses it.
+    """
+    names: dict[str, None] = {}
+    compression: Any = source.compression
+    try:
+        with source.open() as raw:
+            parts = pd.read_json(
+                raw,
+                lines=True,
+                chunksize=65_536,
+                compression=compression,
+                dtype=False,
+                encoding=options.encoding,
+            )
+            for part in parts:
+                names.update(dict.fromkeys(str(c) for c in part.columns))
+    except LookupError:
+        raise _bad_encoding(options.encoding) from None
+    except ImportError as err:
+        raise _missing_codec(str(source), source.compression, err) from None
+    except _READ_ERRORS as err:
+        raise _unreadable(source, "jsonl", err, options.encoding) from None
+    return list(names)
 
 
 def _as_written(na_values: Sequence[str]) -> dict[str, Any]:
@@ -708,6 +764,10 @@ def columns_of(
             names.update(
                 dict.fromkeys(str(c) for c in _open_parquet(source, None)[0].schema_arrow.names)
             )
+        elif kind == "jsonl" and os.fspath(one) != STDIO:
+            if not Path(one).is_file():
+                raise KappaFrameError(f"input file not found: {one!r}.")
+            names.update(dict.fromkeys(_json_lines_keys(Source(one), options or TextOptions())))
         else:
             head = read_head(one, fmt=kind, rows=1)
             names.update(dict.fromkeys(str(c) for c in head.columns))
@@ -841,7 +901,8 @@ def _read_parquet(source: Source, wanted: list[Hashable] | None, progress: bool 
 
 
 def counted(batches: Iterable[Any], progress: Progress) -> Iterator[Any]:
-    """Yield record batches, advancing ``progress`` by their rows (the counting bar)."""
+    """Yield batches (pyarrow or pandas), advancing ``progress`` by their rows."""
     for batch in batches:
         yield batch
-        progress.advance(batch.num_rows)
+        rows = getattr(batch, "num_rows", None)
+        progress.advance(len(batch) if rows is None else rows)

@@ -1,0 +1,238 @@
+"""Compressed CSV and JSON lines read in batches: the same numbers as the whole-file read."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kappaframe as kf
+from kappaframe import cli
+from kappaframe._frames import files
+from kappaframe._io.read import read_input
+
+pytest.importorskip("pyarrow")
+
+RATERS = ["ann1", "ann2", "ann3"]
+OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+
+
+@pytest.fixture
+def labels(rng: np.random.Generator) -> pd.DataFrame:
+    n = 600
+    truth = rng.integers(1, 6, n)
+    data: dict[str, Any] = {"project": rng.choice(["beta", "alpha"], n)}
+    for name, skill in zip(RATERS, [0.9, 0.6, 0.3], strict=True):
+        values = np.where(rng.random(n) < skill, truth, rng.integers(1, 6, n))
+        data[name] = pd.array(values, dtype="Int64")
+        data[name][rng.random(n) < 0.1] = pd.NA
+    df = pd.DataFrame(data)
+    df.loc[:49, RATERS] = df.loc[:49, RATERS].clip(upper=2)  # early batches lack labels
+    return df
+
+
+def write(df: pd.DataFrame, path: Path) -> Path:
+    """``df`` as CSV or JSON lines, compressed by the last suffix."""
+    if ".jsonl" in path.name or ".ndjson" in path.name:
+        text = df.to_json(orient="records", lines=True)
+    else:
+        text = df.to_csv(index=False)
+    if path.suffix == ".zst":
+        import pyarrow as pa
+
+        if not pa.Codec.is_available("zstd"):
+            pytest.skip("pyarrow without zstd")
+        with pa.CompressedOutputStream(str(path), "zstd") as out:
+            out.write(text.encode())
+    elif path.suffix in OPENERS:
+        with OPENERS[path.suffix](path, "wt") as out:
+            out.write(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def counting_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the rows of every batch the file reader yields."""
+    seen: list[int] = []
+    real = files.FileScan.batches
+
+    def batches(self: files.FileScan, columns: Any) -> Any:
+        for batch in real(self, columns):
+            seen.append(len(batch))
+            yield batch
+
+    monkeypatch.setattr(files.FileScan, "batches", batches)
+    return seen
+
+
+NAMES = ["labels.csv.gz", "labels.csv.bz2", "labels.csv.xz", "labels.csv.zst"]
+JSON_NAMES = ["labels.jsonl", "labels.ndjson", "labels.jsonl.gz", "labels.jsonl.xz"]
+
+
+@pytest.mark.parametrize("name", NAMES + JSON_NAMES)
+def test_a_path_streams_like_the_whole_read(
+    labels: pd.DataFrame, tmp_path: Path, name: str
+) -> None:
+    path = write(labels, tmp_path / name)
+    plain = write(labels, tmp_path / ("plain.jsonl" if "json" in name else "plain.csv"))
+    options = {"by": "project", "weights": "linear", "ci": 0.95}
+    whole = read_input(plain, labels=RATERS, text=["project"])  # the command line's read
+    expected = kf.pairwise(whole, RATERS, **options)
+    pd.testing.assert_frame_equal(
+        kf.pairwise(labels, RATERS, **options), expected, check_exact=False, rtol=0, atol=1e-12
+    )
+    for source in (str(path), kf.scan(path, batch_size=37)):
+        got = kf.pairwise(source, RATERS, **options)
+        pd.testing.assert_frame_equal(got, expected, check_exact=False, rtol=0, atol=1e-12)
+    every = kf.pairwise(kf.scan(path, batch_size=50), by="project")  # raters: every column
+    pd.testing.assert_frame_equal(every, kf.pairwise(labels, by="project"))
+
+
+def test_compressed_csv_is_read_a_block_at_a_time(
+    labels: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 1024)
+    seen = counting_batches(monkeypatch)
+    for name in ("labels.csv.gz", "labels.csv.xz"):
+        seen.clear()
+        path = write(labels, tmp_path / name)
+        got = kf.pairwise(path, RATERS, by="project")
+        assert len(seen) > 1 and sum(seen) == len(labels)
+        assert max(seen) < len(labels) // 4
+        pd.testing.assert_frame_equal(got, kf.pairwise(labels, RATERS, by="project"))
+
+
+def test_json_lines_are_read_in_chunks_of_lines(
+    labels: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "JSON_BATCH_LINES", 64)
+    seen = counting_batches(monkeypatch)
+    path = write(labels, tmp_path / "labels.jsonl.gz")
+    got = kf.pairwise(path, RATERS, by="project")
+    assert seen == [64] * 9 + [24]
+    pd.testing.assert_frame_equal(got, kf.pairwise(labels, RATERS, by="project"))
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # b-c: one pair left
+def test_json_lines_keys_types_and_missing_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key first seen late is a rater; null, an absent key and "" are missing."""
+    monkeypatch.setattr(files, "JSON_BATCH_LINES", 3)
+    path = tmp_path / "odd.jsonl"
+    path.write_text(
+        '{"a": "yes", "b": "yes"}\n{"a": "no", "b": ""}\n\n{"a": null, "b": "no"}\n'
+        '{"a": "yes", "b": "no"}\n{"b": "yes", "a": "yes"}\n{"a": "no", "b": "no", "c": "no"}\n'
+        '{"a": "yes", "c": "yes"}\n{"a": "N/A", "b": "N/A", "c": "yes"}\n'
+    )
+    whole = read_input(path)
+    assert list(whole.columns) == ["a", "b", "c"]
+    got = kf.pairwise(path)
+    pd.testing.assert_frame_equal(got, kf.pairwise(whole))
+    assert got["n"].tolist() == [5, 3, 2]  # N/A is a label, "" and null are not
+    tokens = {"null_values": ["", "N/A"]}
+    dropped = kf.pairwise(kf.scan(path, json_options=tokens))
+    assert dropped["n"].tolist() == [4, 2, 1]
+
+
+def test_nested_json_values_are_refused_with_their_row(tmp_path: Path) -> None:
+    path = tmp_path / "nested.jsonl"
+    path.write_text('{"a": 1, "b": 1}\n' * 5 + '{"a": {"x": 1}, "b": 2}\n')
+    with pytest.raises(kf.KappaFrameError, match=r"column 'a' holds a nested value in row 6"):
+        kf.pairwise(kf.scan(path, batch_size=2))
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"a": 1, "b": 1}\n{"a": 2, "b": \n')
+    with pytest.raises(kf.KappaFrameError, match=r"broken\.jsonl.*as jsonl"):
+        kf.pairwise(broken)
+
+
+@pytest.mark.parametrize(
+    "name", ["team.csv.gz", "team.csv.xz", "team.jsonl", "team.jsonl.gz", "team.ndjson"]
+)
+def test_cli_stream_gives_the_whole_read_table(
+    labels: pd.DataFrame,
+    tmp_path: Path,
+    name: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 1024)
+    monkeypatch.setattr(files, "JSON_BATCH_LINES", 64)
+    path = write(labels, tmp_path / name)
+    seen = counting_batches(monkeypatch)
+    args = ["report", str(path), "--by", "project", "--weights", "quadratic", "--format", "csv"]
+    outs = []
+    for extra in ([], ["--stream"]):
+        code, out, err = run([*args, *extra], capsys)
+        assert code == 0, err
+        outs.append(out)
+    assert outs[1] == outs[0]
+    assert len(seen) > 1 and sum(seen) == len(labels)  # only the streamed read batches
+    got = pd.read_csv(io.StringIO(outs[1]))
+    expected = kf.pairwise(labels, by="project", weights="quadratic")
+    np.testing.assert_allclose(got["kappa"], expected["kappa"], rtol=0, atol=1e-12)
+
+
+def test_cli_stream_reads_labels_as_written_in_compressed_csv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """01, 1 and 1.0 are three labels; N/A is one unless named; a late 2.5 makes numbers."""
+    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 256)
+    codes = tmp_path / "codes.csv.gz"
+    with gzip.open(codes, "wt") as out:
+        out.write("a,b\n" + "01,1\n1,1.0\n1.0,01\n2,2\nN/A,2\n,01\n" * 40)
+    late = tmp_path / "late.csv.bz2"
+    rng = np.random.default_rng(3)
+    a = rng.integers(1, 4, 400).astype(object)
+    b = np.where(rng.random(400) < 0.7, a, rng.integers(1, 4, 400)).astype(object)
+    a[-2:] = ["2.5", "1.5"]  # the first blocks hold integers only
+    with bz2.open(late, "wt") as out:
+        out.write("a,b\n" + "".join(f"{x},{y}\n" for x, y in zip(a, b, strict=True)))
+    for path, extra in [(codes, []), (codes, ["--na-values", "N/A"]), (late, [])]:
+        args = ["report", str(path), "--weights", "linear", "--format", "csv", *extra]
+        outs = []
+        for stream in ([], ["--stream"]):
+            code, out, err = run([*args, *stream], capsys)
+            assert code == 0, err
+            outs.append(out)
+        assert outs[1] == outs[0]
+    code, out, _ = run(["report", str(late), "--weights", "linear", "--format", "csv"], capsys)
+    expected = kf.cohen_kappa([float(x) for x in a], [float(y) for y in b], weights="linear")
+    assert pd.read_csv(io.StringIO(out))["kappa"].item() == pytest.approx(expected, abs=1e-12)
+    code, out, _ = run(["report", str(codes), "--format", "csv", "--stream"], capsys)
+    kappa = kf.cohen_kappa(["01", "1", "1.0", "2", "N/A"] * 40, ["1", "1.0", "01", "2", "2"] * 40)
+    assert pd.read_csv(io.StringIO(out))["kappa"].item() == pytest.approx(kappa, abs=1e-12)
+
+
+def test_cli_stream_json_lines_with_na_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "JSON_BATCH_LINES", 2)
+    path = tmp_path / "tokens.jsonl"
+    path.write_text(
+        '{"a": "N/A", "b": "N/A"}\n{"a": "yes", "b": "yes"}\n{"a": "no", "b": "no"}\n'
+        '{"a": "N/A", "b": "yes"}\n{"a": "", "b": "yes"}\n{"a": null, "b": "no"}\n'
+        '{"a": "no", "b": "yes"}\n'
+    )
+    for extra, n in (([], 5), (["--na-values", "N/A"], 3)):
+        outs = []
+        for stream in ([], ["--stream"]):
+            code, out, err = run(["report", str(path), "--format", "csv", *extra, *stream], capsys)
+            assert code == 0, err
+            outs.append(out)
+        assert outs[1] == outs[0]
+        assert pd.read_csv(io.StringIO(outs[0]))["n"].item() == n
