@@ -770,15 +770,10 @@ def _streamable(args: argparse.Namespace, fmt: str) -> bool:
 
 def _csv_batches(paths: list[str], read: Any, parse: Any, convert: Any) -> Iterator[Any]:
     """Record batches of CSV files, a block at a time (compressed files decompressed)."""
-    import pyarrow.csv as pacsv
-
-    from ._frames.files import csv_source
+    from ._frames.files import csv_blocks
 
     for path in paths:
-        with pacsv.open_csv(
-            csv_source(path), read_options=read, parse_options=parse, convert_options=convert
-        ) as reader:
-            yield from reader
+        yield from csv_blocks(path, read, parse, convert)
 
 
 def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

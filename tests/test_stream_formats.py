@@ -236,3 +236,94 @@ def test_cli_stream_json_lines_with_na_values(
             outs.append(out)
         assert outs[1] == outs[0]
         assert pd.read_csv(io.StringIO(outs[0]))["n"].item() == n
+
+
+CSV_CASES = {
+    "plain": ({}, {}, {}),
+    "quotes_crlf_bom": ({}, {}, {}),
+    "skip_rows": ({"skip_rows": 2}, {}, {}),
+    "no_header": ({"column_names": ["project", "ann1", "ann2", "ann3"]}, {}, {}),
+    "some_columns": (
+        {},
+        {},
+        {"include_columns": ["ann2", "late"], "include_missing_columns": True},
+    ),
+    "null_tokens": ({}, {}, {"null_values": ["N/A"], "strings_can_be_null": True}),
+    "semicolons_latin1": ({"encoding": "latin-1"}, {"delimiter": ";"}, {}),
+}
+
+
+def csv_text(case: str, n: int = 500) -> bytes:
+    rng = np.random.default_rng(len(case))
+    sep = ";" if "semicolons" in case else ","
+    lines = [sep.join(["project", "ann1", "ann2", "ann3"])]
+    if case == "skip_rows":
+        lines = ["# exported", "# by a tool", *lines]
+    if case == "no_header":
+        lines = []
+    for i in range(n):
+        project = '"beta, the second"' if case == "quotes_crlf_bom" and i % 3 else "alpha"
+        if "latin1" in case:
+            project = "Müller" if i % 2 else "Straße"
+        cells = [str(v) for v in rng.integers(1, 6, 3)]
+        if i % 7 == 0:
+            cells[1] = "N/A" if case == "null_tokens" else ""
+        lines.append(sep.join([project, *cells]))
+    newline = "\r\n" if case == "quotes_crlf_bom" else "\n"
+    text = newline.join(lines) + newline
+    data = text.encode("latin-1" if "latin1" in case else "utf-8")
+    return (b"\xef\xbb\xbf" + data) if case == "quotes_crlf_bom" else data
+
+
+@pytest.mark.parametrize("case", CSV_CASES)
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_csv_blocks_parse_as_the_streaming_reader(case: str, suffix: str, tmp_path: Path) -> None:
+    # Each block of whole lines is parsed on its own, the header put back and the first
+    # block's types kept: the same table as pyarrow's own streaming reader, in many batches.
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    read_kw, parse_kw, convert_kw = CSV_CASES[case]
+    path = tmp_path / f"labels.csv{suffix}"
+    data = csv_text(case)
+    path.write_bytes(gzip.compress(data) if suffix else data)
+    read = pacsv.ReadOptions(block_size=512, **read_kw)
+    parse = pacsv.ParseOptions(**parse_kw)
+    convert = pacsv.ConvertOptions(**convert_kw)
+    got = list(files.csv_blocks(str(path), read, parse, convert))
+    with pacsv.open_csv(
+        files.csv_source(str(path)), read_options=read, parse_options=parse, convert_options=convert
+    ) as reader:
+        want = reader.read_all()
+    assert len(got) > 5
+    table = pa.Table.from_batches(got)
+    assert table.schema == want.schema
+    assert table.equals(want.combine_chunks() if table.num_rows else want)
+    assert table.num_rows == 500
+
+
+def test_csv_blocks_keep_the_streaming_reader_for_line_breaks_in_values(tmp_path: Path) -> None:
+    import pyarrow.csv as pacsv
+
+    path = tmp_path / "notes.csv"
+    path.write_text('ann1,note\n1,"two\nlines"\n2,plain\n')
+    read = pacsv.ReadOptions(block_size=16)
+    parse = pacsv.ParseOptions(newlines_in_values=True)
+    got = list(files.csv_blocks(str(path), read, parse, pacsv.ConvertOptions()))
+    assert sum(b.num_rows for b in got) == 2
+    assert got[0].column("note")[0].as_py() == "two\nlines"
+
+
+def test_a_late_value_of_another_type_names_the_column_and_the_way_out(tmp_path: Path) -> None:
+    rows = ["a,b", *[f"{i % 3 + 1},{i % 2 + 1}" for i in range(400)], "2.5,1"]
+    path = tmp_path / "late.csv"
+    path.write_text("\n".join(rows) + "\n")
+    small = kf.scan(str(path), csv_options={"read": {"block_size": 256}})
+    with pytest.raises(kf.KappaFrameError, match=r"column 'a' has a later value") as caught:
+        kf.pairwise(small)
+    assert "'column_types': {'a': 'float64'}" in str(caught.value)
+    typed = kf.scan(
+        str(path),
+        csv_options={"read": {"block_size": 256}, "convert": {"column_types": {"a": "float64"}}},
+    )
+    assert kf.pairwise(typed)["n"].iloc[0] == 401

@@ -37,6 +37,7 @@ __all__ = [
     "FileReader",
     "FileScan",
     "JsonLines",
+    "csv_blocks",
     "csv_source",
     "file_reader",
     "scan",
@@ -227,18 +228,10 @@ class FileScan:
                         columns,
                     )
             else:
-                import pyarrow.csv as pacsv
-
                 parse, convert, read = self._csv(columns=columns)
-                with pacsv.open_csv(
-                    csv_source(path),
-                    read_options=read,
-                    parse_options=parse,
-                    convert_options=convert,
-                ) as reader:
-                    for batch in reader:
-                        for start in range(0, batch.num_rows, self.batch_size):
-                            yield batch.slice(start, self.batch_size)
+                for batch in csv_blocks(path, read, parse, convert):
+                    for start in range(0, batch.num_rows, self.batch_size):
+                        yield batch.slice(start, self.batch_size)
 
     def __repr__(self) -> str:
         where = self.paths if self.paths is not None else "a pyarrow dataset"
@@ -516,6 +509,131 @@ def _binary_lines(path: str) -> Any:
     if compression is not None and compression != "xz" and pa.Codec.is_available(compression):
         return io.BufferedReader(pa.input_stream(path, compression=compression))
     return _python_stream(path)
+
+
+#: Encodings whose line ends are the byte ``\n`` and nothing else (cut safely in bytes).
+_BYTE_LINES = ("utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252", "windows1252")
+
+
+def csv_blocks(path: str, read: Any, parse: Any, convert: Any) -> Iterator[Any]:
+    """Record batches of one CSV file, parsed a block of whole lines at a time.
+
+    pyarrow's streaming reader keeps memory for the blocks it has read until the file
+    ends, so its peak grows with the file. Here the (decompressed) bytes are cut at line
+    ends, about ``read.block_size`` at a time, and each block is parsed on its own by
+    ``pyarrow.csv.read_csv``: the first with the caller's options, every later one with the
+    header line put back in front and the first block's column types, as the streaming
+    reader would type it. Memory holds one block whatever the size of the file. Values
+    with line breaks inside quotes (``newlines_in_values=True``) and multi-byte encodings
+    other than UTF-8 keep the streaming reader.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    encoding = "".join(ch for ch in str(read.encoding).lower() if ch.isalnum())
+    if parse.newlines_in_values or encoding not in _BYTE_LINES:
+        with pacsv.open_csv(
+            csv_source(path), read_options=read, parse_options=parse, convert_options=convert
+        ) as reader:
+            yield from reader
+        return
+    header = not read.column_names and not read.autogenerate_column_names
+    later: tuple[Any, Any] | None = None  # read and convert options of the later blocks
+    head = b""  # the header line, put back in front of every later block
+    carry = b""
+
+    def parsed(text: bytes, options: tuple[Any, Any]) -> Any:
+        try:
+            return pacsv.read_csv(
+                pa.py_buffer(text),
+                read_options=options[0],
+                parse_options=parse,
+                convert_options=options[1],
+            )
+        except pa.ArrowInvalid as err:
+            raise _csv_error(path, err, head, read, parse) from None
+
+    with _binary_lines(path) as stream:
+        while True:
+            data = stream.read(read.block_size)
+            block = carry + data
+            if data:
+                cut = block.rfind(b"\n") + 1
+                if cut == 0:  # a line longer than a block: read on
+                    carry = block
+                    continue
+                block, carry = block[:cut], block[cut:]
+            if block.strip():
+                if later is None:
+                    lines = block.split(b"\n", read.skip_rows + 1)
+                    if header and len(lines) > read.skip_rows:
+                        head = lines[read.skip_rows] + b"\n"
+                        if read.skip_rows == 0 and head.startswith(b"\xef\xbb\xbf"):
+                            head = head[3:]  # the byte order mark starts the file only
+                    table = parsed(block, (read, convert))
+                    later = _later_block_options(read, convert, table.schema)
+                else:
+                    table = parsed(head + block, later)
+                yield from table.to_batches()
+            if not data:
+                return
+
+
+def _csv_error(path: str, err: Exception, head: bytes, read: Any, parse: Any) -> Exception:
+    """A CSV block pyarrow cannot parse: name the file, and the column of a type clash.
+
+    A column takes its type from the file's first block; a later value of another type
+    (``2.5`` in a column of integers) needs the type given.
+    """
+    import re
+
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if "conversion error" not in str(err):
+        return KappaFrameError(f"could not read {path!r}: {err}")
+    names = list(read.column_names)
+    if head:
+        names = pacsv.read_csv(pa.py_buffer(head), parse_options=parse).column_names
+    found = re.search(r"CSV column #(\d+)", str(err))
+    index = int(found.group(1)) if found else len(names)
+    which = repr(names[index]) if index < len(names) else "'<column>'"
+    return KappaFrameError(
+        f"could not read {path!r}: {err}. A CSV column takes its type from the file's first "
+        f"block ({read.block_size:,} bytes), and column {which} has a later value of "
+        "another type. Give the column's type: kf.scan(path, csv_options={'convert': "
+        f"{{'column_types': {{{which}: 'float64'}}}}}}) for numbers, or 'string' to "
+        "compare the labels as written."
+    )
+
+
+def _later_block_options(read: Any, convert: Any, schema: Any) -> tuple[Any, Any]:
+    """Options for a block after the first: no rows to skip, the first block's types."""
+    import pyarrow.csv as pacsv
+
+    later_read = pacsv.ReadOptions(
+        use_threads=read.use_threads,
+        block_size=read.block_size,
+        column_names=read.column_names,
+        autogenerate_column_names=read.autogenerate_column_names,
+        encoding=read.encoding,
+    )
+    later_convert = pacsv.ConvertOptions(
+        check_utf8=convert.check_utf8,
+        column_types={field.name: field.type for field in schema},
+        null_values=convert.null_values,
+        true_values=convert.true_values,
+        false_values=convert.false_values,
+        decimal_point=convert.decimal_point,
+        strings_can_be_null=convert.strings_can_be_null,
+        quoted_strings_can_be_null=convert.quoted_strings_can_be_null,
+        include_columns=convert.include_columns,
+        include_missing_columns=convert.include_missing_columns,
+        auto_dict_encode=convert.auto_dict_encode,
+        auto_dict_max_cardinality=convert.auto_dict_max_cardinality,
+        timestamp_parsers=convert.timestamp_parsers,
+    )
+    return later_read, later_convert
 
 
 def _csv_schema(path: str, parse: Any, convert: Any, read: Any) -> Any:
