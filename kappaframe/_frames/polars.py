@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from .._count.kernel import code_dtype
 from .._encode.codes import Factorized, compact_categorical, small_codes
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .._schema import Table
@@ -51,8 +52,115 @@ def _check_scalar(series: pl.Series, what: str = "labels") -> None:
         )
 
 
+# Whole numbers up to these magnitudes are exact in each float type (and in float64
+# arithmetic); integers are kept well inside int64 so that ``value - min`` cannot overflow.
+# Float16 is left to hashing (polars' ``floor`` does not round it).
+_EXACT_FLOAT = ((pl.Float32, 2**24), (pl.Float64, 2**53))
+_EXACT_INT = 2**62
+
+
+def _exact_limit(dtype: pl.DataType) -> int | None:
+    if dtype.is_integer():
+        return _EXACT_INT
+    for float_type, limit in _EXACT_FLOAT:
+        if dtype == float_type:
+            return limit
+    return None
+
+
+# Up to this many distinct offsets, a comparison per offset finds the ones present
+# faster than a ``bincount`` (which widens every code to intp).
+_SCAN_SPAN = 16
+
+
+def _by_offset(series: pl.Series) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes of whole numbers in a narrow range, by their distance from the minimum.
+
+    Returns the codes (``-1`` for null, and for NaN in a float column) and the distinct
+    values, sorted, that the codes ``0, 1, ...`` stand for. ``None`` when the column is not
+    numeric, holds a fraction, or spans a range longer than the column (hashing is then
+    the cheaper way). No hash table and no Python object per row: min, max, one
+    subtraction, and a look at which offsets occur.
+    """
+    limit = _exact_limit(series.dtype)
+    if limit is None:
+        return None
+    is_float = series.dtype.is_float()
+    if is_float and series.is_nan().any():
+        series = series.fill_nan(None)
+    n_rows = len(series)
+    n_missing = series.null_count()
+    if n_missing == n_rows:
+        return np.full(n_rows, -1, dtype=np.int8), np.empty(0, dtype=np.int64)
+    bounds: tuple[Any, Any] = (series.min(), series.max())  # numbers: the dtype is numeric
+    low, high = bounds
+    if not (-limit < low <= high < limit):  # also refuses inf
+        return None
+    if is_float and (series % 1 != 0).any():
+        return None
+    span = int(high - low) + 1
+    if span > max(n_rows, 1024):
+        return None
+    # Offsets from ``low - 1``: 0 is a missing value (filled), 1 .. span the values.
+    before = low - 1
+    values = (series.fill_null(before) if n_missing else series).to_numpy()
+    offsets = np.empty(n_rows, dtype=code_dtype(span))
+    wide = np.float64 if is_float else np.int64
+    np.subtract(values, before, out=offsets, dtype=wide, casting="unsafe")
+    if span <= _SCAN_SPAN:  # the minimum and the maximum occur
+        inner = [bool((offsets == v).any()) for v in range(2, span)]
+        present = np.array([True, *inner, True][:span])
+    else:
+        present = np.bincount(offsets, minlength=span + 1)[1:] > 0
+    kept = np.flatnonzero(present)
+    if len(kept) == span:
+        offsets -= 1
+        codes = offsets
+    else:
+        lookup = np.empty(span + 1, dtype=code_dtype(len(kept)))
+        lookup[0] = -1
+        lookup[1:] = np.cumsum(present) - 1
+        codes = lookup.take(offsets)
+    return codes, kept + low
+
+
+def _first_rows(codes: np.ndarray, n_uniques: int) -> np.ndarray:
+    """The first row holding each code ``0 .. n_uniques - 1``."""
+    first = np.empty(n_uniques + 1, dtype=np.intp)  # the extra slot takes the -1 codes
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1, dtype=np.intp)
+    return first[:n_uniques]
+
+
+def _by_enum(series: pl.Series, sort: bool = False) -> tuple[np.ndarray, list[Any]] | None:
+    """Codes of a String or Categorical column through an Enum of its distinct values.
+
+    Hashing in polars: the strings become Python objects only once per distinct value.
+    ``sort`` puts the values (and so the codes) in sorted order. ``None`` when most values
+    are distinct (ids, say): an Enum that large costs more than hashing in pandas.
+    """
+    # HyperLogLog, one cheap pass (an expression: Series.approx_n_unique is recent).
+    estimate = series.to_frame().select(pl.first().approx_n_unique()).item()
+    if estimate > len(series) // 4:
+        return None
+    distinct = series.drop_nulls().unique(maintain_order=not sort).cast(pl.String)
+    if sort:
+        distinct = distinct.sort()
+    physical = series.cast(pl.Enum(distinct)).to_physical()
+    n_uniques = len(distinct)
+    if physical.null_count():
+        physical = physical.fill_null(n_uniques)
+    lookup = np.arange(-1, n_uniques, dtype=code_dtype(n_uniques))
+    lookup = np.roll(lookup, -1)  # code n_uniques (a filled null) -> -1
+    return lookup.take(physical.to_numpy()), distinct.to_list()
+
+
 def factorize_labels(series: pl.Series) -> Factorized:
-    """Codes (-1 missing: null, and NaN in float columns) and distinct labels of a Series."""
+    """Codes (-1 missing: null, and NaN in float columns) and distinct labels of a Series.
+
+    An Enum keeps its declared categories. Whole numbers in a narrow range are coded by
+    their distance from the minimum, strings and Categoricals through an Enum of their
+    distinct values; other columns are hashed by pandas.
+    """
     _check_scalar(series)
     dtype = series.dtype
     if isinstance(dtype, pl.Enum):
@@ -60,7 +168,21 @@ def factorize_labels(series: pl.Series) -> Factorized:
         codes = series.to_physical().cast(pl.Int64).fill_null(-1).to_numpy()
         return Factorized(small_codes(codes, len(cats)), cats, cats)
     if isinstance(dtype, pl.Categorical):
+        physical = _by_offset(series.to_physical())
+        if physical is not None:  # the category ids are dense: read one row per id
+            codes, ids = physical
+            n_uniques = len(ids)
+            names = series.gather(_first_rows(codes, n_uniques)).cast(pl.String)
+            return Factorized(small_codes(codes, n_uniques), names.to_list())
+    if dtype == pl.String or isinstance(dtype, pl.Categorical):
+        coded = _by_enum(series)
+        if coded is not None:
+            return Factorized(*coded)
         series = series.cast(pl.String)
+    offset = _by_offset(series)
+    if offset is not None:
+        codes, values = offset
+        return Factorized(small_codes(codes, len(values)), values.tolist())
     if dtype.is_float():
         # null -> NaN: pandas' factorize codes NaN as missing, no mask needed.
         return factorize_array(series.fill_null(float("nan")).to_numpy())
@@ -74,7 +196,10 @@ def factorize_labels(series: pl.Series) -> Factorized:
 
 
 def factorize_keys(series: pl.Series, name: Hashable) -> tuple[np.ndarray, int]:
-    """Codes of a group-key column in sorted key order (-1 = null or NaN) and the key count."""
+    """Codes of a group-key column in sorted key order (-1 = null or NaN) and the key count.
+
+    An Enum sorts by its declared order, a Categorical by its values.
+    """
     _check_scalar(series, "group keys")
     if series.dtype == pl.Null:  # every key missing: one group, whose key is null
         return np.full(len(series), -1, dtype=np.intp), 0
@@ -84,6 +209,14 @@ def factorize_keys(series: pl.Series, name: Hashable) -> tuple[np.ndarray, int]:
             physical.cast(pl.Int64).fill_null(-1).to_numpy(), series.dtype.categories.to_list()
         )
         return fact.codes, len(fact.uniques)
+    if series.dtype == pl.String or isinstance(series.dtype, pl.Categorical):
+        coded = _by_enum(series, sort=True)
+        if coded is not None:
+            return coded[0].astype(np.intp), len(coded[1])
+        series = series.cast(pl.String)
+    offset = _by_offset(series)
+    if offset is not None:
+        return offset[0].astype(np.intp), len(offset[1])
     missing = _missing(series)
     distinct = series.drop_nulls()
     if series.dtype.is_float():
