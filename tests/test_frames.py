@@ -337,3 +337,50 @@ def test_input_frame_is_not_modified(constructor: Any, rng: np.random.Generator)
     frame.kappa.matrix(["ann1", "ann2"], by="week")
     to_pandas_after = to_pandas(frame)
     pd.testing.assert_frame_equal(before, to_pandas_after)
+
+
+def _decoded(fact: Any) -> list[Any]:
+    uniques = list(fact.uniques)
+    return [None if c < 0 else uniques[c] for c in np.asarray(fact.codes).tolist()]
+
+
+POLARS_COLUMNS: dict[str, Any] = {
+    "ints_with_nulls": ([3, None, 1, 3, 7, None, -2], None),
+    "whole_floats_nan_null": ([1.0, float("nan"), None, 2.0, 1.0, -0.0, 0.0], None),
+    "fractions": ([0.5, 1.0, None, 2.25, 0.5], None),
+    "wide_ints": ([0, 10**9, 5, None, 10**9], None),
+    "huge_ints": ([2**62, -(2**62), 2**62 - 1, None], None),
+    "infinity": ([1.0, float("inf"), 2.0, None], None),
+    "float32": ([1.0, 2.0, None, 2.0], "Float32"),
+    "int8": ([1, -1, None, 1], "Int8"),
+    "few_strings": (["b", "a", None, "b", "c", "a", "a", "b"], None),
+    "many_strings": ([f"id{i}" for i in range(40)] + [None], None),
+    "categorical": (["low", "high", None, "mid", "low", "high"], "Categorical"),
+    "all_null_floats": ([None, None], "Float64"),
+    "empty_ints": ([], "Int64"),
+}
+
+
+@pytest.mark.parametrize("name", POLARS_COLUMNS)
+def test_polars_labels_decode_as_pandas_labels(name: str) -> None:
+    # polars columns are encoded natively (offsets from the minimum, Enum codes); every
+    # row must decode to the label, of the same Python type, that pandas' path gives.
+    pl = pytest.importorskip("polars")
+    from kappaframe._frames import pandas as pandas_frames
+    from kappaframe._frames import polars as polars_frames
+
+    values, dtype = POLARS_COLUMNS[name]
+    series = pl.Series(name, values, dtype=getattr(pl, dtype) if dtype else None, strict=False)
+    native = _decoded(polars_frames.factorize_labels(series))
+    if series.dtype.is_float():
+        plain = pd.Series(series.fill_null(float("nan")).to_numpy())
+    else:
+        plain = pd.Series(series.to_list(), dtype=object)
+    reference = _decoded(pandas_frames.factorize_labels(plain))
+    assert native == reference
+    assert [type(v) for v in native] == [type(v) for v in reference]
+    keys, n_keys = polars_frames.factorize_keys(series, name)
+    present = [v for v in reference if v is not None]
+    assert n_keys == len(set(present))
+    order = sorted(set(present))  # group keys: codes in sorted key order
+    assert [None if k < 0 else order[k] for k in keys.tolist()] == reference
