@@ -182,7 +182,10 @@ def encode_labels(columns: Sequence[Factorized], categories: Sequence[Any]) -> n
     out = np.empty((len(columns), n_items), dtype=dtype)
     for r, col in enumerate(columns):
         lookup = np.array([index[u] for u in col.uniques] + [-1], dtype=dtype)
-        np.take(lookup, col.codes, out=out[r])
+        if np.array_equal(lookup[:-1], np.arange(len(col.uniques))):
+            out[r] = col.codes  # the codes already number the shared categories: a copy
+        else:
+            np.take(lookup, col.codes, out=out[r])
     return out
 
 
