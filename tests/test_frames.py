@@ -384,3 +384,48 @@ def test_polars_labels_decode_as_pandas_labels(name: str) -> None:
     assert n_keys == len(set(present))
     order = sorted(set(present))  # group keys: codes in sorted key order
     assert [None if k < 0 else order[k] for k in keys.tolist()] == reference
+
+
+OFFSET_ARRAYS: dict[str, Any] = {
+    "ints": np.array([3, 1, 3, 7, -2, 1]),
+    "whole_floats_nan": np.array([1.0, np.nan, 2.0, 1.0, -3.0, np.nan]),
+    "float32": np.array([2.0, 1.0, np.nan, 2.0], dtype=np.float32),
+    "uint8": np.array([0, 255, 3, 255], dtype=np.uint8),
+    "many_values": np.arange(3000) % 1500,
+    "gaps": np.array([0, 100, 50, 100] * 300),
+    "fractions": np.array([0.5, 1.0, 2.0]),
+    "wide": np.array([0, 10**9, 5]),
+    "huge": np.array([2**62, 0]),
+    "infinity": np.array([1.0, np.inf]),
+    "float16": np.array([1.0, 2.0], dtype=np.float16),
+    "big_uint": np.array([2**63 + 5, 1], dtype=np.uint64),
+    "all_nan": np.array([np.nan, np.nan]),
+    "empty": np.array([], dtype=np.int64),
+}
+HASHED = {"fractions", "wide", "huge", "infinity", "float16", "big_uint"}
+
+
+@pytest.mark.parametrize("name", OFFSET_ARRAYS)
+def test_offset_codes_are_a_sorted_factorize(name: str) -> None:
+    # Whole numbers in a narrow range are coded by arithmetic; the labels of every row
+    # are those of pandas' hash factorize, the distinct values sorted; the rest is hashed.
+    from kappaframe._encode.codes import offset_codes
+    from kappaframe._frames.pandas import factorize_labels
+
+    values = OFFSET_ARRAYS[name]
+    got = offset_codes(values)
+    if name in HASHED:
+        assert got is None
+    else:
+        assert got is not None
+        codes, uniques = got
+        assert list(uniques) == sorted(set(uniques.tolist()))
+        assert codes.dtype.itemsize <= 2 and codes.min(initial=-1) >= -1
+        decoded = [None if c < 0 else uniques[c] for c in codes.tolist()]
+        codes_pd, uniques_pd = pd.factorize(values, use_na_sentinel=True)
+        assert decoded == [None if c < 0 else uniques_pd[c] for c in codes_pd.tolist()]
+    fact = factorize_labels(pd.Series(values))
+    labels = [None if c < 0 else fact.uniques[c] for c in fact.codes.tolist()]
+    reference = [None if pd.isna(v) else v.item() for v in values]
+    assert labels == reference
+    assert [type(v) for v in labels] == [type(v) for v in reference]

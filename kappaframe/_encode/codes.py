@@ -25,6 +25,7 @@ __all__ = [
     "encode_groups",
     "encode_labels",
     "long_to_wide",
+    "offset_codes",
     "shared_categories",
     "small_codes",
     "sort_ratings",
@@ -53,6 +54,67 @@ def small_codes(codes: Any, n_uniques: int) -> np.ndarray:
     the size of the input.
     """
     return np.asarray(codes).astype(code_dtype(n_uniques), copy=False)
+
+
+#: Whole numbers are coded by their distance from the minimum only below these magnitudes,
+#: where every one is exact (floats) and ``value - min`` cannot overflow (integers).
+_EXACT = {"f4": 2**24, "f8": 2**53, "i": 2**62, "u": 2**62}
+
+#: Up to this many distinct offsets, one comparison each finds the ones that occur.
+_SCAN_SPAN = 16
+
+
+def offset_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes of whole numbers in a narrow range, by their distance from the minimum.
+
+    ``values`` is a 1-D integer or float array (NaN missing). Returns the codes (``-1``
+    missing, the smallest dtype) and the distinct values, sorted, that the codes ``0, 1,
+    ...`` stand for: what a hash factorize gives, with the values in sorted order, from a
+    few passes of arithmetic. ``None`` when a value is not a whole number, is beyond the
+    exact range, or the range is longer than the column: hash those instead.
+    """
+    values = np.asarray(values)
+    kind = values.dtype.kind
+    limit = _EXACT.get(kind) or _EXACT.get(f"{kind}{values.dtype.itemsize}")
+    if limit is None or values.ndim != 1:
+        return None
+    n = len(values)
+    missing = np.isnan(values) if kind == "f" else None
+    if n == 0 or (missing is not None and missing.all()):
+        return np.full(n, -1, dtype=np.int8), values[:0]
+    reduce_min, reduce_max = (np.fmin, np.fmax) if kind == "f" else (np.minimum, np.maximum)
+    low, high = reduce_min.reduce(values).item(), reduce_max.reduce(values).item()
+    if not -limit < low <= high < limit:  # also refuses infinity
+        return None
+    span = int(high - low) + 1
+    if span > max(n, 1024):
+        return None
+    dtype = code_dtype(span)  # offsets 0 (missing) .. span
+    if missing is not None:
+        shifted = values - (low - 1)
+        shifted[missing] = 0
+        offsets = shifted.astype(dtype)
+        if not np.array_equal(offsets, shifted):  # a fraction
+            return None
+    else:
+        offsets = np.empty(n, dtype=dtype)
+        np.subtract(values, low - 1, out=offsets, dtype=np.int64, casting="unsafe")
+    if span <= _SCAN_SPAN:  # the minimum and the maximum occur
+        present = np.array(
+            [v in (1, span) or bool((offsets == v).any()) for v in range(1, span + 1)]
+        )
+    else:
+        present = np.bincount(offsets, minlength=span + 1)[1:] > 0
+    kept = np.flatnonzero(present)
+    if len(kept) == span:
+        offsets -= 1
+        codes = offsets
+    else:
+        lookup = np.empty(span + 1, dtype=code_dtype(len(kept)))
+        lookup[0] = -1
+        lookup[1:] = np.cumsum(present) - 1
+        codes = lookup.take(offsets)
+    return codes, (kept + low).astype(values.dtype)
 
 
 def compact_categorical(codes: np.ndarray, categories: list[Any]) -> Factorized:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._encode.codes import Factorized, compact_categorical, small_codes
+from .._encode.codes import Factorized, compact_categorical, offset_codes, small_codes
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .._schema import MARK, Table
 
@@ -25,6 +25,11 @@ def factorize_labels(series: pd.Series) -> Factorized:
         if dtype.ordered:
             return Factorized(small_codes(codes, len(cats)), cats, cats)
         return compact_categorical(codes, cats)
+    if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
+        coded = offset_codes(series.to_numpy())
+        if coded is not None:  # whole numbers in a narrow range: no hashing
+            codes, values = coded
+            return Factorized(codes, values.tolist())
     try:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
     except TypeError:
