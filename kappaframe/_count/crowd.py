@@ -102,12 +102,13 @@ class CrowdCounts:
         )
         #: Pairs of ratings of each co-rating pair (the items they share).
         self.overlap = np.diff(np.append(self.starts, len(order))).astype(np.int64)
-        first, second = first[order], second[order]
         self.distinct = self.pair_a.astype(np.int64) * n_raters + self.pair_b
-        self.label_a = label[first]
-        self.label_b = label[second]
+        # Small labels gathered in rating order, then put in pair order (cheaper than
+        # moving the wide positions).
+        self.label_a = label[first][order]
+        self.label_b = label[second][order]
         #: Group of each pair of ratings (``None``: one group).
-        self.group = None if group is None else group[first]
+        self.group = None if group is None else group[first][order]
 
     @property
     def n_rating_pairs(self) -> int:

@@ -358,11 +358,19 @@ def diagonal_sums(
     base = cell * k
     distance = np.abs(x - y)
     if starts is not None:
+        ends = np.append(starts[1:], len(cell)) - 1
+
+        def run_sums(values: np.ndarray) -> np.ndarray:
+            total = np.cumsum(values, dtype=np.int64)
+            out = total[ends]
+            out[1:] -= total[ends[:-1]]
+            return out
+
         sums = {
-            "n": np.diff(np.append(starts, len(cell))).astype(np.int64),
-            "agree": np.add.reduceat(distance == 0, starts, dtype=np.int64),
-            "abs_diff": np.add.reduceat(distance, starts, dtype=np.int64),
-            "sq_diff": np.add.reduceat(np.square(distance, dtype=np.int64), starts),
+            "n": (ends - starts + 1).astype(np.int64),
+            "agree": run_sums(distance == 0),
+            "abs_diff": run_sums(distance),
+            "sq_diff": run_sums(np.square(distance, dtype=np.int64)),
         }
     else:
         hist = np.bincount(base + distance, minlength=n_cells * k).reshape(n_cells, k)
