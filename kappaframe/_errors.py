@@ -7,6 +7,7 @@ import os
 import sys
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,7 @@ __all__ = [
     "UndefinedKappaWarning",
     "bad_option",
     "missing_columns",
+    "refuse_nested",
     "too_few_raters",
     "user_stacklevel",
     "warn_undefined",
@@ -37,6 +39,24 @@ def bad_option(name: str, value: object, allowed: Iterable[object]) -> KappaFram
     """Build the error for an option outside its allowed values (scikit-learn's template)."""
     choices = ", ".join(repr(a) for a in allowed)
     return KappaFrameError(f"{name} must be one of {choices}; got {value!r}.")
+
+
+def refuse_nested(frame: Any, name: str) -> None:
+    """Refuse nested values (a JSON object or list in a cell) of a pandas frame.
+
+    The row is counted from 1 by the frame's index (a chunk of lines keeps its place in
+    the file).
+    """
+    for c in frame.columns:
+        if frame[c].dtype != object:
+            continue
+        nested = frame[c].map(lambda v: isinstance(v, (dict, list))).to_numpy(dtype=bool)
+        if nested.any():
+            row = int(nested.argmax())
+            raise KappaFrameError(
+                f"{name}: column {c!r} holds a nested value in row {frame.index[row] + 1} "
+                f"({frame[c].iloc[row]!r}); labels are single values: flatten the file first."
+            )
 
 
 def too_few_raters(

@@ -22,6 +22,7 @@ from .._errors import KappaFrameError
 __all__ = [
     "Factorized",
     "Groups",
+    "codes_of_offsets",
     "encode_groups",
     "encode_labels",
     "long_to_wide",
@@ -99,22 +100,30 @@ def offset_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     else:
         offsets = np.empty(n, dtype=dtype)
         np.subtract(values, low - 1, out=offsets, dtype=np.int64, casting="unsafe")
-    if span <= _SCAN_SPAN:  # the minimum and the maximum occur
-        present = np.array(
-            [v in (1, span) or bool((offsets == v).any()) for v in range(1, span + 1)]
-        )
+    codes, kept = codes_of_offsets(offsets, span)
+    return codes, (kept + low).astype(values.dtype)
+
+
+def codes_of_offsets(offsets: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes from offsets ``0`` (missing) and ``1 .. span`` (the minimum, ..., the maximum).
+
+    Returns the codes (``-1`` missing; ``offsets`` is reused) and the offsets minus one
+    that occur, sorted: the values the codes stand for, less the minimum. Offsets ``1``
+    and ``span`` must occur.
+    """
+    if span <= _SCAN_SPAN:  # one comparison per offset
+        inner = [bool((offsets == v).any()) for v in range(2, span)]
+        present = np.array([True, *inner, True][:span])
     else:
         present = np.bincount(offsets, minlength=span + 1)[1:] > 0
     kept = np.flatnonzero(present)
     if len(kept) == span:
         offsets -= 1
-        codes = offsets
-    else:
-        lookup = np.empty(span + 1, dtype=code_dtype(len(kept)))
-        lookup[0] = -1
-        lookup[1:] = np.cumsum(present) - 1
-        codes = lookup.take(offsets)
-    return codes, (kept + low).astype(values.dtype)
+        return offsets, kept
+    lookup = np.empty(span + 1, dtype=code_dtype(len(kept)))
+    lookup[0] = -1
+    lookup[1:] = np.cumsum(present) - 1
+    return lookup.take(offsets), kept
 
 
 def compact_categorical(codes: np.ndarray, categories: list[Any]) -> Factorized:

@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
-from .._errors import KappaFrameError, KappaFrameTypeError
+from .._errors import KappaFrameError, KappaFrameTypeError, refuse_nested
 from .pandas import PandasFrame
 from .parts import DEFAULT_BATCH_ROWS, BatchReader
 
@@ -795,7 +795,7 @@ class JsonLines:
         for path in self.files:
             for start, data in self.chunks(path):
                 frame = self.parse(path, start, data)
-                _check_flat(frame, path)
+                refuse_nested(frame, os.path.basename(path))
                 if not len(frame):
                     continue
                 yield pd.DataFrame(
@@ -815,21 +815,6 @@ class JsonLines:
         if not frames:
             return self.empty()[list(columns)]
         return pd.concat(frames, ignore_index=True)
-
-
-def _check_flat(frame: Any, path: str) -> None:
-    """Refuse nested values (a JSON object or list in a cell), as the whole-file read does."""
-    for c in frame.columns:
-        if frame[c].dtype != object:
-            continue
-        nested = frame[c].map(lambda v: isinstance(v, (dict, list))).to_numpy(dtype=bool)
-        if nested.any():
-            row = int(nested.argmax())
-            raise KappaFrameError(
-                f"{os.path.basename(path)}: column {c!r} holds a nested value in row "
-                f"{frame.index[row] + 1} ({frame[c].iloc[row]!r}); labels are single values: "
-                "flatten the file first."
-            )
 
 
 def _with_all_columns(batches: Iterator[Any], schema: Any, columns: Sequence[str]) -> Iterator[Any]:

@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 
 from .._count.kernel import code_dtype
-from .._encode.codes import Factorized, compact_categorical, small_codes
+from .._encode.codes import Factorized, codes_of_offsets, compact_categorical, small_codes
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .._schema import Table
 from .pandas import factorize_array
@@ -68,11 +68,6 @@ def _exact_limit(dtype: pl.DataType) -> int | None:
     return None
 
 
-# Up to this many distinct offsets, a comparison per offset finds the ones present
-# faster than a ``bincount`` (which widens every code to intp).
-_SCAN_SPAN = 16
-
-
 def _by_offset(series: pl.Series) -> tuple[np.ndarray, np.ndarray] | None:
     """Codes of whole numbers in a narrow range, by their distance from the minimum.
 
@@ -107,20 +102,7 @@ def _by_offset(series: pl.Series) -> tuple[np.ndarray, np.ndarray] | None:
     offsets = np.empty(n_rows, dtype=code_dtype(span))
     wide = np.float64 if is_float else np.int64
     np.subtract(values, before, out=offsets, dtype=wide, casting="unsafe")
-    if span <= _SCAN_SPAN:  # the minimum and the maximum occur
-        inner = [bool((offsets == v).any()) for v in range(2, span)]
-        present = np.array([True, *inner, True][:span])
-    else:
-        present = np.bincount(offsets, minlength=span + 1)[1:] > 0
-    kept = np.flatnonzero(present)
-    if len(kept) == span:
-        offsets -= 1
-        codes = offsets
-    else:
-        lookup = np.empty(span + 1, dtype=code_dtype(len(kept)))
-        lookup[0] = -1
-        lookup[1:] = np.cumsum(present) - 1
-        codes = lookup.take(offsets)
+    codes, kept = codes_of_offsets(offsets, span)
     return codes, kept + low
 
 

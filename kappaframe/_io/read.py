@@ -17,7 +17,7 @@ from typing import IO, Any
 
 import pandas as pd
 
-from .._errors import KappaFrameError, missing_columns
+from .._errors import KappaFrameError, missing_columns, refuse_nested
 from .formats import _PARQUET_EXTRA, INPUT_FORMATS, STDIO, _split_suffix, input_format
 
 
@@ -541,7 +541,7 @@ def _read_one(
     except _READ_ERRORS as err:
         raise _unreadable(source, kind, err, options.encoding) from None
     if kind != "parquet":
-        _check_flat(frame, source)
+        refuse_nested(frame, source.name)
     return frame, kind
 
 
@@ -575,20 +575,6 @@ def _missing_codec(name: str, compression: str | None, err: ImportError) -> Exce
             name="zstandard",
         )
     return err
-
-
-def _check_flat(frame: pd.DataFrame, source: Source) -> None:
-    """Refuse nested values (a JSON object or list in a cell)."""
-    for c in frame.columns:
-        if frame[c].dtype != object:
-            continue
-        nested = frame[c].map(lambda v: isinstance(v, (dict, list))).to_numpy(dtype=bool)
-        if nested.any():
-            row = int(nested.argmax())
-            raise KappaFrameError(
-                f"{source.name}: column {c!r} holds a nested value in row {row + 1} "
-                f"({frame[c].iloc[row]!r}); labels are single values: flatten the file first."
-            )
 
 
 def _missing_text(frame: pd.DataFrame, tokens: list[str]) -> pd.DataFrame:
@@ -683,15 +669,7 @@ def _json_lines_keys(source: Source, options: TextOptions) -> list[str]:
     compression: Any = source.compression
     try:
         with source.open() as raw:
-            parts = pd.read_json(
-                raw,
-                lines=True,
-                chunksize=65_536,
-                compression=compression,
-                dtype=False,
-                encoding=options.encoding,
-            )
-            for part in parts:
+            for part in _json_line_chunks(raw, compression, options.encoding, 65_536):
                 names.update(dict.fromkeys(str(c) for c in part.columns))
     except LookupError:
         raise _bad_encoding(options.encoding) from None
@@ -700,6 +678,18 @@ def _json_lines_keys(source: Source, options: TextOptions) -> list[str]:
     except _READ_ERRORS as err:
         raise _unreadable(source, "jsonl", err, options.encoding) from None
     return list(names)
+
+
+def _json_line_chunks(handle: Any, compression: Any, encoding: str, lines: int) -> Any:
+    """Frames of ``lines`` lines of a JSON lines stream, JSON types kept (no dtype guess)."""
+    return pd.read_json(
+        handle,
+        lines=True,
+        chunksize=lines,
+        compression=compression,
+        dtype=False,
+        encoding=encoding,
+    )
 
 
 def _as_written(na_values: Sequence[str]) -> dict[str, Any]:
@@ -849,16 +839,8 @@ def _read_text(
                 )
                 _check_wanted(wanted, list(frame.columns), source)
                 return frame if wanted is None else frame[wanted]
-        parts = pd.read_json(
-            handle,
-            lines=True,
-            chunksize=100_000,
-            compression=compression,
-            dtype=False,
-            encoding=options.encoding,
-        )
         frames = []
-        for part in parts:
+        for part in _json_line_chunks(handle, compression, options.encoding, 100_000):
             _check_wanted(wanted, list(part.columns), source)
             frames.append(part if wanted is None else part[wanted])
     if not frames:
