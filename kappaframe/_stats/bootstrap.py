@@ -26,12 +26,14 @@ import numpy as np
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .agreement import finish_agreement
 
-__all__ = ["CHUNK_BYTES", "bootstrap_kappa", "check_bootstrap", "make_rng"]
+__all__ = ["CHUNK_BYTES", "MAX_THREADS", "bootstrap_kappa", "check_bootstrap", "make_rng"]
 
-#: Memory for one chunk of bootstrap tables (bytes); one chunk is in flight per CPU. The
+#: Memory for one chunk of bootstrap tables (bytes); one chunk is in flight per thread. The
 #: chunk sizes follow from this, K and ``n_boot`` only, so a call with a seed gives the
 #: same numbers on every machine.
 CHUNK_BYTES = 64 * 1024**2
+#: At most this many threads draw at once (so at most 8 chunks, 512 MB, are in flight).
+MAX_THREADS = 8
 
 
 def make_rng(seed: Any) -> np.random.Generator:
@@ -58,11 +60,12 @@ def check_bootstrap(n_boot: Any) -> int:
 
 
 def _workers() -> int:
-    """How many CPUs this process may run on."""
+    """How many threads draw: the CPUs this process may run on, at most :data:`MAX_THREADS`."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_THREADS))
 
 
 def _replicate_kappas(draws: np.ndarray, n: np.ndarray, weights: np.ndarray) -> np.ndarray:
