@@ -125,12 +125,14 @@ def pairwise(
         ``"bootstrap"``: ``se`` is the standard deviation and ``ci_low``/``ci_high``
         the percentile interval of ``n_boot`` bootstrap kappas (items resampled with
         replacement, drawn as one multinomial table per replicate, all pairs and groups
-        at once). ``z`` and ``p_value`` stay the large-sample test of kappa = 0
+        at once, on up to 8 threads). It costs about ``tables x n_boot x K^2`` binomial
+        draws. ``z`` and ``p_value`` stay the large-sample test of kappa = 0
         (resampling the observed table does not simulate the null). Needs ``ci``.
     n_boot : int, optional
         Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"``.
     seed : int or numpy.random.Generator, optional
-        Makes the bootstrap reproducible. Only with ``ci_method="bootstrap"``.
+        Makes the bootstrap reproducible: the same numbers on any machine and any number
+        of threads. Only with ``ci_method="bootstrap"``.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         What ``p_value`` tests kappa = 0 against: kappa != 0, kappa > 0 (irrCAC's
         one-sided p-value) or kappa < 0. Needs ``ci``.
