@@ -53,26 +53,26 @@ def tidy(
     if kept.all():  # every cell: a reshape, no index (a crowd has a million pairs)
         n_pairs, n_groups = kept.shape
         group_of_row = np.repeat(np.arange(n_groups), n_pairs)
-        pair_of_row = np.tile(np.arange(n_pairs), n_groups)
+        a_idx, b_idx = np.tile(pairs[:, 0], n_groups), np.tile(pairs[:, 1], n_groups)
 
         def rows(values: np.ndarray) -> np.ndarray:
             return np.swapaxes(values, 0, 1).reshape(-1)
 
     else:
         group_of_row, pair_of_row = np.nonzero(np.swapaxes(kept, 0, 1))
+        a_idx, b_idx = pairs[pair_of_row, 0], pairs[pair_of_row, 1]
 
         def rows(values: np.ndarray) -> np.ndarray:
             return np.swapaxes(values, 0, 1)[group_of_row, pair_of_row]
 
     columns = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
-    a_idx, b_idx = pairs[:, 0], pairs[:, 1]
     kappa = rows(stats["kappa"])
     extras = pair_extras(counts, w.matrix, stats["kappa"], extra) if extra.names else {}
     extras = {name: rows(values) for name, values in extras.items()}
     band = interpret(scale_obj, kappa, extras, extra)
     columns += [
-        Column("rater_a", "name", a_idx[pair_of_row], categories=list(prep.raters)),
-        Column("rater_b", "name", b_idx[pair_of_row], categories=list(prep.raters)),
+        Column("rater_a", "name", a_idx, categories=list(prep.raters)),
+        Column("rater_b", "name", b_idx, categories=list(prep.raters)),
         Column("n", "int", rows(stats["n"]).astype(np.int64)),
         Column("p_o", "float", rows(stats["p_o"])),
         Column("p_e", "float", rows(stats["p_e"])),

@@ -281,6 +281,12 @@ def encode_groups(keys: Sequence[tuple[np.ndarray, int]], n_rows: int) -> Groups
     """
     if not keys:
         return Groups(None, 1, np.zeros(1, dtype=np.intp))
+    if len(keys) == 1 and n_rows and keys[0][1] and keys[0][0].min() >= 0:
+        codes, n_unique = keys[0]  # one key, none missing: its codes, if every one occurs
+        first = np.full(n_unique, -1, dtype=np.intp)
+        first[codes[::-1]] = np.arange(n_rows - 1, -1, -1, dtype=np.intp)
+        if first.min() >= 0:
+            return Groups(np.asarray(codes, dtype=np.intp), n_unique, first)
     combined = np.zeros(n_rows, dtype=np.int64)
     size = 1
     for codes, n_unique in keys:
