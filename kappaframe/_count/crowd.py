@@ -109,6 +109,7 @@ class CrowdCounts:
         self.label_b = label[second][order]
         #: Group of each pair of ratings (``None``: one group).
         self.group = None if group is None else group[first][order]
+        self._every: np.ndarray | None = None  # every co-rating pair, as pairs() gives it
 
     @property
     def n_rating_pairs(self) -> int:
@@ -119,10 +120,17 @@ class CrowdCounts:
         if not min_overlap:
             return _kernel.all_pairs(self.n_raters)
         keep = self.overlap >= min_overlap
+        if keep.all():  # the co-rating pairs themselves, which _rows knows at once
+            if self._every is None:
+                self._every = np.column_stack([self.pair_a, self.pair_b])
+            return self._every
         return np.column_stack([self.pair_a[keep], self.pair_b[keep]])
 
     def _rows(self, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Row of each pair of ratings in ``pairs`` (-1: not asked), and the self pairs."""
+        if pairs is self._every:
+            empty = np.zeros(0, dtype=np.intp)
+            return self.inverse, empty, empty
         pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         a, b = pairs[:, 0], pairs[:, 1]
         if np.array_equal(a, self.pair_a) and np.array_equal(b, self.pair_b):
@@ -261,4 +269,6 @@ def _pairs_of_ratings(unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if not firsts:
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty
+    if len(firsts) == 1:  # one size class (every item rated as often): no copy
+        return firsts[0], seconds[0]
     return np.concatenate(firsts), np.concatenate(seconds)

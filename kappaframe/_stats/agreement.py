@@ -288,9 +288,10 @@ def finish_agreement(
         p_e = np.multiply(nf, nf, out=np.empty(shape))
         np.divide(dis_exp, p_e, out=p_e)
         np.subtract(1.0, p_e, out=p_e)
-    kappa[undefined] = np.nan
-    p_o[empty] = np.nan
-    p_e[empty] = np.nan
+    np.copyto(kappa, np.nan, where=undefined)
+    if empty.any():
+        np.copyto(p_o, np.nan, where=empty)
+        np.copyto(p_e, np.nan, where=empty)
     return {"n": n, "p_o": p_o, "p_e": p_e, "kappa": kappa, "undefined": undefined}
 
 

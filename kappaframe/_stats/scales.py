@@ -40,7 +40,7 @@ class Scale:
         """
         kappa = np.asarray(kappa, dtype=float)
         index = np.full(kappa.shape, -1, dtype=np.min_scalar_type(-len(self.labels)))
-        rising = all(a < b for a, b in zip(self.edges, self.edges[1:]))
+        rising = all(a < b for a, b in zip(self.edges, self.edges[1:], strict=False))
         for i, (edge, closed) in enumerate(zip(self.edges, self.closed, strict=True)):
             inside = (kappa >= edge) if closed else (kappa > edge)
             if rising:  # the bands a kappa reaches are the first ones: count them
