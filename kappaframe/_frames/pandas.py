@@ -166,7 +166,7 @@ def render(table: Table, source: pd.DataFrame | None = None) -> pd.DataFrame:
             data[col.name] = pd.Series(list(col.values))
         else:
             data[col.name] = col.values
-    out = pd.DataFrame(data)
+    out = pd.DataFrame(data, copy=False)  # the columns are new arrays: no copy, no stacking
     if table.index:
         out = out.set_index(table.index)
     if table.columns_name is not None:
