@@ -15,9 +15,9 @@ One run measures, side by side:
    extrapolated linearly to all groups (``--full`` runs all of it).
 2. kappaframe against a plain, tight NumPy version written here: factorize the labels
    once, then per pair one ``np.bincount`` over ``group*K*K + a*K + b`` with a mask for
-   missing labels, then kappa from the counts (ratio kappaframe / plain, target <= 1.0).
+   missing labels, then kappa from the counts (ratio kappaframe / plain, target <= 0.6).
 3. polars against pandas: the same data as a polars frame (NaN -> null) through
-   ``pl_df.kappa.pairwise(by="group")`` (ratio polars / pandas, target <= 1.2).
+   ``pl_df.kappa.pairwise(by="group")`` (ratio polars / pandas, target <= 1.0).
 4. Correctness: the kappaframe result must equal the plain result, the polars result
    and (on the groups it ran on) the scikit-learn result to 1e-12.
 5. Peak memory: in a fresh subprocess that builds the frame, the extra peak memory of
@@ -406,8 +406,8 @@ def main(argv: list[str] | None = None) -> None:
     ratio_pl = t_pl / t_kf
     sk_note = " (extrapolated)" if extrapolated else ""
     print(f"kappaframe vs sklearn loop: {t_sk / t_kf:.1f}x faster{sk_note}")
-    print(f"kappaframe / plain bincount: {ratio_plain:.2f} ({verdict(ratio_plain, 1.0)})")
-    print(f"polars / pandas: {ratio_pl:.2f} ({verdict(ratio_pl, 1.2)})")
+    print(f"kappaframe / plain bincount: {ratio_plain:.2f} ({verdict(ratio_plain, 0.6)})")
+    print(f"polars / pandas: {ratio_pl:.2f} ({verdict(ratio_pl, 1.0)})")
     print()
     print(
         f"correctness, kappa to {TOLERANCE:g} and n exact: kappaframe == plain bincount "
