@@ -327,3 +327,26 @@ def test_a_late_value_of_another_type_names_the_column_and_the_way_out(tmp_path:
         csv_options={"read": {"block_size": 256}, "convert": {"column_types": {"a": "float64"}}},
     )
     assert kf.pairwise(typed)["n"].iloc[0] == 401
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")
+@pytest.mark.parametrize(
+    "text", ["yes,yes\nNA,no\nno,no\nyes,NA\nno,yes\nNA,NA\n", "1,1\nNA,2\n2,2\n1,NA\n2,1\nNA,NA\n"]
+)
+def test_files_read_missing_tokens_as_the_command_line_does(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Only an empty cell is missing; NA is a label on every way a file comes in, unless named.
+    path = tmp_path / "tokens.csv"
+    path.write_text("a,b\n" + text)
+    assert cli.main(["report", str(path), "--format", "csv"]) == 0
+    by_cli = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    by_path = kf.pairwise(str(path))
+    assert by_path["n"].item() == by_cli["n"].item() == 6
+    assert by_path["kappa"].item() == pytest.approx(by_cli["kappa"].item(), abs=1e-12)
+    named = kf.scan(str(path), csv_options={"convert": {"null_values": ["", "NA"]}})
+    assert cli.main(["report", str(path), "--format", "csv", "--na-values", "NA"]) == 0
+    by_cli = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    by_path = kf.pairwise(named)
+    assert by_path["n"].item() == by_cli["n"].item() == 3
+    assert by_path["kappa"].item() == pytest.approx(by_cli["kappa"].item(), abs=1e-12)

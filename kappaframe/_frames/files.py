@@ -161,13 +161,19 @@ class FileScan:
         return ds.dataset(self.paths, format=fmt, schema=schema)
 
     def _csv(self, dictionary: bool = False, columns: Sequence[str] = ()) -> tuple[Any, ...]:
-        """Build the CSV options: the caller's, with empty strings read as missing (as pandas)."""
+        """Build the CSV options: the caller's, with only empty cells read as missing.
+
+        As the command line reads files: ``NA``, ``N/A``, ``null`` and the other tokens
+        pyarrow would take for missing are labels unless ``{"convert": {"null_values":
+        [...]}}`` names them.
+        """
         import pyarrow.csv as pacsv
 
         options = dict(self.csv_options)
         parse = pacsv.ParseOptions(**options.pop("parse", {}))
         convert = dict(options.pop("convert", {}))
         convert.setdefault("strings_can_be_null", True)
+        convert.setdefault("null_values", [""])
         if dictionary:
             convert.setdefault("auto_dict_encode", True)
         if columns:
