@@ -353,17 +353,3 @@ def test_bootstrap_numbers_do_not_depend_on_the_number_of_threads() -> None:
     first = bootstrap_kappa(tables, w, 0.9, n_boot=50, seed=gen, workers=2)
     second = bootstrap_kappa(tables, w, 0.9, n_boot=50, seed=gen, workers=2)
     assert not np.array_equal(first["se"], second["se"])
-
-
-def test_replicate_kappas_are_the_agreement_kappas() -> None:
-    from kappaframe._stats.bootstrap import _replicate_kappas
-
-    rng = np.random.default_rng(4)
-    draws = rng.multinomial(60, np.full(9, 1 / 9), size=(5, 7))  # 5 tables x 7 replicates
-    draws[0, 0] = 0
-    draws[0, 0, 4] = 60  # one shared category: undefined
-    w = np.array([[0.0, 1.0, 3.0], [2.0, 0.0, 1.0], [4.0, 2.0, 0.0]])  # asymmetric
-    got = _replicate_kappas(draws, np.full(5, 60), w)
-    want = agreement(draws.reshape(5, 7, 3, 3), w)["kappa"]
-    np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, equal_nan=True)
-    assert np.isnan(got[0, 0])

@@ -615,30 +615,13 @@ def _csv_error(path: str, err: Exception, head: bytes, read: Any, parse: Any) ->
 
 def _later_block_options(read: Any, convert: Any, schema: Any) -> tuple[Any, Any]:
     """Options for a block after the first: no rows to skip, the first block's types."""
-    import pyarrow.csv as pacsv
+    import copy
 
-    later_read = pacsv.ReadOptions(
-        use_threads=read.use_threads,
-        block_size=read.block_size,
-        column_names=read.column_names,
-        autogenerate_column_names=read.autogenerate_column_names,
-        encoding=read.encoding,
-    )
-    later_convert = pacsv.ConvertOptions(
-        check_utf8=convert.check_utf8,
-        column_types={field.name: field.type for field in schema},
-        null_values=convert.null_values,
-        true_values=convert.true_values,
-        false_values=convert.false_values,
-        decimal_point=convert.decimal_point,
-        strings_can_be_null=convert.strings_can_be_null,
-        quoted_strings_can_be_null=convert.quoted_strings_can_be_null,
-        include_columns=convert.include_columns,
-        include_missing_columns=convert.include_missing_columns,
-        auto_dict_encode=convert.auto_dict_encode,
-        auto_dict_max_cardinality=convert.auto_dict_max_cardinality,
-        timestamp_parsers=convert.timestamp_parsers,
-    )
+    later_read = copy.copy(read)
+    later_read.skip_rows = 0
+    later_read.skip_rows_after_names = 0
+    later_convert = copy.copy(convert)
+    later_convert.column_types = {field.name: field.type for field in schema}
     return later_read, later_convert
 
 
@@ -741,9 +724,7 @@ class JsonLines:
             return pd.DataFrame()
         try:
             frame = pd.read_json(io.BytesIO(data), lines=True, dtype=False, encoding=self.encoding)
-        except LookupError:
-            raise
-        except (ValueError, UnicodeDecodeError) as err:
+        except ValueError as err:  # UnicodeDecodeError is one
             lines = data.count(b"\n") + (not data.endswith(b"\n"))
             raise KappaFrameError(
                 f"could not read {path!r} as jsonl: {err} (in lines {start + 1} to {start + lines})"

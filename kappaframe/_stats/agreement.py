@@ -236,10 +236,13 @@ def agreement(counts: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
     """
     counts = np.asarray(counts)
     n = counts.sum(axis=(-2, -1))
-    rows = counts.sum(axis=-1).astype(float)
-    cols = counts.sum(axis=-2).astype(float)
-    dis_obs = np.einsum("...ij,ij->...", counts.astype(float), weights)
-    dis_exp = np.einsum("...i,ij,...j->...", rows, weights, cols)
+    k = counts.shape[-1]
+    weights = np.asarray(weights, dtype=float)
+    cells = counts.astype(float)  # one float copy; the sums below are matrix products
+    dis_obs = cells.reshape(*cells.shape[:-2], k * k) @ weights.reshape(k * k)
+    rows = cells.sum(axis=-1)
+    cols = cells.sum(axis=-2)
+    dis_exp = np.einsum("...i,...i->...", rows @ weights, cols)
     return finish_agreement(n, dis_obs, dis_exp)
 
 

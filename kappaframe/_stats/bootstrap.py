@@ -4,9 +4,8 @@ Resampling the items a pair of raters both labeled, with replacement, only chang
 many items fall in each cell of the pair's K x K table: a bootstrap table is one
 multinomial draw of ``n`` items over the observed cell proportions. So every replicate of
 every pair and group is drawn at once with ``Generator.multinomial`` (no per-item loop),
-in chunks of tables that bound the memory, and kappa is recomputed from the same
-disagreement sums and :func:`kappaframe._stats.agreement.finish_agreement` as the point
-estimate.
+in chunks of tables that bound the memory, and kappa is recomputed by the same
+:func:`kappaframe._stats.agreement.agreement` as the point estimate.
 
 The exact multinomial draw costs one binomial draw per cell and replicate, and that is
 most of the time. Chunks of tables are drawn side by side on the CPUs this process may
@@ -24,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import KappaFrameError, KappaFrameTypeError
-from .agreement import finish_agreement
+from .agreement import agreement
 
 __all__ = ["CHUNK_BYTES", "MAX_THREADS", "bootstrap_kappa", "check_bootstrap", "make_rng"]
 
@@ -66,24 +65,6 @@ def _workers() -> int:
     except AttributeError:  # not Linux
         cpus = os.cpu_count() or 1
     return max(1, min(cpus, MAX_THREADS))
-
-
-def _replicate_kappas(draws: np.ndarray, n: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Kappa of each drawn table ``draws[t, r, K * K]``, whose items number ``n[t]``.
-
-    The disagreement sums of :func:`kappaframe._stats.agreement.agreement`, from one float
-    copy of the draws, finished by the same :func:`finish_agreement`.
-    """
-    t, r = draws.shape[:2]
-    k = weights.shape[0]
-    cells = draws.astype(np.float64)
-    dis_obs = (cells.reshape(t * r, k * k) @ weights.reshape(k * k)).reshape(t, r)
-    square = cells.reshape(t, r, k, k)
-    rows = square.sum(axis=-1)
-    cols = square.sum(axis=-2)
-    dis_exp = np.einsum("...i,...i->...", rows @ weights, cols)
-    totals = np.broadcast_to(n[:, None], (t, r))
-    return finish_agreement(totals, dis_obs, dis_exp)["kappa"]
 
 
 def bootstrap_kappa(
@@ -146,7 +127,9 @@ def bootstrap_kappa(
         for r0 in range(0, n_boot, reps_per_chunk):
             reps = min(reps_per_chunk, n_boot - r0)
             draws = draw(np.broadcast_to(n[:, None], (idx.size, reps)), probs[:, None, :])
-            kappas[:, r0 : r0 + reps] = _replicate_kappas(draws, n, weights)
+            kappas[:, r0 : r0 + reps] = agreement(draws.reshape(idx.size, reps, k, k), weights)[
+                "kappa"
+            ]
         defined = np.isfinite(kappas)
         enough = defined.sum(axis=1) >= 2
         if not enough.any():
