@@ -28,7 +28,19 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 class KappaFrameError(ValueError):
-    """Raised for input kappaframe cannot use; the message says what and how to fix it."""
+    """Raised for input kappaframe cannot use; the message says what and how to fix it.
+
+    ``option`` names the argument the error concerns (``"categories"``, ``"weights"``,
+    ``"raters"``, ...) when there is one, so that the command line can name its flag
+    instead of the Python argument.
+    """
+
+    def __init__(self, message: str = "", option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keep the option across processes (Dask)
+        return (type(self), (str(self), self.option))
 
 
 class UndefinedKappaWarning(RuntimeWarning):

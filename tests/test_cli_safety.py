@@ -589,8 +589,8 @@ def test_stream_agrees_when_a_type_changes_late(
     assert 2**20 < path.stat().st_size < 2 * 2**20
     outs = []
     for extra in ([], ["--stream"]):
-        args = ["report", str(path), "--weights", "linear", "--format", "csv", *extra]
-        code, out, err = run(args, capsys)
+        args = ["report", str(path), "--raters", "a", "b", "--weights", "linear"]
+        code, out, err = run([*args, "--format", "csv", *extra], capsys)
         assert code == 0, err
         outs.append(kappa_of(out))
     assert outs[0]["n"].item() == outs[1]["n"].item() == rows

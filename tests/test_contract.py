@@ -191,7 +191,7 @@ def test_ordinal_alpha_needs_a_known_order_for_text_labels() -> None:
     expected = float(kf.overall(numbers, method="krippendorff", level="ordinal")["value"].iloc[0])
     assert round(expected, 3) == 0.815
     words = numbers.apply(lambda col: col.map(lambda v: WORDS[int(v) - 1] if v == v else None))
-    with pytest.raises(kf.KappaFrameError, match="needs the order of the labels"):
+    with pytest.raises(kf.KappaFrameError, match="needs the order of the categories"):
         kf.overall(words, method="krippendorff", level="ordinal")
     given = kf.overall(words, method="krippendorff", level="ordinal", categories=WORDS)
     assert float(given["value"].iloc[0]) == pytest.approx(expected, abs=1e-12)

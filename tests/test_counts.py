@@ -17,6 +17,9 @@ from kappaframe._count.diagonal import DiagonalCounts
 
 from .conftest import to_pandas
 
+#: The labels of :func:`team`, in order (their sorted order is another).
+GRADES = ["bad", "ok", "good"]
+
 
 def team(rng: np.random.Generator, n: int = 400) -> dict[str, Any]:
     truth = rng.choice(["bad", "ok", "good"], n)
@@ -37,8 +40,8 @@ def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 def test_counts_finalise_like_pairwise(constructor: Any, rng: np.random.Generator) -> None:
     frame = constructor(team(rng))
-    options = {"by": "project", "weights": "quadratic", "ci": 0.9}
-    counts = frame.kappa.counts(by="project")
+    options = {"by": "project", "weights": "quadratic", "ci": 0.9, "categories": GRADES}
+    counts = frame.kappa.counts(by="project", categories=GRADES)
     assert isinstance(counts, kf.Counts)
     expected = to_pandas(frame.kappa.pairwise(**options))
     got = counts.pairwise(weights="quadratic", ci=0.9)
@@ -77,7 +80,7 @@ def test_counts_add_up_in_the_long_layout(rng: np.random.Generator) -> None:
 
 def test_cells_round_trip(constructor: Any, rng: np.random.Generator) -> None:
     frame = constructor(team(rng))
-    counts = kf.counts(frame, by="project")
+    counts = kf.counts(frame, by="project", categories=GRADES)
     cells = counts.to_frame()
     assert list(to_pandas(cells).columns) == [
         "project",
@@ -95,8 +98,22 @@ def test_cells_round_trip(constructor: Any, rng: np.random.Generator) -> None:
     assert back == counts
     pd.testing.assert_frame_equal(
         to_pandas(back.pairwise(weights="linear")),
-        to_pandas(frame.kappa.pairwise(by="project", weights="linear")),
+        to_pandas(frame.kappa.pairwise(by="project", weights="linear", categories=GRADES)),
     )
+
+
+def test_stored_counts_of_unordered_text_still_refuse_weights(
+    constructor: Any, rng: np.random.Generator
+) -> None:
+    """Sorted text stored as positions is not a declared order: weights still ask for one."""
+    counts = kf.counts(constructor(team(rng)), by="project")
+    assert counts.categories == sorted(GRADES)
+    back = kf.Counts.from_frame(counts.to_frame(), by="project")
+    for stored in (counts, back):
+        with pytest.raises(kf.KappaFrameError, match="needs the order of the categories"):
+            stored.pairwise(weights="linear")
+    unweighted = back.pairwise()  # no order needed: the same numbers
+    pd.testing.assert_frame_equal(to_pandas(unweighted), to_pandas(counts.pairwise()))
 
 
 def test_cells_from_a_group_and_count_job(rng: np.random.Generator) -> None:
@@ -217,10 +234,10 @@ def test_custom_weights_with_too_many_categories_say_what_to_do(
     df = pd.DataFrame({"a": np.arange(40.0), "b": np.arange(40.0)})
     w = 1 - np.eye(40)
     with pytest.raises(kf.KappaFrameError, match="custom weights matrix needs the full K x K"):
-        kf.pairwise(df, weights=w)
+        kf.pairwise(df, ["a", "b"], weights=w)
     with pytest.raises(kf.KappaFrameError, match=r"ci= \(standard errors\) needs the full"):
-        kf.pairwise(df, ci=0.95)
-    res = kf.pairwise(df, weights="linear")  # the diagonal path needs no table
+        kf.pairwise(df, ["a", "b"], ci=0.95)
+    res = kf.pairwise(df, ["a", "b"], weights="linear")  # the diagonal path needs no table
     assert res["kappa"].iloc[0] == 1.0
 
 

@@ -56,9 +56,13 @@ def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
     "options",
     [
         {},
-        {"by": "project", "weights": "linear", "ci": 0.95},
+        {"by": "project", "weights": "linear", "ci": 0.95, "categories": ["a", "b", "c"]},
         {"weights": "quadratic", "categories": ["a", "b", "c"]},
-        {"weights": [[0, 1, 3], [1, 0, 1], [3, 1, 0]], "by": "project"},
+        {
+            "weights": [[0, 1, 3], [1, 0, 1], [3, 1, 0]],
+            "by": "project",
+            "categories": ["c", "b", "a"],
+        },
         {"min_overlap": 4, "by": "project"},
         {"raters": ["w03", "w01", "w07"]},
     ],

@@ -17,6 +17,10 @@ from .conftest import native_type_matches, to_pandas
 TIDY = ["rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation"]
 
 
+#: The labels of :func:`team`, in order (their sorted order is another).
+GRADES = ["bad", "ok", "good"]
+
+
 def team(rng: np.random.Generator, n: int = 300, missing: float = 0.1) -> dict[str, Any]:
     truth = rng.choice(["bad", "ok", "good"], n)
     data: dict[str, Any] = {
@@ -259,9 +263,13 @@ def test_category_order_from_ordered_categorical_and_enum() -> None:
     explicit = pd.DataFrame({"a": a, "b": b}).kappa.score(
         "a", "b", weights="quadratic", categories=grades
     )
-    alphabetical = pd.DataFrame({"a": a, "b": b}).kappa.score("a", "b", weights="quadratic")
     assert ordered == pytest.approx(explicit, abs=1e-15)
+    # Sorting the text would give another number ("high" < "low" < "mid"): refused instead.
+    plain = pd.DataFrame({"a": a, "b": b})
+    alphabetical = plain.kappa.score("a", "b", weights="quadratic", categories=sorted(grades))
     assert ordered != pytest.approx(alphabetical)
+    with pytest.raises(kf.KappaFrameError, match=r"columns 'a', 'b' are text .*categories="):
+        plain.kappa.score("a", "b", weights="quadratic")
     pl = pytest.importorskip("polars")
     enum = pl.DataFrame({"a": a, "b": b}, schema={"a": pl.Enum(grades), "b": pl.Enum(grades)})
     assert enum.kappa.score("a", "b", weights="quadratic") == pytest.approx(ordered, abs=1e-15)
@@ -333,7 +341,9 @@ def test_input_frame_is_not_modified(constructor: Any, rng: np.random.Generator)
     data = team(rng)
     frame = constructor(data)
     before = to_pandas(frame).copy(deep=True)
-    frame.kappa.pairwise(["ann1", "ann2", "ann3"], by="project", weights="linear", ci=0.95)
+    frame.kappa.pairwise(
+        ["ann1", "ann2", "ann3"], by="project", weights="linear", ci=0.95, categories=GRADES
+    )
     frame.kappa.matrix(["ann1", "ann2"], by="week")
     to_pandas_after = to_pandas(frame)
     pd.testing.assert_frame_equal(before, to_pandas_after)

@@ -95,12 +95,17 @@ def test_cohen_kappa_is_a_drop_in(y: list[tuple[str, str]], w: list[float], weig
     y1 = [a for a, _ in y]
     y2 = [b for _, b in y]
     sw = np.asarray(w[: len(y)])
+    # scikit-learn sorts the labels; the order weights use is named here (kappaframe
+    # refuses to sort text for weights: see test_weights_on_text_labels_need_an_order).
+    labels = sorted(set(y1) | set(y2))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = sklearn_metrics.cohen_kappa_score(y1, y2, weights=weights)
-        expected_w = sklearn_metrics.cohen_kappa_score(y1, y2, weights=weights, sample_weight=sw)
-        ours = kf.cohen_kappa(y1, y2, weights=weights)
-        ours_w = kf.cohen_kappa(y1, y2, weights=weights, sample_weight=sw)
+        expected = sklearn_metrics.cohen_kappa_score(y1, y2, weights=weights, labels=labels)
+        expected_w = sklearn_metrics.cohen_kappa_score(
+            y1, y2, weights=weights, labels=labels, sample_weight=sw
+        )
+        ours = kf.cohen_kappa(y1, y2, weights=weights, labels=labels)
+        ours_w = kf.cohen_kappa(y1, y2, weights=weights, labels=labels, sample_weight=sw)
     for got, want in ((ours, expected), (ours_w, expected_w)):
         if np.isnan(want):
             assert np.isnan(got)
@@ -156,3 +161,21 @@ def test_interval_is_clipped() -> None:
     df = frame_from_table(np.array([[1, 1], [1, 1]]))
     res = df.kappa.pairwise(ci=0.999).iloc[0]
     assert res["ci_low"] >= -1.0
+
+
+def test_weights_on_text_labels_need_an_order() -> None:
+    """scikit-learn sorts text labels for weights; the drop-in asks for labels= instead."""
+    y1, y2 = ["low", "mid", "high", "high"], ["low", "high", "high", "mid"]
+    with pytest.raises(kf.KappaFrameError, match=r"labels=\[\.\.\.\] listing every label"):
+        kf.cohen_kappa(y1, y2, weights="linear")
+    ordered = kf.cohen_kappa(y1, y2, weights="linear", labels=["low", "mid", "high"])
+    want = sklearn_metrics.cohen_kappa_score(
+        y1, y2, weights="linear", labels=["low", "mid", "high"]
+    )
+    assert ordered == pytest.approx(want, abs=1e-12, rel=0)
+    # Unweighted kappa, and two labels under any named weights, need no order.
+    assert kf.cohen_kappa(y1, y2) == pytest.approx(sklearn_metrics.cohen_kappa_score(y1, y2))
+    yes_no = (["y", "n", "y", "y"], ["y", "n", "n", "y"])
+    assert kf.cohen_kappa(*yes_no, weights="quadratic") == pytest.approx(
+        sklearn_metrics.cohen_kappa_score(*yes_no), abs=1e-12
+    )

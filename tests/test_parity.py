@@ -254,6 +254,10 @@ def cli_flags(opts: dict[str, Any]) -> list[str]:
     return flags
 
 
+class CliRefused(Exception):
+    """The command line refused the input (exit 2); the message is its stderr."""
+
+
 def way_cli(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
     path = case.tmp_path / "wide.csv"
     case.df.to_csv(path, index=False)
@@ -264,6 +268,8 @@ def way_cli(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
     case.capsys.readouterr()  # drop anything printed before
     code = cli_main(argv)
     out, err = case.capsys.readouterr()
+    if code == 2:
+        raise CliRefused(err)
     assert code == 0, f"exit code {code}; stderr: {err}"
     return pd.read_csv(io.StringIO(out), dtype={BY: str, "rater_a": str, "rater_b": str})
 
@@ -318,7 +324,8 @@ NOT_OFFERED: dict[tuple[str, str], str] = {
     ("cli", "bootstrap"): "the CLI gives large-sample intervals only",
 }
 
-#: Ways that also run without categories= (the category order is then inferred: sorted labels).
+#: Ways that also run without categories= (text labels with no declared order: the same
+#: numbers where no order is needed, the same refusal where weights need one).
 #: The Counts ways are built with categories= by design (parts must share one order).
 WITHOUT_CATEGORIES = [
     "polars",
@@ -445,10 +452,23 @@ def test_parity_without_categories(
     capsys: pytest.CaptureFixture[str],
     request: pytest.FixtureRequest,
 ) -> None:
-    """No categories= anywhere: every way infers the same order (sorted labels)."""
+    """No categories= anywhere: the same numbers where no order is needed, else one refusal.
+
+    The labels are text with no declared order, so every option that weights
+    disagreements is refused on every way in, naming the rater columns (the label column
+    in the long layout) and the way out; sorting the labels would guess the order.
+    """
     opts = OPTIONS[option]
-    want = kf.pairwise(DF, by=BY, **opts)
     case = make_case(None, tmp_path, monkeypatch, capsys, request)
+    if opts.get("weights") is not None:
+        with pytest.raises((kf.KappaFrameError, CliRefused)) as refused:
+            WAYS[way](case, opts)
+        message = str(refused.value)
+        assert "needs the order of the categories" in message
+        assert "--categories" in message if way == "cli" else "categories=[...]" in message
+        assert "'r0'" in message or "'label'" in message
+        return
+    want = kf.pairwise(DF, by=BY, **opts)
     got = WAYS[way](case, opts)
     assert_same(got, want)
 

@@ -204,7 +204,8 @@ def test_krippendorff_matches_the_krippendorff_package(level: str, seed: int) ->
 
 
 def test_light_is_the_mean_of_pairwise_kappas(rng: np.random.Generator) -> None:
-    df = random_team(rng, 80, 4, ["x", "y", "z"], 0.2)
+    order = pd.CategoricalDtype(["x", "y", "z"], ordered=True)  # weights need an order
+    df = random_team(rng, 80, 4, ["x", "y", "z"], 0.2).astype(order)
     pairs = df.kappa.pairwise(weights="linear")
     row = df.kappa.overall(method="light", weights="linear", ci=0.9).iloc[0]
     assert row["value"] == pytest.approx(pairs["kappa"].mean(), abs=1e-12)
@@ -217,7 +218,8 @@ def test_light_is_the_mean_of_pairwise_kappas(rng: np.random.Generator) -> None:
 
 
 def test_conger_for_two_raters_is_cohens_kappa(rng: np.random.Generator) -> None:
-    df = random_team(rng, 70, 2, ["x", "y", "z"], 0.0)
+    order = pd.CategoricalDtype(["x", "y", "z"], ordered=True)  # weights need an order
+    df = random_team(rng, 70, 2, ["x", "y", "z"], 0.0).astype(order)
     row = df.kappa.overall(method="conger", weights="linear").iloc[0]
     assert row["value"] == pytest.approx(df.kappa.score("r0", "r1", weights="linear"), abs=1e-12)
 
@@ -377,7 +379,7 @@ def test_category_order_drives_ordinal_alpha_and_weights() -> None:
     ordered = df.astype(pd.CategoricalDtype(order, ordered=True))
     declared = ordered.kappa.overall(method="krippendorff", level="ordinal")
     assert declared["value"].iloc[0] == pytest.approx(expected, abs=1e-12)
-    with pytest.raises(kf.KappaFrameError, match="needs the order of the labels"):
+    with pytest.raises(kf.KappaFrameError, match="needs the order of the categories"):
         df.kappa.overall(method="krippendorff", level="ordinal")
     # weighted Fleiss with a weight matrix labelled by category equals the array form
     w = pd.DataFrame([[0, 1, 4], [1, 0, 1], [4, 1, 0]], index=order, columns=order)
@@ -425,7 +427,7 @@ def test_which_standard_error_z_uses(rng: np.random.Generator) -> None:
     fleiss = plain.loc["fleiss"]
     assert fleiss["z"] > fleiss["value"] / fleiss["se"]
     # weighted Fleiss has no published null variance here: z = value / se
-    weighted = df.kappa.overall(weights="linear", ci=0.95).iloc[0]
+    weighted = df.kappa.overall(weights="linear", ci=0.95, categories=["a", "b", "c"]).iloc[0]
     assert weighted["z"] == pytest.approx(weighted["value"] / weighted["se"], rel=1e-12)
     from statistics import NormalDist
 

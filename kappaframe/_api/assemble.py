@@ -41,6 +41,7 @@ def tidy(
     """
     extra = check_pair_options(ci) if extra is None else extra
     scale_obj = resolve_scale(scale)
+    prep.require_order(weights)
     w = Weights.of(weights, prep.categories)
     pairs = prep.pairs() if reference is None else rater_pairs(prep.raters, reference)
     counts = prep.tables(pairs, weights, full=bool(extra.names))
@@ -177,6 +178,7 @@ def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
 
 def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
     """``stat`` of every rater pair (and each rater with themself): shape (groups, R, R)."""
+    prep.require_order(weights)
     w = Weights.of(weights, prep.categories)
     n_raters, n_groups = len(prep.raters), prep.groups.n_groups
     # Each rater with themself, then the pairs: all of them, or on the sparse paths those

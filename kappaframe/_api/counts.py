@@ -111,8 +111,15 @@ class Counts:
         *,
         output: str = "pandas",
         ci_refusal: str | None = None,
+        ordered: bool = True,
+        label_columns: Sequence[Hashable] = (),
     ) -> None:
         self.tables = tables
+        #: Whether the category order was declared (by the caller, a stored order, an
+        #: ordered Categorical or Enum) rather than taken from sorting the labels; where
+        #: the labels came from. Weights refuse to sort text (:meth:`Prepared.require_order`).
+        self.ordered = ordered
+        self.label_columns = list(label_columns)
         #: Why these counts cannot give standard errors (proportions of an unknown number
         #: of items, from :meth:`from_table`); ``None``: they can. A sum of counts drops it.
         self.ci_refusal = ci_refusal
@@ -245,6 +252,8 @@ class Counts:
             self.by,
             source=_CountsSource(self),
             min_overlap=min_overlap,
+            ordered=self.ordered,
+            label_columns=self.label_columns,
         )
 
     def with_raters(self, raters: Sequence[Hashable]) -> Counts:
@@ -369,6 +378,7 @@ class Counts:
         position = {r: i for i, r in enumerate(rater_list)}
         a = np.array([position[u] for u in fa.uniques], dtype=np.intp)[fa.codes]
         b = np.array([position[u] for u in fb.uniques], dtype=np.intp)[fb.codes]
+        given = categories is not None
         if categories is None and indexed:
             categories = _stored_order(frame, la_fact, lb_fact, "label")
         cats = shared_categories({"label_a": la_fact, "label_b": lb_fact}, categories)
@@ -398,7 +408,25 @@ class Counts:
         _check_self_cells(tables, pairs.astype(np.intp), rater_list, cats)
         native = frame.frame
         keys = take(native, by_list, groups.first_row[:n_groups]) if by_list else None
-        return cls(tables, pairs, rater_list, cats, by_list, keys, output=_output_of(frame))
+        # Stored positions declare an order unless they are the labels sorted, which is
+        # also what counts of text labels with no declared order store: then it is unknown.
+        declared = (
+            given
+            or la_fact.declared is not None
+            or lb_fact.declared is not None
+            or (indexed and not _is_sorted(cats))
+        )
+        return cls(
+            tables,
+            pairs,
+            rater_list,
+            cats,
+            by_list,
+            keys,
+            output=_output_of(frame),
+            ordered=declared,
+            label_columns=["label_a", "label_b"],
+        )
 
     @classmethod
     def from_table(
@@ -512,7 +540,15 @@ class Counts:
         # Full tables while they are small; else the diagonal and marginals, if K is large.
         tables = prep.tables(pairs, full=small)
         return cls(
-            tables, pairs, prep.raters, prep.categories, prep.by, group_keys(prep), output=output
+            tables,
+            pairs,
+            prep.raters,
+            prep.categories,
+            prep.by,
+            group_keys(prep),
+            output=output,
+            ordered=prep.ordered,
+            label_columns=prep.label_columns,
         )
 
 
@@ -573,6 +609,8 @@ def combine(parts: Sequence[Counts]) -> Counts:
         first.by,
         keys,
         output=first.output,
+        ordered=all(p.ordered for p in parts),
+        label_columns=first.label_columns,
     )
 
 
@@ -603,6 +641,13 @@ def _check_self_cells(
                 f"{who!r}'s own cells (rater_a == rater_b) count only {limit[p, g, label]:g} "
                 "such items; the cells contradict each other. Recount them from the same data."
             )
+
+
+def _is_sorted(values: list[Any]) -> bool:
+    try:
+        return values == sorted(values)
+    except TypeError:  # labels of kinds that do not sort: their order was given
+        return False
 
 
 def _stored_order(frame: Any, a: Any, b: Any, what: str) -> list[Any]:

@@ -491,14 +491,9 @@ def overall(
     else:
         prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
         _needs_ratings(prep, "overall()")
-        if level == "ordinal" and not prep.ordered:  # interval and ratio need numbers anyway
-            text = [c for c in prep.categories if isinstance(c, bool) or not isinstance(c, Real)]
-            if text:
-                raise KappaFrameError(
-                    f"level={level!r} needs the order of the labels, and {text[0]!r} is text: "
-                    "sorting text alphabetically would guess it. Pass categories=[...] in "
-                    "order (or use an ordered pandas Categorical or a polars Enum)."
-                )
+        if level == "ordinal":  # interval and ratio need numbers anyway
+            prep.require_order(why="level='ordinal'")
+        prep.require_order(weights)
         source = prep
         categories_used = prep.categories
         codes = prep.codes
@@ -690,6 +685,7 @@ def raters(
     ('ann3', 0.182)
     """
     prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
+    prep.require_order(weights)
     disagree = weight_matrix(weights, prep.categories)
     require_symmetric(disagree, WHY_SYMMETRIC)
     n_raters = len(prep.raters)

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._count.diagonal import DiagonalCounts, use_diagonal
 from .._count.kernel import diagonal_counts, pair_counts, weighted_diagonal_counts
-from .._encode.codes import encode_labels, shared_categories
+from .._encode.codes import encode_labels, require_order, shared_categories
 from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._frames.arrays import factorize_any
 from .._schema import Column, Table
@@ -353,6 +353,7 @@ def score(
     0.6154
     """
     prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
+    prep.require_order(weights)
     w = Weights.of(weights, prep.categories)
     stats = pair_agreement(prep.tables(np.array([[0, 1]]), weights), w)
     warn_undefined(stats["undefined"], stats["n"], "pairs")
@@ -524,6 +525,8 @@ def cohen_kappa(
             )
         if not np.all(np.isfinite(sw)) or np.any(sw < 0):
             raise KappaFrameError("sample_weight must be finite and non-negative.")
+    declared = labels is not None or f1.declared is not None or f2.declared is not None
+    require_order(cats, declared=declared, columns=[], weights=weights, option="labels")
     w = Weights.of(weights, cats)
     k = len(cats)
     counts: np.ndarray | DiagonalCounts

@@ -183,6 +183,8 @@ def engine_counts(
         cells = frame.wide_cells(first.raters, by)
         order = list(first.raters)
     counted = Counts.from_frame(cells, by=by, raters=order, categories=options.get("categories"))
+    # The cells' labels are text columns of a query: the order is what the input declared.
+    counted.ordered, counted.label_columns = first.ordered, list(first.label_columns)
     if long:
         err = missing_columns(wanted, counted.raters, f"rater id in column {rater!r}")
         if err is not None:
@@ -229,6 +231,8 @@ class _Plan:
             self.compact = []
         self.together = item if self.long else None
         self.options = dict(options)
+        if not self.long and raters is None:  # every part checks the columns it was given
+            self.options["inferred"] = True
         self.min_raters = min_raters
         self.declared = options.get("categories") is not None
 
@@ -236,7 +240,12 @@ class _Plan:
         """One pass over the label columns: the categories (and the long layout's rater ids)."""
         columns = [*self.labels, *([self.rater] if self.long else [])]
         found = self.reader.map(
-            columns, _distinct_part, self.reader.wrap(), self.labels, self.rater
+            columns,
+            _distinct_part,
+            self.reader.wrap(),
+            self.labels,
+            self.rater,
+            bool(self.options.get("inferred")),
         )
         if self.options.get("categories") is None:
             self.options["categories"] = merge_categories(found, self.labels)
@@ -292,6 +301,8 @@ def count_parts(
             raise
         plan.discover()
         counted = total()
+    if plan.options.get("categories") is not None:  # the parts were given the categories
+        counted.ordered = plan.declared
     plan.check_raters(counted.raters)
     return counted
 
@@ -329,9 +340,9 @@ def item_parts(
 
 # Functions run on each part (on a Dask worker, for Dask): module level, so they pickle.
 def _distinct_part(
-    part: Any, wrap: Any, columns: list[Hashable], rater: Hashable
+    part: Any, wrap: Any, columns: list[Hashable], rater: Hashable, inferred: bool = False
 ) -> dict[Any, Any]:
-    return distinct_labels(wrap(part), columns, rater)
+    return distinct_labels(wrap(part), columns, rater, inferred)
 
 
 def _prepared_part(

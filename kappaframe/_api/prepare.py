@@ -23,7 +23,10 @@ from .._encode.codes import (
     Groups,
     encode_groups,
     encode_labels,
+    is_index_column,
     long_to_wide,
+    refuse_unlikely_raters,
+    require_order,
     shared_categories,
     sort_ratings,
 )
@@ -82,6 +85,23 @@ class Prepared:
     #: Whether the category order was declared (``categories=``, an ordered pandas
     #: Categorical, a polars Enum) rather than taken from sorting the labels.
     ordered: bool = False
+    #: The columns the labels came from: the rater columns (wide layout) or the label
+    #: column (long layout); named when an order would have to be guessed.
+    label_columns: Sequence[Hashable] = ()
+
+    def require_order(self, weights: Any = None, why: str | None = None) -> None:
+        """Refuse ``weights`` (or what ``why`` describes) on text labels with no order.
+
+        See :func:`kappaframe._encode.codes.require_order`: the order comes from
+        ``categories=``, an ordered Categorical / Enum, or labels that are numbers.
+        """
+        require_order(
+            self.categories,
+            declared=self.ordered,
+            columns=self.label_columns,
+            weights=weights,
+            why=why,
+        )
 
     def pairs(self) -> np.ndarray:
         """Return the ``(n_pairs, 2)`` rater pairs ``a < b`` to report, in rater order.
@@ -132,11 +152,16 @@ def prepare(
     duplicates: str = "raise",
     min_raters: int = 2,
     min_overlap: int | None = None,
+    inferred: bool = False,
 ) -> Prepared:
     """Resolve columns, encode labels and groups, pivot the long layout, of one eager frame.
 
     The options are checked before (:func:`kappaframe._api.options.check_layout`); here
-    only what needs the frame: its columns and its labels. The long layout is counted
+    only what needs the frame: its columns and its labels. ``inferred``: ``raters`` were
+    not named by the caller but taken as every other column (a part of a bigger input);
+    with ``raters=None`` they are too. Such columns must look like labels
+    (:func:`kappaframe._encode.codes.refuse_unlikely_raters`), and index columns that
+    pandas writes into files (``__index_level_0__``) are never taken. The long layout is counted
     sparsely (:mod:`kappaframe._count.crowd`) when
     :func:`kappaframe._count.crowd.use_crowd` says it beats the dense pivot; the numbers
     are the same either way.
@@ -150,8 +175,9 @@ def prepare(
             frame, names, raters, by_list, layout, categories, duplicates, min_raters, min_overlap
         )
     rater_list = as_list(raters, names)
+    inferred = inferred or not rater_list
     if not rater_list:
-        rater_list = [c for c in names if c not in set(by_list)]
+        rater_list = [c for c in names if c not in set(by_list) and not is_index_column(c)]
     check_columns(rater_list, names, "rater column")
     overlap = [c for c in rater_list if c in set(by_list)]
     if overlap:
@@ -162,6 +188,8 @@ def prepare(
         raise too_few_raters(min_raters, rater_list)
     frame.load([*by_list, *rater_list])
     facts = {r: frame.labels(r) for r in rater_list}
+    if inferred:
+        refuse_unlikely_raters(facts)
     cats = shared_categories(facts, categories)
     codes = encode_labels(list(facts.values()), cats)
     groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
@@ -175,6 +203,7 @@ def prepare(
         by_list,
         min_overlap=min_overlap,
         ordered=ordered,
+        label_columns=rater_list,
     )
 
 
@@ -246,6 +275,7 @@ def _prepare_long(
             source=source,
             min_overlap=min_overlap,
             ordered=ordered,
+            label_columns=[label],
         )
     wide = long_to_wide(items, rater_fact, label_codes, row_groups, ratings=ratings)
     return Prepared(
@@ -257,6 +287,7 @@ def _prepare_long(
         by_list,
         min_overlap=min_overlap,
         ordered=ordered,
+        label_columns=[label],
     )
 
 
@@ -305,6 +336,7 @@ class ItemCodes:
     keys: Any
     by: list[Hashable]
     ordered: bool = False
+    label_columns: Sequence[Hashable] = ()
 
     @classmethod
     def of(cls, prep: Any) -> ItemCodes:
@@ -324,6 +356,7 @@ class ItemCodes:
             keys,
             prep.by,
             prep.ordered,
+            prep.label_columns,
         )
 
 
@@ -369,17 +402,21 @@ def stack_items(parts: Sequence[ItemCodes], output: str, min_overlap: int | None
         parts[0].by,
         min_overlap=min_overlap,
         ordered=all(p.ordered for p in parts),
+        label_columns=parts[0].label_columns,
     )
 
 
 def distinct_labels(
-    frame: Any, columns: Sequence[Hashable], rater: Hashable | None
+    frame: Any, columns: Sequence[Hashable], rater: Hashable | None, inferred: bool = False
 ) -> dict[Any, Any]:
-    """Per column of an adapter: distinct labels and declared order; the rater ids."""
-    out: dict[Any, Any] = {}
-    for col in columns:
-        fact = frame.labels(col)
-        out[col] = (fact.uniques, fact.declared)
+    """Per column of an adapter: distinct labels and declared order; the rater ids.
+
+    ``inferred``: the columns were not named by the caller, and must look like labels.
+    """
+    facts = {col: frame.labels(col) for col in columns}
+    if inferred:
+        refuse_unlikely_raters(facts)
+    out: dict[Any, Any] = {col: (fact.uniques, fact.declared) for col, fact in facts.items()}
     out["__raters__"] = frame.labels(rater).uniques if rater is not None else []
     return out
 

@@ -8,7 +8,10 @@ across all rater columns, one group index across all ``by`` columns, and the lon
 
 from __future__ import annotations
 
+import datetime
+import math
 import numbers
+import re
 import sys
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -25,8 +28,13 @@ __all__ = [
     "codes_of_offsets",
     "encode_groups",
     "encode_labels",
+    "is_index_column",
     "long_to_wide",
+    "needs_order",
     "offset_codes",
+    "order_is_known",
+    "refuse_unlikely_raters",
+    "require_order",
     "shared_categories",
     "small_codes",
     "sort_ratings",
@@ -224,6 +232,147 @@ def shared_categories(
                     f"Add it to {option}=, or recode or drop those rows first."
                 )
     return cats
+
+
+#: A column with at least this many distinct labels, nearly all of its labelled rows
+#: distinct (this share), holds ids, not a rater's labels.
+ID_MIN_DISTINCT = 20
+ID_SHARE = 0.9
+
+_INDEX_COLUMN = re.compile(r"__index_level_\d+__")
+
+
+def is_index_column(name: Hashable) -> bool:
+    """Whether ``name`` is an index column that pandas writes into files (never a rater)."""
+    return isinstance(name, str) and _INDEX_COLUMN.fullmatch(name) is not None
+
+
+def refuse_unlikely_raters(columns: dict[Hashable, Factorized]) -> None:
+    """Refuse columns taken as raters by default that hold ids or scores, not labels.
+
+    An id column has at least :data:`ID_MIN_DISTINCT` distinct values on nearly all
+    (:data:`ID_SHARE`) of its labelled rows; a score column holds numbers that are not
+    whole (0.79). A column whose dtype declares its categories is a label column. Only
+    for columns the caller did not name: named raters are taken as given.
+    """
+    found = []
+    for name, col in columns.items():
+        if col.declared is not None:
+            continue
+        labelled = int(np.count_nonzero(col.codes >= 0))
+        distinct = len(col.uniques)
+        if distinct >= ID_MIN_DISTINCT and distinct >= ID_SHARE * labelled:
+            found.append(f"{name!r} ({distinct} distinct values in {labelled} labelled rows)")
+            continue
+        fraction = _a_fraction(col.uniques)
+        if fraction is not None:
+            found.append(f"{name!r} (numbers that are not whole, such as {fraction!r})")
+    if found:
+        it = "it" if len(found) == 1 else "them"
+        raise KappaFrameError(
+            f"no raters= was given, so every column not in by would be a rater, but "
+            f"{'; '.join(found)} look{'s' if len(found) == 1 else ''} like ids or scores, "
+            f"not labels. Name the rater columns with raters=[...] (or drop {it} first).",
+            option="raters",
+        )
+
+
+#: A number written as text the way a number column is written (``0.79``, ``-2``).
+_WRITTEN_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+def _a_fraction(uniques: Sequence[Any]) -> Any:
+    """A label that is not a whole number, if the labels are numbers (or all written as such).
+
+    Labels read as text (a CSV cell as written) count as numbers when every one is
+    written as a plain number: ``"0.79"`` among ``"0.1"`` and ``"1"`` is a score.
+    """
+    if uniques and all(isinstance(u, str) for u in uniques):
+        if not all(_WRITTEN_NUMBER.fullmatch(u) for u in uniques):
+            return None
+        return next((u for u in uniques if not float(u).is_integer()), None)
+    for value in uniques:
+        if isinstance(value, (bool, np.bool_, numbers.Integral)):
+            continue
+        finite = isinstance(value, numbers.Real) and math.isfinite(value)
+        if finite and not float(value).is_integer():
+            return value
+    return None
+
+
+def order_is_known(categories: Sequence[Any], declared: bool) -> bool:
+    """Whether the order of ``categories`` was given rather than guessed.
+
+    It was given when the caller declared it (``categories=``, an ordered pandas
+    Categorical, a polars Enum) or when every label has an order of its own: numbers
+    (booleans included), dates and times. Text sorted alphabetically is a guess.
+    """
+    if declared:
+        return True
+    return all(_orders_itself(c) for c in categories)
+
+
+def _orders_itself(value: Any) -> bool:
+    if isinstance(value, (numbers.Real, np.datetime64, np.timedelta64)):
+        return True
+    return isinstance(value, (datetime.date, datetime.time, datetime.timedelta))
+
+
+def needs_order(weights: Any, k: int) -> bool:
+    """Whether ``weights`` over ``k`` categories give different numbers in another order.
+
+    ``None`` (plain agreement) never; a pandas frame labelled by category names its own
+    order; named weights ("linear", "quadratic", Gwet's) not for two categories, where
+    every order gives the same disagreement; a caller's vector or matrix for two or more.
+    """
+    if weights is None:
+        return False
+    pd = sys.modules.get("pandas")  # a frame of weights implies pandas is imported
+    if pd is not None and isinstance(weights, pd.DataFrame):
+        return False
+    if isinstance(weights, str):
+        return k > 2
+    return k > 1
+
+
+def require_order(
+    categories: Sequence[Any],
+    *,
+    declared: bool,
+    columns: Sequence[Hashable],
+    weights: Any = None,
+    why: str | None = None,
+    option: str = "categories",
+) -> None:
+    """Refuse to sort text labels into an order that ``weights`` (or ``why``) depend on.
+
+    ``why`` names what needs the order when it is not the weights (e.g. an ordinal
+    level). ``columns`` are the columns the labels came from (named in the message);
+    ``option`` is the argument that declares the order (``categories``, or ``labels``
+    for arrays).
+    """
+    if why is None:
+        if not needs_order(weights, len(categories)):
+            return
+        why = f"weights={weights!r}" if isinstance(weights, str) else "a weights matrix"
+    if order_is_known(categories, declared):
+        return
+    text = [c for c in categories if not _orders_itself(c)]
+    shown = ", ".join(repr(c) for c in list(categories)[:10])
+    more = ", ..." if len(categories) > 10 else ""
+    where = ", ".join(repr(c) for c in list(columns)[:5]) + (", ..." if len(columns) > 5 else "")
+    source = (
+        f"the labels of column{'s' if len(columns) != 1 else ''} {where}"
+        if columns
+        else "the labels"
+    )
+    raise KappaFrameError(
+        f"{why} needs the order of the categories, and {source} are text "
+        f"({text[0]!r}) with no declared order: sorting them alphabetically ([{shown}{more}]) "
+        f"would guess it. Pass {option}=[...] listing every label in order, or use an ordered "
+        "pandas Categorical or a polars Enum.",
+        option=option,
+    )
 
 
 def _check_unique_categories(cats: list[Any], what: str) -> None:

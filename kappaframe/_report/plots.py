@@ -534,6 +534,7 @@ def confusion_plot(
     how = _normalize_mode(normalize)
     require_matplotlib()
     prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
+    prep.require_order(weights)
     k = len(prep.categories)
     table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
     stats = agreement(table, weight_matrix(weights, prep.categories))
