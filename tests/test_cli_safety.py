@@ -507,10 +507,12 @@ def test_interrupt_anywhere_exits_130(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from kappaframe._cli import report
+
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, where, interrupted)
+    monkeypatch.setattr(cli if where == "build_parser" else report, where, interrupted)
     code, _, err = run(["report", str(pairs_csv)], capsys)
     assert code == 130
     assert err == "kappaframe: interrupted\n"

@@ -1,0 +1,77 @@
+"""The report's tables, written to ``--output`` (the extra tables beside it) or stdout."""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+
+def _write(
+    report: Any,
+    fmt: str,
+    output: str | None,
+    raw: bool,
+    tables: dict[str, Any],
+    out: IO[str],
+) -> None:
+    """Write the report; the extra tables go beside a table file, or after the text."""
+    from pathlib import Path
+
+    from .._io.formats import STDIO, output_compression
+    from .._io.write import plain, table_bytes, write_output
+    from .._report.report import render_markdown, render_text, spreadsheet_safe, write_report
+
+    titles = {"overall": "Overall agreement (many raters)", "raters": "Raters"}
+    if fmt in ("csv", "tsv", "json", "jsonl", "parquet"):
+
+        def encoded(frame: Any) -> bytes:
+            if fmt in ("csv", "tsv") and not raw:
+                frame = spreadsheet_safe(plain(frame))
+            return table_bytes(frame, fmt)
+
+        if output is not None and output != STDIO:
+            path = Path(output)
+            tail = "".join(path.suffixes[-2:]) if output_compression(path) else path.suffix
+            for name, table in tables.items():
+                write_output(
+                    path.with_name(path.name[: len(path.name) - len(tail)] + f".{name}{tail}"),
+                    encoded(table),
+                )
+        data = encoded(report.tidy)
+        if output is None or (output == STDIO and fmt != "parquet"):
+            write_output(STDIO, data, out)
+        else:
+            write_output(output, data, out)
+        return
+    if fmt == "text":
+        text = render_text(report.tidy)
+        for name, table in tables.items():
+            text += f"\n{titles[name]}:\n{render_text(table)}"
+    elif fmt == "markdown":
+        text = render_markdown(report)
+        for name, table in tables.items():
+            text += f"\n## {titles[name]}\n\n{_markdown(table)}"
+    else:
+        text = write_report(report, fmt, None, raw=raw) or ""
+        if fmt == "html" and tables:
+            text = text.replace("<footer>", _html_sections(tables, titles) + "<footer>", 1)
+    write_output(STDIO if output is None else output, text.encode("utf-8"), out)
+
+
+def _html_sections(tables: dict[str, Any], titles: dict[str, str]) -> str:
+    """The extra tables as HTML sections (the page's own table style)."""
+    import html
+
+    from .._report.report import _html_table
+
+    colours = {"overall": ("value",), "raters": ("mean_kappa", "median_kappa", "min_kappa")}
+    return "".join(
+        f'<section id="{name}-table"><h2>{html.escape(titles[name])}</h2>'
+        f'<div class="scroll">{_html_table(table, colour=colours[name])}</div></section>'
+        for name, table in tables.items()
+    )
+
+
+def _markdown(frame: Any) -> str:
+    from .._report.report import _markdown_table
+
+    return _markdown_table(frame)
