@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from ._cli import EXIT_BELOW as EXIT_BELOW
 from ._cli import EXIT_FAULT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from ._cli.messages import _error, for_cli
+from ._cli.messages import for_cli, usage_error
 from ._cli.parser import build_parser
 
 __all__ = ["build_parser", "main"]
@@ -68,12 +68,12 @@ def _main(argv: Sequence[str] | None) -> int:
 
     try:
         if args.command == "demo":
-            return demo._demo(args, sys.stdout)
-        return report._report(args, sys.stdout, sys.stderr)
+            return demo.run(args, sys.stdout)
+        return report.run(args, sys.stdout, sys.stderr)
     except KappaFrameError as err:
-        return _error(for_cli(str(err)), sys.stderr)
+        return usage_error(for_cli(str(err)), sys.stderr)
     except ModuleNotFoundError as err:
-        return _error(str(err), sys.stderr)
+        return usage_error(str(err), sys.stderr)
     except BrokenPipeError:
         # The reader of our stdout went away (e.g. `| head`): stop quietly.
         with contextlib.suppress(OSError, ValueError):
@@ -84,7 +84,7 @@ def _main(argv: Sequence[str] | None) -> int:
         # Reading and writing turn their own errors into KappaFrameError with advice;
         # this says at least what failed, without a traceback.
         where = f"{err.filename!r}: " if err.filename else ""
-        return _error(f"{where}{err.strerror or err}.", sys.stderr)
+        return usage_error(f"{where}{err.strerror or err}.", sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -500,7 +500,7 @@ def test_fail_on_a_text_column(pairs_csv: Path, capsys: pytest.CaptureFixture[st
     refused(code, err, "'interpretation' is not a number column", "kappa")
 
 
-@pytest.mark.parametrize("where", ["build_parser", "_report"])
+@pytest.mark.parametrize("where", ["build_parser", "run"])
 def test_interrupt_anywhere_exits_130(
     where: str,
     pairs_csv: Path,

@@ -9,7 +9,8 @@ from typing import IO, Any
 from . import EXIT_OK
 
 
-def _demo(args: argparse.Namespace, out: IO[str]) -> int:
+def run(args: argparse.Namespace, out: IO[str]) -> int:
+    """``kappaframe demo``: print the tables of a bundled data set; return the exit code."""
     import numpy as np
 
     from .._api.pairwise import matrix, pairwise

@@ -49,7 +49,8 @@ def for_cli(message: str) -> str:
     return message
 
 
-def _error(message: str, stream: IO[str]) -> int:
+def usage_error(message: str, stream: IO[str]) -> int:
+    """Say ``message`` on ``stream`` as a ``kappaframe: error:`` line; return exit code 2."""
     from .._report.display import visible
 
     with contextlib.suppress(OSError):
@@ -58,12 +59,13 @@ def _error(message: str, stream: IO[str]) -> int:
     return EXIT_USAGE
 
 
-def _shown_input(path: str) -> str:
+def shown_input(path: str) -> str:
+    """The input as messages name it: its file name, or standard input."""
     return "standard input" if path == "-" else os.path.basename(path) or path
 
 
 @contextlib.contextmanager
-def _comma_hint(args: argparse.Namespace) -> Iterator[None]:
+def comma_hint(args: argparse.Namespace) -> Iterator[None]:
     """``--raters a,b,c`` (one name with commas) that is not a column: say to use spaces."""
     from .._errors import KappaFrameError
 
@@ -80,7 +82,7 @@ def _comma_hint(args: argparse.Namespace) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _lines(args: argparse.Namespace, long: bool) -> Iterator[None]:
+def line_numbers(args: argparse.Namespace, long: bool) -> Iterator[None]:
     """Duplicate ratings: the API's 0-based rows become the file's line numbers."""
     import re
 
@@ -98,7 +100,7 @@ def _lines(args: argparse.Namespace, long: bool) -> Iterator[None]:
             raise
         a, b = int(found.group(1)), int(found.group(2))
         if input_kind(args.input, args.input_format) in TEXT_FORMATS:
-            where = f"(lines {a + 2} and {b + 2} of {_shown_input(args.input)}, after its header)"
+            where = f"(lines {a + 2} and {b + 2} of {shown_input(args.input)}, after its header)"
         else:
-            where = f"(records {a + 1} and {b + 1} of {_shown_input(args.input)})"
+            where = f"(records {a + 1} and {b + 1} of {shown_input(args.input)})"
         raise KappaFrameError(message.replace(found.group(0), where)) from None

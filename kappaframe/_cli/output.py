@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import IO, Any
 
 
-def _write(
+def write_result(
     report: Any,
     fmt: str,
     output: str | None,

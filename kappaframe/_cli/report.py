@@ -9,9 +9,9 @@ from collections.abc import Hashable, Sequence
 from typing import IO, Any
 
 from . import EXIT_BELOW, EXIT_OK
-from .messages import _comma_hint, _error, _lines, _shown_input, for_cli
-from .output import _write
-from .stream import _stream_errors, _streamable, _streamed
+from .messages import comma_hint, for_cli, line_numbers, shown_input, usage_error
+from .output import write_result
+from .stream import scan_input, stream_read_errors, streamable
 
 #: ``--fail-on`` columns that are not bounded by [-1, 1]: any finite bar is allowed.
 _UNBOUNDED = ("n", "z")
@@ -57,7 +57,8 @@ def _text_options(args: argparse.Namespace) -> Any:
     return TextOptions(args.delimiter, args.decimal, args.encoding)
 
 
-def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``kappaframe report``: write the report of ``args.input``; return the exit code."""
     from .._api.many import overall
     from .._api.many import raters as rater_summary
     from .._api.pairwise import pairwise
@@ -71,16 +72,22 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     long = any(v is not None for v in long_args.values())
     if long and any(v is None for v in long_args.values()):
         lacking = ", ".join(f"--{k}" for k, v in long_args.items() if v is None)
-        return _error(f"the long layout needs --item, --rater and --label; {lacking} missing.", err)
+        return usage_error(
+            f"the long layout needs --item, --rater and --label; {lacking} missing.", err
+        )
     fmt = output_format(args.output, args.format)
     if fmt == "parquet" and args.output is None:
-        return _error("parquet is binary: name a file with --output (or -o - for stdout).", err)
+        return usage_error(
+            "parquet is binary: name a file with --output (or -o - for stdout).", err
+        )
     on_overall = args.fail_on == "overall" or (args.fail_on == "value" and args.overall)
     if args.fail_on == "overall" and not args.overall:
-        return _error("--fail-on overall checks the --overall table: add --overall METHOD.", err)
+        return usage_error(
+            "--fail-on overall checks the --overall table: add --overall METHOD.", err
+        )
     bar = args.fail_under
     if bar is not None and args.fail_on not in _UNBOUNDED and not -1 <= bar <= 1:
-        return _error(
+        return usage_error(
             f"--fail-under {bar:g} is outside [-1, 1], where {args.fail_on} lies, so it "
             "would fail every row or none; give a bar such as 0.6.",
             err,
@@ -91,7 +98,7 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         and fmt in ("csv", "tsv", "json", "jsonl", "parquet")
         and (args.output is None or args.output == STDIO)
     ):
-        return _error(
+        return usage_error(
             f"--overall and --raters-summary write their tables beside the --output file "
             f"(<name>.overall.{fmt}, <name>.raters.{fmt}); name a file with --output, or "
             "use the text format on stdout.",
@@ -122,10 +129,10 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     else:
         needed = None
     progress = False if args.no_progress else None
-    stream = args.stream and _streamable(args, fmt)
+    stream = args.stream and streamable(args, fmt)
     if stream:
-        with _stream_errors(args), _comma_hint(args):
-            source, data = _streamed(args, fmt, needed, by, options, progress)
+        with stream_read_errors(args), comma_hint(args):
+            source, data = scan_input(args, fmt, needed, by, options, progress)
     else:
         if long:
             labels, text = [args.label], [args.item]
@@ -133,7 +140,7 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             labels, text = [*args.raters, *([args.reference] if args.reference else [])], []
         else:
             labels, text = None, []
-        with _comma_hint(args):
+        with comma_hint(args):
             data = read_input(
                 args.input,
                 needed,
@@ -155,7 +162,7 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     raters = _coerce(args.raters, data, [args.rater]) if long else args.raters
     if args.fail_under is not None and not len(data) and not stream:
         raise KappaFrameError(
-            f"no rows to check: {_shown_input(args.input)} has no data rows (a header only), "
+            f"no rows to check: {shown_input(args.input)} has no data rows (a header only), "
             "and --fail-under refuses to pass on nothing; check the export."
         )
     shared = {
@@ -167,7 +174,11 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         "categories": categories,
         "duplicates": args.duplicates,
     }
-    with warnings.catch_warnings(record=True) as caught, _stream_errors(args), _lines(args, long):
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        stream_read_errors(args),
+        line_numbers(args, long),
+    ):
         warnings.simplefilter("always")
         tidy = pairwise(
             source,
@@ -205,7 +216,7 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     report = Report(
         tidy=tidy,
         data=None if stream else data,
-        source=_shown_input(args.input),
+        source=shown_input(args.input),
         raters=raters,
         by=by,
         item=args.item,
@@ -221,7 +232,7 @@ def _report(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         max_heatmaps=MAX_GROUP_HEATMAPS if args.heatmaps is None else args.heatmaps,
     )
     tables = {"overall": many, "raters": summary}
-    _write(
+    write_result(
         report, fmt, args.output, args.raw, {k: v for k, v in tables.items() if v is not None}, out
     )
 

@@ -8,7 +8,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 
-def _streamed(
+def scan_input(
     args: argparse.Namespace,
     fmt: str,
     needed: list[Hashable] | None,
@@ -164,12 +164,12 @@ def _stream_kinds(
     return kinds
 
 
-def _streamable(args: argparse.Namespace, fmt: str) -> bool:
+def streamable(args: argparse.Namespace, fmt: str) -> bool:
     """Whether --stream counts in batches: CSV/TSV, JSON lines (compressed too), Parquet.
 
     Standard input, a JSON array (``.json``), JSON lines mixed with other formats and
     relabelled labels (--map, --drop-labels) are read by the whole-file path instead;
-    markdown and HTML are refused by :func:`_streamed`, which says why.
+    markdown and HTML are refused by :func:`scan_input`, which says why.
     """
     from .._io.formats import STDIO
     from .._io.read import expand_input, input_kind
@@ -190,7 +190,7 @@ def _csv_batches(paths: list[str], read: Any, parse: Any, convert: Any) -> Itera
 
 
 @contextlib.contextmanager
-def _stream_errors(args: argparse.Namespace) -> Iterator[None]:
+def stream_read_errors(args: argparse.Namespace) -> Iterator[None]:
     """With --stream the file is parsed while counting: its parse errors are input errors."""
     if not args.stream:
         yield
