@@ -286,20 +286,36 @@ def _relabel(
 
 
 def _check_not_input(input_path: str, output: str | None) -> None:
-    """Refuse an output that is the input file (by any name: a link, a hard link)."""
-    from .._errors import KappaFrameError
+    """Refuse an output that is an input file, by any name and through any INPUT.
 
-    if output is None or not os.path.exists(output) or not os.path.exists(input_path):
+    A link, a hard link, a glob's match or a file in an input directory: checked before
+    anything is read or written.
+    """
+    from .._errors import KappaFrameError
+    from .._io.read import expand_input
+
+    if output is None or not os.path.exists(output):
         return
     try:
-        same = os.path.samefile(input_path, output)
-    except OSError:
-        return
-    if same:
-        raise KappaFrameError(
-            f"--output {output!r} is the input file {input_path!r}; writing the report "
-            "there would destroy the ratings: choose another --output."
-        )
+        inputs = expand_input(input_path)
+    except (KappaFrameError, OSError):
+        return  # reading the input says what is wrong with it
+    for source in inputs:
+        try:
+            same = os.path.samefile(source, output)
+        except OSError:
+            continue
+        if same:
+            if source == input_path:
+                via = ""
+            elif os.path.isdir(input_path):
+                via = f" (in the input directory {input_path!r})"
+            else:
+                via = f" (a match of the input {input_path!r})"
+            raise KappaFrameError(
+                f"--output {output!r} is the input file {source!r}{via}; writing the report "
+                "there would destroy the ratings: choose another --output."
+            )
 
 
 def _check_fail_on(tidy: Any, column: str) -> None:
