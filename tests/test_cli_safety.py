@@ -171,6 +171,43 @@ def test_output_that_is_an_input_through_a_glob_or_a_directory_is_refused(
     assert contents(parts.parent) == before  # every input byte for byte, nothing new
 
 
+@pytest.mark.parametrize(
+    ("given", "output", "extra", "side"),
+    [
+        ("ratings.overall.csv", "ratings.csv", ["--overall", "fleiss"], "ratings.overall.csv"),
+        ("parts", "parts/r.csv", ["--raters-summary"], "parts/r.raters.csv"),
+        ("parts/*.csv", "parts/r.csv", ["--overall", "fleiss"], "parts/r.overall.csv"),
+        ("r.overall.csv.gz", "r.csv.gz", ["--overall", "fleiss"], "r.overall.csv.gz"),
+        ("ratings.overall.csv", "ratings.json", ["--overall", "fleiss"], None),
+    ],
+)
+def test_a_table_written_beside_the_output_over_an_input_is_refused(
+    given: str,
+    output: str,
+    extra: list[str],
+    side: str | None,
+    parts: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(parts.parent)
+    ratings = b"a,b\nx,x\ny,y\nx,y\n"
+    Path("ratings.overall.csv").write_bytes(ratings)
+    Path("r.overall.csv.gz").write_bytes(gzip.compress(ratings))
+    for name in ("r.overall.csv", "r.raters.csv"):
+        (parts / name).write_bytes(ratings)
+    before = contents(parts.parent)
+    code, out, err = run(["report", given, "--output", output, *extra], capsys)
+    if side is None:  # ratings.overall.json is not the input: written
+        assert code == 0, err
+        assert Path("ratings.overall.json").exists()
+        return
+    flag = extra[0]
+    refused(code, err, f"{flag} writes its table", repr(side), "is the input file", "--output")
+    assert out == ""
+    assert contents(parts.parent) == before  # every input byte for byte, nothing new
+
+
 def test_output_beside_the_inputs_that_is_not_one_is_written(
     parts: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,7 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, Any
+
+#: The formats whose extra tables go to files beside the ``--output`` file.
+TABLE_FORMATS = ("csv", "tsv", "json", "jsonl", "parquet")
+
+#: The flag that asks for each extra table.
+TABLE_FLAGS = {"overall": "--overall", "raters": "--raters-summary"}
+
+
+def side_path(output: str, name: str) -> Path:
+    """Where the ``name`` table goes beside the table file ``output``: ``<stem>.<name>.<ext>``.
+
+    The extension keeps a compression suffix: ``r.csv.gz`` -> ``r.overall.csv.gz``.
+    """
+    from .._io.formats import output_compression
+
+    path = Path(output)
+    tail = "".join(path.suffixes[-2:]) if output_compression(path) else path.suffix
+    return path.with_name(path.name[: len(path.name) - len(tail)] + f".{name}{tail}")
+
+
+def written_files(output: str | None, fmt: str, names: Sequence[str]) -> dict[str, str]:
+    """The files :func:`write_result` writes, each with the flag that asks for it.
+
+    ``--output`` (unless standard output) and, for a table format, the extra tables
+    ``names`` beside it.
+    """
+    from .._io.formats import STDIO
+
+    if output is None or output == STDIO:
+        return {}
+    files = {output: "--output"}
+    if fmt in TABLE_FORMATS:
+        files.update({str(side_path(output, name)): TABLE_FLAGS[name] for name in names})
+    return files
 
 
 def write_result(
@@ -14,14 +50,12 @@ def write_result(
     out: IO[str],
 ) -> None:
     """Write the report; the extra tables go beside a table file, or after the text."""
-    from pathlib import Path
-
-    from .._io.formats import STDIO, output_compression
+    from .._io.formats import STDIO
     from .._io.write import plain, table_bytes, write_output
     from .._report.report import render_markdown, render_text, spreadsheet_safe, write_report
 
     titles = {"overall": "Overall agreement (many raters)", "raters": "Raters"}
-    if fmt in ("csv", "tsv", "json", "jsonl", "parquet"):
+    if fmt in TABLE_FORMATS:
 
         def encoded(frame: Any) -> bytes:
             if fmt in ("csv", "tsv") and not raw:
@@ -29,13 +63,8 @@ def write_result(
             return table_bytes(frame, fmt)
 
         if output is not None and output != STDIO:
-            path = Path(output)
-            tail = "".join(path.suffixes[-2:]) if output_compression(path) else path.suffix
             for name, table in tables.items():
-                write_output(
-                    path.with_name(path.name[: len(path.name) - len(tail)] + f".{name}{tail}"),
-                    encoded(table),
-                )
+                write_output(side_path(output, name), encoded(table))
         data = encoded(report.tidy)
         if output is None or (output == STDIO and fmt != "parquet"):
             write_output(STDIO, data, out)

@@ -10,7 +10,7 @@ from typing import IO, Any
 
 from . import EXIT_BELOW, EXIT_OK
 from .messages import comma_hint, for_cli, line_numbers, shown_input, usage_error
-from .output import write_result
+from .output import write_result, written_files
 from .stream import scan_input, stream_read_errors, streamable
 
 #: ``--fail-on`` columns that are not bounded by [-1, 1]: any finite bar is allowed.
@@ -105,7 +105,10 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             err,
         )
     if args.input != STDIO:
-        _check_not_input(args.input, args.output)
+        asked = {"overall": args.overall, "raters": args.raters_summary}
+        _check_not_input(
+            args.input, written_files(args.output, fmt, [n for n, on in asked.items() if on])
+        )
 
     by = list(args.by or [])
     options = _text_options(args)
@@ -285,36 +288,44 @@ def _relabel(
     return data
 
 
-def _check_not_input(input_path: str, output: str | None) -> None:
-    """Refuse an output that is an input file, by any name and through any INPUT.
+def _check_not_input(input_path: str, files: dict[str, str]) -> None:
+    """Refuse to write any of ``files`` (path -> its flag) over an input file.
 
-    A link, a hard link, a glob's match or a file in an input directory: checked before
-    anything is read or written.
+    By any name and through any INPUT: a link, a hard link, a glob's match, a file in an
+    input directory; checked before anything is read or written.
     """
     from .._errors import KappaFrameError
     from .._io.read import expand_input
 
-    if output is None or not os.path.exists(output):
+    existing = {path: flag for path, flag in files.items() if os.path.exists(path)}
+    if not existing:
         return
     try:
         inputs = expand_input(input_path)
     except (KappaFrameError, OSError):
         return  # reading the input says what is wrong with it
-    for source in inputs:
-        try:
-            same = os.path.samefile(source, output)
-        except OSError:
-            continue
-        if same:
+    for path, flag in existing.items():
+        for source in inputs:
+            try:
+                same = os.path.samefile(source, path)
+            except OSError:
+                continue
+            if not same:
+                continue
             if source == input_path:
                 via = ""
             elif os.path.isdir(input_path):
                 via = f" (in the input directory {input_path!r})"
             else:
                 via = f" (a match of the input {input_path!r})"
+            what = (
+                f"--output {path!r}"
+                if flag == "--output"
+                else f"{flag} writes its table beside --output, to {path!r}, which"
+            )
             raise KappaFrameError(
-                f"--output {output!r} is the input file {source!r}{via}; writing the report "
-                "there would destroy the ratings: choose another --output."
+                f"{what} is the input file {source!r}{via}; writing the report there would "
+                "destroy the ratings: choose another --output."
             )
 
 
