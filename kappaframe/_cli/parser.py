@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any
+from typing import Any, get_args
 
 _EPILOG = """\
 exit codes: 0 ok; 1 some row below --fail-under (only that); 2 usage, input or output
@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``kappaframe`` command."""
     from .._io.formats import INPUT_FORMATS, OUTPUT_FORMATS
     from .._stats.scales import SCALES
+    from .._types import Alternative, Benchmark, CIDist, Duplicates, WeightsName
     from .._version import __version__
 
     parser = argparse.ArgumentParser(
@@ -59,7 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--seed", type=int, default=0, help="seed of the simulated team")
     demo.add_argument(
-        "--weights", choices=["linear", "quadratic"], help="weighted kappa (grades are ordinal)"
+        "--weights",
+        choices=list(get_args(WeightsName)),
+        help="weighted kappa (grades are ordinal)",
     )
     demo.add_argument(
         "--save",
@@ -137,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     layout.add_argument("--label", metavar="COL", help="long layout: the label column")
     layout.add_argument(
         "--duplicates",
-        choices=["raise", "first", "last"],
+        choices=list(get_args(Duplicates)),
         default="raise",
         help="long layout: a rater who rated an item twice (default: error)",
     )
@@ -192,14 +195,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     stats.add_argument(
         "--alternative",
-        choices=["two-sided", "greater", "less"],
+        choices=list(get_args(Alternative)),
         default="two-sided",
         help="what p_value tests a zero coefficient against (default two-sided; irrCAC "
         "prints greater); with --ci",
     )
     stats.add_argument(
         "--ci-dist",
-        choices=["normal", "t"],
+        choices=list(get_args(CIDist)),
         default="normal",
         help="interval quantile: normal (default) or Student's t with n - 1 degrees of "
         "freedom, as irrCAC prints; with --ci",
@@ -213,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     stats.add_argument(
         "--benchmark",
-        choices=["point", "probabilistic"],
+        choices=list(get_args(Benchmark)),
         default="point",
         help="interpretation: the band the estimate is in (point, default), or Gwet's "
         "probabilistic benchmark, the highest band reached with the --ci probability; adds "
