@@ -299,7 +299,7 @@ def test_only_undefined_values_do_not_pass_the_gate(tmp_path: Path) -> None:
 
 def documented_commands() -> list[list[str]]:
     """The ``kappaframe report team.csv ...`` examples of ``--help``, joined and split."""
-    joined = cli._EPILOG.replace("\\\n", " ")
+    joined = (cli.build_parser().epilog or "").replace("\\\n", " ")
     return [
         shlex.split(line.strip())[1:]
         for line in joined.splitlines()
@@ -318,7 +318,9 @@ def test_documented_commands_work_on_the_demo_file(tmp_path: Path) -> None:
     assert "<!DOCTYPE html>" in (tmp_path / "team.html").read_text()
     # The piped example too.
     piped = next(
-        line for line in cli._EPILOG.replace("\\\n", " ").splitlines() if "report -" in line
+        line
+        for line in (cli.build_parser().epilog or "").replace("\\\n", " ").splitlines()
+        if "report -" in line
     )
     args = shlex.split(piped.split("|", 1)[1])[1:]
     run = kappaframe(*args, cwd=tmp_path, stdin=(tmp_path / "team.csv").read_bytes())

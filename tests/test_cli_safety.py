@@ -10,6 +10,7 @@ import bz2
 import errno
 import gzip
 import io
+import json
 import lzma
 import os
 import re
@@ -126,6 +127,95 @@ def test_output_that_is_the_input_is_refused(
     code, _, err = run(["report", str(pairs_csv), "-o", str(target)], capsys)
     refused(code, err, "is the input file", "choose another --output")
     assert pairs_csv.read_bytes() == before
+
+
+@pytest.fixture
+def parts(tmp_path: Path) -> Path:
+    """A directory of two ratings files (and one more in a subdirectory)."""
+    folder = tmp_path / "parts"
+    (folder / "more").mkdir(parents=True)
+    (folder / "a.csv").write_text("a,b\nx,x\ny,y\nx,y\n")
+    (folder / "b.csv").write_text("a,b\ny,y\nx,x\ny,x\n")
+    (folder / "more" / "c.csv").write_text("a,b\nx,x\ny,y\n")
+    return folder
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("given", "output"),
+    [
+        ("parts/*.csv", "parts/a.csv"),
+        ("parts/**/*.csv", "parts/more/c.csv"),
+        ("parts", "parts/b.csv"),
+        ("parts/", "parts/more/c.csv"),
+        ("parts", "link.csv"),  # a link to an input file inside the directory
+    ],
+)
+def test_output_that_is_an_input_through_a_glob_or_a_directory_is_refused(
+    given: str,
+    output: str,
+    parts: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(parts.parent)
+    if output == "link.csv":
+        Path(output).symlink_to(parts / "a.csv")
+    before = contents(parts.parent)
+    code, out, err = run(["report", given, "--output", output], capsys)
+    refused(code, err, f"--output {output!r}", "is the input file", "choose another --output")
+    assert out == ""
+    assert contents(parts.parent) == before  # every input byte for byte, nothing new
+
+
+@pytest.mark.parametrize(
+    ("given", "output", "extra", "side"),
+    [
+        ("ratings.overall.csv", "ratings.csv", ["--overall", "fleiss"], "ratings.overall.csv"),
+        ("parts", "parts/r.csv", ["--raters-summary"], "parts/r.raters.csv"),
+        ("parts/*.csv", "parts/r.csv", ["--overall", "fleiss"], "parts/r.overall.csv"),
+        ("r.overall.csv.gz", "r.csv.gz", ["--overall", "fleiss"], "r.overall.csv.gz"),
+        ("ratings.overall.csv", "ratings.json", ["--overall", "fleiss"], None),
+    ],
+)
+def test_a_table_written_beside_the_output_over_an_input_is_refused(
+    given: str,
+    output: str,
+    extra: list[str],
+    side: str | None,
+    parts: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(parts.parent)
+    ratings = b"a,b\nx,x\ny,y\nx,y\n"
+    Path("ratings.overall.csv").write_bytes(ratings)
+    Path("r.overall.csv.gz").write_bytes(gzip.compress(ratings))
+    for name in ("r.overall.csv", "r.raters.csv"):
+        (parts / name).write_bytes(ratings)
+    before = contents(parts.parent)
+    code, out, err = run(["report", given, "--output", output, *extra], capsys)
+    if side is None:  # ratings.overall.json is not the input: written
+        assert code == 0, err
+        assert Path("ratings.overall.json").exists()
+        return
+    flag = extra[0]
+    refused(code, err, f"{flag} writes its table", repr(side), "is the input file", "--output")
+    assert out == ""
+    assert contents(parts.parent) == before  # every input byte for byte, nothing new
+
+
+def test_output_beside_the_inputs_that_is_not_one_is_written(
+    parts: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(parts.parent)
+    (parts / "report.json").write_text("[]")  # an old report, not matched by the glob
+    code, _, err = run(["report", "parts/*.csv", "--output", "parts/report.json"], capsys)
+    assert code == 0, err
+    assert [row["n"] for row in json.loads((parts / "report.json").read_text())] == [6]
 
 
 # --------------------------------------------------------------------------- 4. modes
@@ -500,17 +590,19 @@ def test_fail_on_a_text_column(pairs_csv: Path, capsys: pytest.CaptureFixture[st
     refused(code, err, "'interpretation' is not a number column", "kappa")
 
 
-@pytest.mark.parametrize("where", ["build_parser", "_report"])
+@pytest.mark.parametrize("where", ["build_parser", "run"])
 def test_interrupt_anywhere_exits_130(
     where: str,
     pairs_csv: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from kappaframe._cli import report
+
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, where, interrupted)
+    monkeypatch.setattr(cli if where == "build_parser" else report, where, interrupted)
     code, _, err = run(["report", str(pairs_csv)], capsys)
     assert code == 130
     assert err == "kappaframe: interrupted\n"

@@ -1,0 +1,333 @@
+"""The ``kappaframe`` command's flags: ``build_parser`` and the checks of their values."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any, get_args
+
+_EPILOG = """\
+exit codes: 0 ok; 1 some row below --fail-under (only that); 2 usage, input or output
+error; 70 a fault in kappaframe (with its traceback); 130 interrupted.
+
+missing values: in CSV, TSV and JSON only an empty cell is missing; add tokens with
+--na-values (e.g. --na-values NA N/A). Labels are compared as written ("01", "1" and
+"1.0" are three labels); they are numbers (ordered 1 < 2 < 10 for weights) only when
+every label is a plain number and no two name the same number.
+
+examples:
+  kappaframe demo
+  kappaframe demo --save team.csv
+  kappaframe report team.csv --raters ana ben cai dee eli --by project \\
+      --categories bad poor ok good great --weights linear --ci 0.95
+  kappaframe report ratings.parquet --item item_id --rater annotator --label label \\
+      --by project --output agreement.parquet --fail-under 0.6
+  kappaframe report team.csv --by project --exclude item model_score \\
+      --format html --output team.html
+  kappaframe report export.csv --delimiter ";" --decimal , --encoding cp1252
+  cat team.csv | kappaframe report - --by project --exclude item model_score \\
+      --overall fleiss krippendorff
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of the ``kappaframe`` command."""
+    from .._io.formats import INPUT_FORMATS, OUTPUT_FORMATS
+    from .._stats.scales import SCALES
+    from .._types import Alternative, Benchmark, CIDist, Duplicates, WeightsName
+    from .._version import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="kappaframe",
+        description="Cohen's kappa between raters, from a file of labels.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"kappaframe {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = commands.add_parser(
+        "demo",
+        help="show agreement tables for a bundled data set (no input needed)",
+        description="Print a pairwise table and a rater matrix for a bundled data set.",
+    )
+    demo.add_argument(
+        "--dataset",
+        choices=["labeling_team", "multiple_sclerosis"],
+        default="labeling_team",
+        help="labeling_team: five simulated annotators, three projects (default); "
+        "multiple_sclerosis: Landis & Koch (1977)'s two neurologists",
+    )
+    demo.add_argument("--seed", type=int, default=0, help="seed of the simulated team")
+    demo.add_argument(
+        "--weights",
+        choices=list(get_args(WeightsName)),
+        help="weighted kappa (grades are ordinal)",
+    )
+    demo.add_argument(
+        "--save",
+        metavar="PATH",
+        help="also write the data set to PATH (.csv, .tsv, .json, .jsonl, .parquet; "
+        "compressed .gz, .bz2, .xz too) to try `report` on",
+    )
+
+    report = commands.add_parser(
+        "report",
+        help="pairwise agreement of a CSV, Parquet or JSON lines file",
+        description="Pairwise Cohen's kappa of the raters in INPUT, per group; written as "
+        "a table to stdout or to --output.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    report.add_argument(
+        "input",
+        metavar="INPUT",
+        help="CSV, TSV, Parquet or JSON lines file (compressed too); a glob or a directory "
+        "of them (rows stacked, columns united); - for standard input",
+    )
+    report.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        help="default: from the file's suffix; for - sniffed from the first bytes",
+    )
+    text_in = report.add_argument_group("text input (CSV, TSV)")
+    text_in.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        metavar="SEP",
+        help="the field separator, e.g. ';' or tab (default: sniffed among , ; tab |)",
+    )
+    text_in.add_argument(
+        "--decimal",
+        choices=[".", ","],
+        help="the decimal mark of numbers (default: ',' when the separator is not ',' and "
+        "the numbers are written 0,75)",
+    )
+    text_in.add_argument(
+        "--encoding",
+        metavar="NAME",
+        help="the text encoding, e.g. cp1252 for Excel's 'CSV (Windows)' (default: UTF-8, "
+        "with or without a byte order mark)",
+    )
+    report.add_argument(
+        "--na-values",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="TOKEN",
+        help="text that also means a missing label, e.g. --na-values NA N/A (default: "
+        "only an empty cell is missing; 'NA', 'None', 'null' are labels); CSV, TSV, JSON",
+    )
+    layout = report.add_argument_group(
+        "layout", "wide: one column per rater (--raters); long: one row per rating"
+    )
+    layout.add_argument(
+        "--raters",
+        nargs="+",
+        metavar="NAME",
+        help="wide: the rater columns (default: every column not in --by); "
+        "long: the rater ids to keep",
+    )
+    layout.add_argument(
+        "--exclude",
+        nargs="+",
+        metavar="COL",
+        default=[],
+        help="wide, without --raters: columns that are not raters (ids, scores)",
+    )
+    layout.add_argument("--item", metavar="COL", help="long layout: the item id column")
+    layout.add_argument("--rater", metavar="COL", help="long layout: the rater id column")
+    layout.add_argument("--label", metavar="COL", help="long layout: the label column")
+    layout.add_argument(
+        "--duplicates",
+        choices=list(get_args(Duplicates)),
+        default="raise",
+        help="long layout: a rater who rated an item twice (default: error)",
+    )
+    stats = report.add_argument_group("statistics")
+    stats.add_argument("--by", nargs="+", metavar="COL", help="group columns")
+    stats.add_argument(
+        "--weights",
+        choices=list(NAMED_WEIGHTS),
+        help="weighted kappa: linear, quadratic, or Gwet's ordinal, radical, ratio, circular, "
+        "bipolar (irrCAC's definitions)",
+    )
+    stats.add_argument(
+        "--categories",
+        nargs="+",
+        metavar="LABEL",
+        help="all labels in order (needed for weights when labels are words)",
+    )
+    stats.add_argument(
+        "--drop-labels",
+        nargs="+",
+        default=[],
+        metavar="LABEL",
+        help="treat these labels as missing (e.g. an 'unsure' outside --categories)",
+    )
+    stats.add_argument(
+        "--map",
+        nargs="+",
+        default=[],
+        type=_mapping,
+        metavar="OLD=NEW",
+        help="rename labels before counting, e.g. --map gut=good schlecht=bad",
+    )
+    stats.add_argument(
+        "--overall",
+        nargs="+",
+        metavar="METHOD",
+        help="also the many-rater coefficients (kf.overall), e.g. fleiss krippendorff",
+    )
+    stats.add_argument(
+        "--raters-summary",
+        action="store_true",
+        help="also one row per rater (kf.raters): items, labels used, mean kappa, ...",
+    )
+    stats.add_argument(
+        "--scale", choices=sorted(SCALES), default="landis_koch", help="interpretation bands"
+    )
+    stats.add_argument(
+        "--ci",
+        type=_level,
+        metavar="LEVEL",
+        help="confidence level, e.g. 0.95: adds se, se0, ci_low, ci_high, z, p_value",
+    )
+    stats.add_argument(
+        "--alternative",
+        choices=list(get_args(Alternative)),
+        default="two-sided",
+        help="what p_value tests a zero coefficient against (default two-sided; irrCAC "
+        "prints greater); with --ci",
+    )
+    stats.add_argument(
+        "--ci-dist",
+        choices=list(get_args(CIDist)),
+        default="normal",
+        help="interval quantile: normal (default) or Student's t with n - 1 degrees of "
+        "freedom, as irrCAC prints; with --ci",
+    )
+    stats.add_argument(
+        "--population",
+        type=float,
+        metavar="N",
+        help="items in the population the rated items come from: variances times 1 - n/N "
+        "(finite-population correction); with --ci",
+    )
+    stats.add_argument(
+        "--benchmark",
+        choices=list(get_args(Benchmark)),
+        default="point",
+        help="interpretation: the band the estimate is in (point, default), or Gwet's "
+        "probabilistic benchmark, the highest band reached with the --ci probability; adds "
+        "interpretation_p",
+    )
+    stats.add_argument(
+        "--stats", nargs="+", metavar="NAME", help='extra coefficients per pair, or "all"'
+    )
+    stats.add_argument(
+        "--reference", metavar="COL", help="compare every rater with this column only"
+    )
+    stats.add_argument(
+        "--min-overlap",
+        type=int,
+        metavar="N",
+        help="long layout with many raters: only pairs that co-rated at least N items",
+    )
+    out = report.add_argument_group("output")
+    out.add_argument("-o", "--output", metavar="PATH", help="write here (atomically)")
+    out.add_argument(
+        "--format",
+        choices=OUTPUT_FORMATS,
+        help="default: from the output's suffix; a readable table on stdout",
+    )
+    out.add_argument(
+        "--fail-under",
+        type=_bar,
+        metavar="X",
+        help="exit 1 when some row's --fail-on value is below X, a number in [-1, 1] "
+        "(any finite number for --fail-on n or z); rows with no value do not count",
+    )
+    out.add_argument(
+        "--fail-on",
+        default="kappa",
+        metavar="COLUMN",
+        help="the column --fail-under checks (default kappa; e.g. ci_low, p_o); 'overall' "
+        "checks the value column of --overall",
+    )
+    out.add_argument(
+        "--raw",
+        action="store_true",
+        help="CSV: write every cell exactly; by default a text cell starting with = + - @ "
+        "(or a tab or carriage return) gets a leading ' so that a spreadsheet shows it "
+        "as text instead of running it as a formula (numbers are never changed)",
+    )
+    out.add_argument(
+        "--heatmaps",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="html: draw the kappa matrix of at most N groups (default "
+        "24, in table order); every group stays in the pairs table",
+    )
+    out.add_argument(
+        "--no-progress", action="store_true", help="no progress bar, even on a terminal"
+    )
+    report.add_argument(
+        "--stream",
+        action="store_true",
+        help="count CSV, JSON lines (compressed too) or Parquet in batches (memory flat "
+        "in the file's size) instead of reading it whole; tables only (not markdown or html)",
+    )
+    return parser
+
+
+#: The named weights ``--weights`` offers (those of kappaframe's ``weights=``).
+NAMED_WEIGHTS = ("linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
+
+
+def _number(text: str, kind: type[float] | type[int] = float) -> Any:
+    """``text`` as a float (or an int), or an argparse error naming it."""
+    try:
+        return kind(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+
+
+def _level(text: str) -> float:
+    value = _number(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"a confidence level is between 0 and 1; got {text}")
+    return float(value)
+
+
+def _bar(text: str) -> float:
+    value = _number(text)
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} would switch the check off; give a finite number, e.g. 0.6"
+        )
+    return float(value)
+
+
+def _delimiter(text: str) -> str:
+    named = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
+    sep = named.get(text.lower(), text)
+    if len(sep) != 1:
+        raise argparse.ArgumentTypeError(f"a separator is one character (or 'tab'); got {text!r}")
+    return sep
+
+
+def _mapping(text: str) -> tuple[str, str]:
+    old, eq, new = text.partition("=")
+    if not eq or not old:
+        raise argparse.ArgumentTypeError(f"write a label change as OLD=NEW; got {text!r}")
+    return old, new
+
+
+def _count(text: str) -> int:
+    value = _number(text, int)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a number of groups is 0 or more; got {text}")
+    return int(value)

@@ -1,0 +1,352 @@
+"""``kappaframe report INPUT``: flags in, ``kf.pairwise``, ``kf.overall``, ``kf.raters`` out."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import warnings
+from collections.abc import Hashable, Sequence
+from typing import IO, Any
+
+from . import EXIT_BELOW, EXIT_OK
+from .messages import comma_hint, for_cli, line_numbers, shown_input, usage_error
+from .output import write_result, written_files
+from .stream import scan_input, stream_read_errors, streamable
+
+#: ``--fail-on`` columns that are not bounded by [-1, 1]: any finite bar is allowed.
+_UNBOUNDED = ("n", "z")
+
+
+def _test_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options that shape the --ci columns, as pairwise() and overall() take them."""
+    return {
+        "alternative": args.alternative,
+        "ci_dist": args.ci_dist,
+        "population": args.population,
+        "benchmark": args.benchmark,
+    }
+
+
+def _coerce(values: list[str] | None, frame: Any, columns: Sequence[Hashable]) -> Any:
+    """Command-line labels as numbers when the label columns hold numbers."""
+    if values is None:
+        return None
+    from pandas.api.types import is_bool_dtype, is_integer_dtype, is_numeric_dtype
+
+    dtypes = [frame[c].dtype for c in columns if c in frame]
+    if not dtypes or not all(is_numeric_dtype(d) and not is_bool_dtype(d) for d in dtypes):
+        return values
+    out: list[Any] = []
+    for v in values:
+        try:
+            number = float(v)
+        except ValueError:
+            return values
+        as_int = all(is_integer_dtype(d) for d in dtypes) or number.is_integer()
+        out.append(int(number) if as_int and number.is_integer() else number)
+    return out
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _text_options(args: argparse.Namespace) -> Any:
+    from .._io.read import TextOptions
+
+    return TextOptions(args.delimiter, args.decimal, args.encoding)
+
+
+def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``kappaframe report``: write the report of ``args.input``; return the exit code."""
+    from .._api.many import overall
+    from .._api.many import raters as rater_summary
+    from .._api.pairwise import pairwise
+    from .._errors import KappaFrameError
+    from .._io.formats import STDIO, output_format
+    from .._io.read import columns_of, read_input
+    from .._report.display import visible
+    from .._report.report import MAX_GROUP_HEATMAPS, Report, render_text
+
+    long_args = {"item": args.item, "rater": args.rater, "label": args.label}
+    long = any(v is not None for v in long_args.values())
+    if long and any(v is None for v in long_args.values()):
+        lacking = ", ".join(f"--{k}" for k, v in long_args.items() if v is None)
+        return usage_error(
+            f"the long layout needs --item, --rater and --label; {lacking} missing.", err
+        )
+    fmt = output_format(args.output, args.format)
+    if fmt == "parquet" and args.output is None:
+        return usage_error(
+            "parquet is binary: name a file with --output (or -o - for stdout).", err
+        )
+    on_overall = args.fail_on == "overall" or (args.fail_on == "value" and args.overall)
+    if args.fail_on == "overall" and not args.overall:
+        return usage_error(
+            "--fail-on overall checks the --overall table: add --overall METHOD.", err
+        )
+    bar = args.fail_under
+    if bar is not None and args.fail_on not in _UNBOUNDED and not -1 <= bar <= 1:
+        return usage_error(
+            f"--fail-under {bar:g} is outside [-1, 1], where {args.fail_on} lies, so it "
+            "would fail every row or none; give a bar such as 0.6.",
+            err,
+        )
+    extra = bool(args.overall or args.raters_summary)
+    if (
+        extra
+        and fmt in ("csv", "tsv", "json", "jsonl", "parquet")
+        and (args.output is None or args.output == STDIO)
+    ):
+        return usage_error(
+            f"--overall and --raters-summary write their tables beside the --output file "
+            f"(<name>.overall.{fmt}, <name>.raters.{fmt}); name a file with --output, or "
+            "use the text format on stdout.",
+            err,
+        )
+    if args.input != STDIO:
+        asked = {"overall": args.overall, "raters": args.raters_summary}
+        _check_not_input(
+            args.input, written_files(args.output, fmt, [n for n, on in asked.items() if on])
+        )
+
+    by = list(args.by or [])
+    options = _text_options(args)
+    if args.exclude and not long and not args.raters:
+        skip = {*by, *args.exclude, *([args.reference] if args.reference else [])}
+        names = columns_of(args.input, args.input_format, options)
+        unknown = [c for c in args.exclude if c not in names]
+        if unknown:
+            raise KappaFrameError(
+                f"--exclude names {', '.join(map(repr, unknown))}, not a column of the input: "
+                f"{', '.join(names)}."
+            )
+        args.raters = [c for c in names if c not in skip]
+
+    if long:
+        needed: list[Hashable] | None = [*by, args.item, args.rater, args.label]
+    elif args.raters:
+        needed = [*by, *args.raters]
+        if args.reference is not None:
+            needed.append(args.reference)
+    else:
+        needed = None
+    progress = False if args.no_progress else None
+    stream = args.stream and streamable(args, fmt)
+    if stream:
+        with stream_read_errors(args), comma_hint(args):
+            source, data = scan_input(args, fmt, needed, by, options, progress)
+    else:
+        if long:
+            labels, text = [args.label], [args.item]
+        elif args.raters:
+            labels, text = [*args.raters, *([args.reference] if args.reference else [])], []
+        else:
+            labels, text = None, []
+        with comma_hint(args):
+            data = read_input(
+                args.input,
+                needed,
+                fmt=args.input_format,
+                progress=progress,
+                na_values=args.na_values,
+                labels=labels,
+                text=text,
+                options=options,
+                labels_except=by if labels is None else None,
+            )
+        source = data
+
+    label_columns = [args.label] if long else (args.raters or [c for c in data if c not in by])
+    if args.map or args.drop_labels:
+        data = _relabel(data, label_columns, args.map, args.drop_labels)
+        source = data
+    categories = _coerce(args.categories, data, label_columns)
+    raters = _coerce(args.raters, data, [args.rater]) if long else args.raters
+    if args.fail_under is not None and not len(data) and not stream:
+        raise KappaFrameError(
+            f"no rows to check: {shown_input(args.input)} has no data rows (a header only), "
+            "and --fail-under refuses to pass on nothing; check the export."
+        )
+    shared = {
+        "item": args.item,
+        "rater": args.rater,
+        "label": args.label,
+        "by": by or None,
+        "weights": args.weights,
+        "categories": categories,
+        "duplicates": args.duplicates,
+    }
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        stream_read_errors(args),
+        line_numbers(args, long),
+    ):
+        warnings.simplefilter("always")
+        tidy = pairwise(
+            source,
+            raters,
+            **shared,
+            scale=args.scale,
+            ci=args.ci,
+            **_test_options(args),
+            min_overlap=args.min_overlap,
+            stats=args.stats[0] if args.stats == ["all"] else args.stats,
+            reference=args.reference,
+        )
+        many = (
+            overall(
+                source,
+                raters,
+                **shared,
+                method=args.overall,
+                scale=args.scale,
+                ci=args.ci,
+                **_test_options(args),
+            )
+            if args.overall
+            else None
+        )
+        summary = rater_summary(source, raters, **shared) if args.raters_summary else None
+    shown_warnings = dict.fromkeys(str(w.message) for w in caught)
+    for message in shown_warnings:
+        err.write(f"kappaframe: warning: {visible(for_cli(message))}\n")
+
+    checked: Any = many if on_overall else tidy
+    column = "value" if on_overall else args.fail_on
+    if args.fail_under is not None:
+        _check_fail_on(checked, column)
+    report = Report(
+        tidy=tidy,
+        data=None if stream else data,
+        source=shown_input(args.input),
+        raters=raters,
+        by=by,
+        item=args.item,
+        rater=args.rater,
+        label=args.label,
+        weights=args.weights,
+        categories=categories,
+        duplicates=args.duplicates,
+        ci=args.ci,
+        fail_under=None if on_overall else args.fail_under,
+        fail_on=args.fail_on,
+        progress=progress,
+        max_heatmaps=MAX_GROUP_HEATMAPS if args.heatmaps is None else args.heatmaps,
+    )
+    tables = {"overall": many, "raters": summary}
+    write_result(
+        report, fmt, args.output, args.raw, {k: v for k, v in tables.items() if v is not None}, out
+    )
+
+    if args.fail_under is None:
+        return EXIT_OK
+    values = checked[column]
+    undefined = int(values.isna().sum())
+    if undefined == len(checked):
+        what = "rows" if not len(checked) else f"defined {column} values"
+        raise KappaFrameError(
+            f"no rows to check: the result has no {what} (every one is undefined: no "
+            "item rated by both, or one label only), and --fail-under refuses to pass on "
+            "nothing."
+        )
+    below = checked[values < args.fail_under]
+    if undefined:
+        verb, they = ("has", "it does") if undefined == 1 else ("have", "they do")
+        err.write(
+            f"kappaframe: note: {_plural(undefined, 'row')} {verb} no {column} (undefined); "
+            f"{they} not count against --fail-under.\n"
+        )
+    if below.empty:
+        return EXIT_OK
+    err.write(
+        f"kappaframe: {len(below)} of {len(checked)} rows have {visible(column)} "
+        f"below {args.fail_under:g}:\n"
+    )
+    err.write(render_text(below.reset_index(drop=True)))
+    return EXIT_BELOW
+
+
+def _relabel(
+    data: Any, columns: Sequence[Hashable], changes: list[tuple[str, str]], dropped: list[str]
+) -> Any:
+    """``--map OLD=NEW`` renames, then ``--drop-labels`` marks missing, in the label columns."""
+    data = data.copy()
+    present = [c for c in columns if c in data]
+    olds = _coerce([o for o, _ in changes], data, present) or []
+    news = _coerce([n for _, n in changes], data, present) or []
+    gone = _coerce(dropped, data, present) or []
+    for c in present:
+        column = data[c]
+        if hasattr(column, "cat"):
+            column = column.astype(object)
+        if changes:
+            column = column.replace(dict(zip(olds, news, strict=True)))
+        if gone:
+            column = column.where(~column.isin(gone), None)
+        data[c] = column
+    return data
+
+
+def _check_not_input(input_path: str, files: dict[str, str]) -> None:
+    """Refuse to write any of ``files`` (path -> its flag) over an input file.
+
+    By any name and through any INPUT: a link, a hard link, a glob's match, a file in an
+    input directory; checked before anything is read or written.
+    """
+    from .._errors import KappaFrameError
+    from .._io.read import expand_input
+
+    existing = {path: flag for path, flag in files.items() if os.path.exists(path)}
+    if not existing:
+        return
+    try:
+        inputs = expand_input(input_path)
+    except (KappaFrameError, OSError):
+        return  # reading the input says what is wrong with it
+    for path, flag in existing.items():
+        for source in inputs:
+            try:
+                same = os.path.samefile(source, path)
+            except OSError:
+                continue
+            if not same:
+                continue
+            if source == input_path:
+                via = ""
+            elif os.path.isdir(input_path):
+                via = f" (in the input directory {input_path!r})"
+            else:
+                via = f" (a match of the input {input_path!r})"
+            what = (
+                f"--output {path!r}"
+                if flag == "--output"
+                else f"{flag} writes its table beside --output, to {path!r}, which"
+            )
+            raise KappaFrameError(
+                f"{what} is the input file {source!r}{via}; writing the report there would "
+                "destroy the ratings: choose another --output."
+            )
+
+
+def _check_fail_on(tidy: Any, column: str) -> None:
+    """The ``--fail-on`` column must be in the result and hold numbers."""
+    import pandas as pd
+
+    from .._errors import KappaFrameError
+
+    if column not in tidy.columns:
+        shown = ", ".join(str(c) for c in tidy.columns)
+        raise KappaFrameError(f"--fail-on column {column!r} is not in the result: {shown}.")
+    kind = tidy[column].dtype
+    if not pd.api.types.is_numeric_dtype(kind) or pd.api.types.is_bool_dtype(kind):
+        numbers = [
+            str(c)
+            for c in tidy.columns
+            if pd.api.types.is_numeric_dtype(tidy[c].dtype)
+            and not pd.api.types.is_bool_dtype(tidy[c].dtype)
+        ]
+        raise KappaFrameError(
+            f"--fail-on column {column!r} is not a number column; --fail-under compares "
+            f"numbers: choose one of {', '.join(numbers)}."
+        )

@@ -1,0 +1,210 @@
+"""``kappaframe report --stream``: the input as a ``kf.scan``, counted in batches."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Any
+
+
+def scan_input(
+    args: argparse.Namespace,
+    fmt: str,
+    needed: list[Hashable] | None,
+    by: list[Hashable],
+    text_options: Any,
+    progress: bool | None,
+) -> tuple[Any, Any]:
+    """``kf.scan`` of the input for pairwise, and its first rows (for label types).
+
+    CSV cells are read as :func:`kappaframe._io.read.read_input` reads them: as written,
+    missing only when empty or one of ``--na-values``, numbers only when
+    :func:`~kappaframe._io.read.number_kind` says so for all the file's values, so the
+    streamed result equals the one read whole. JSON lines are parsed in chunks of lines by
+    the whole read's parser (JSON types kept; ``null``, an absent key, the empty string
+    and ``--na-values`` missing).
+    """
+    from .._errors import KappaFrameError
+    from .._frames.files import scan
+    from .._io.read import (
+        Progress,
+        as_numbers,
+        columns_of,
+        counted,
+        expand_input,
+        input_kind,
+        read_head,
+    )
+
+    if fmt in ("markdown", "html"):
+        raise KappaFrameError(
+            f"--format {fmt} shows pictures and summaries of the rows, so it reads the file "
+            "whole; drop --stream, or write a table (csv, json, jsonl, parquet, text)."
+        )
+    paths = expand_input(args.input)
+    formats = {input_kind(p, args.input_format) for p in paths}
+    if len(formats) > 1 or not formats <= {"csv", "tsv", "parquet", "jsonl"}:
+        raise KappaFrameError(
+            "--stream reads CSV, TSV, JSON lines and Parquet files (one format at a time)."
+        )
+    kind = formats.pop()
+    head = read_head(paths[0], needed, fmt=kind, na_values=args.na_values, options=text_options)
+    bar = Progress("counting", None, unit="rows", enabled=progress)
+    if kind == "jsonl":
+        lines = {"null_values": ["", *args.na_values], "encoding": text_options.encoding}
+        return _counting(scan(paths, format="jsonl", json_options=lines), bar, counted), head
+    if kind == "parquet":
+        if args.na_values:
+            raise KappaFrameError(
+                f"--na-values {' '.join(args.na_values)}: Parquet marks missing values "
+                "itself (null); drop --na-values for Parquet input."
+            )
+        return _counting(scan(paths, format="parquet"), bar, counted), head
+    sep, _ = text_options.resolve(_source(paths[0]), kind)
+    names = columns_of(args.input, args.input_format, text_options)
+    columns = needed if needed is not None else names
+    if args.item is not None:
+        sets = [[args.label], *([c] for c in [*by, args.rater])]
+    else:
+        sets = [[c for c in columns if c not in by and c != args.reference], *([c] for c in by)]
+        if args.reference is not None:
+            sets[0].append(args.reference)
+    options: dict[str, Any] = {
+        "convert": {"null_values": ["", *args.na_values], "strings_can_be_null": True}
+    }
+    options["parse"] = {"delimiter": sep}
+    if text_options.encoding.replace("-", "").lower() not in ("utf8sig", "utf8"):
+        options["read"] = {"encoding": text_options.encoding}
+    kinds = _stream_kinds(paths, options, sets)
+    types = {str(c): _ARROW_TYPES[kinds.get(c)] for c in columns}
+    options["convert"]["column_types"] = {c: _arrow_type(t) for c, t in types.items()}
+    for group in sets:
+        as_numbers(head, [c for c in group if c in head], kinds.get(group[0]) if group else None)
+    return _counting(scan(paths, format="csv", csv_options=options), bar, counted), head
+
+
+def _source(path: str) -> Any:
+    from .._io.read import Source
+
+    return Source(path)
+
+
+def _counting(files: Any, bar: Any, counted: Any) -> Any:
+    """The scan, its batches advancing the counting progress bar."""
+    batches = files.batches
+
+    def counted_batches(columns: Sequence[str]) -> Any:
+        with bar:
+            yield from counted(batches(columns), bar)
+
+    files.batches = counted_batches
+    return files
+
+
+#: pyarrow type names of the column kinds of :func:`kappaframe._io.read.number_kind`.
+_ARROW_TYPES = {None: "string", "int": "int64", "float": "float64"}
+
+
+def _arrow_type(name: str) -> Any:
+    import pyarrow as pa
+
+    return getattr(pa, name)()
+
+
+def _stream_kinds(
+    paths: list[str], options: dict[str, Any], sets: list[list[Hashable]]
+) -> dict[Any, Any]:
+    """Each column's kind (None: text), as the whole-file read decides it.
+
+    The label columns decide together, every other set alone. A set with a text column
+    in the file's first block stays text; the others are decided over every value, in
+    one more pass over those columns only (their distinct values are kept).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
+    from .._frames.files import CSV_BLOCK_BYTES, scan
+    from .._io.read import _NUMBER, number_kind
+
+    schema = scan(paths, format="csv", csv_options=options).dataset.schema
+    text = (pa.string(), pa.large_string())
+    pending = [g for g in sets if g and all(schema.field(str(c)).type not in text for c in g)]
+    kinds: dict[Any, Any] = {}
+    if not pending:
+        return kinds
+    columns = list(dict.fromkeys(str(c) for group in pending for c in group))
+    convert = pacsv.ConvertOptions(
+        include_columns=columns,
+        column_types={c: pa.string() for c in columns},
+        null_values=options["convert"]["null_values"],
+        strings_can_be_null=True,
+    )
+    parse = pacsv.ParseOptions(**options.get("parse", {}))
+    read = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES, **options.get("read", {}))
+    seen: dict[str, set[str]] = {c: set() for c in columns}
+    worded: set[str] = set()  # columns holding a label that is not a plain number
+    for batch in _csv_batches(paths, read, parse, convert):
+        for c in columns:
+            if c in worded:
+                continue
+            new = set(pc.unique(batch.column(c)).drop_null().to_pylist()) - seen[c]
+            if any(not _NUMBER.fullmatch(v) for v in new):
+                worded.add(c)
+                seen[c].clear()
+            else:
+                seen[c] |= new
+    for group in pending:
+        names = [str(c) for c in group]
+        if any(c in worded for c in names):
+            continue
+        kind = number_kind(set().union(*(seen[c] for c in names)))
+        kinds.update(dict.fromkeys(group, kind))
+    return kinds
+
+
+def streamable(args: argparse.Namespace, fmt: str) -> bool:
+    """Whether --stream counts in batches: CSV/TSV, JSON lines (compressed too), Parquet.
+
+    Standard input, a JSON array (``.json``), JSON lines mixed with other formats and
+    relabelled labels (--map, --drop-labels) are read by the whole-file path instead;
+    markdown and HTML are refused by :func:`scan_input`, which says why.
+    """
+    from .._io.formats import STDIO
+    from .._io.read import expand_input, input_kind
+
+    if args.input == STDIO or args.map or args.drop_labels:
+        return fmt in ("markdown", "html")
+    kinds = {input_kind(p, args.input_format) for p in expand_input(args.input)}
+    whole = "json" in kinds or ("jsonl" in kinds and len(kinds) > 1)  # as before
+    return not whole or fmt in ("markdown", "html")
+
+
+def _csv_batches(paths: list[str], read: Any, parse: Any, convert: Any) -> Iterator[Any]:
+    """Record batches of CSV files, a block at a time (compressed files decompressed)."""
+    from .._frames.files import csv_blocks
+
+    for path in paths:
+        yield from csv_blocks(path, read, parse, convert)
+
+
+@contextlib.contextmanager
+def stream_read_errors(args: argparse.Namespace) -> Iterator[None]:
+    """With --stream the file is parsed while counting: its parse errors are input errors."""
+    if not args.stream:
+        yield
+        return
+    import pyarrow as pa
+
+    from .._errors import KappaFrameError
+
+    try:
+        yield
+    except KappaFrameError:
+        raise
+    except (pa.ArrowException, OSError) as err:
+        raise KappaFrameError(
+            f"could not read {args.input!r} (--stream): {err}; check the file, or drop --stream "
+            "to read it whole."
+        ) from None
