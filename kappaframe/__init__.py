@@ -12,7 +12,12 @@ from ._api.counts import Counts
 from ._api.many import overall, per_category, raters
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
 from ._api.threshold import threshold_sweep
-from ._errors import KappaFrameError, KappaFrameTypeError, UndefinedKappaWarning
+from ._errors import (
+    KappaFrameError,
+    KappaFrameTypeError,
+    MissingTokenWarning,
+    UndefinedKappaWarning,
+)
 from ._frames.files import FileScan, scan
 from ._register import (
     register_dask_when_imported,
@@ -30,6 +35,7 @@ __all__ = [
     "FileScan",
     "KappaFrameError",
     "KappaFrameTypeError",
+    "MissingTokenWarning",
     "UndefinedKappaWarning",
     "__version__",
     "benchmark",

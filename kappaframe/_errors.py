@@ -14,6 +14,7 @@ import numpy as np
 __all__ = [
     "KappaFrameError",
     "KappaFrameTypeError",
+    "MissingTokenWarning",
     "UndefinedKappaWarning",
     "bad_option",
     "missing_columns",
@@ -41,6 +42,14 @@ class KappaFrameError(ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:  # keep the option across processes (Dask)
         return (type(self), (str(self), self.option))
+
+
+class MissingTokenWarning(UserWarning):
+    """A label is a token that often means missing (``NA``, ``N/A``, ``null``...).
+
+    Only an empty cell (and NaN, None, pd.NA, null) is missing; such a label is counted
+    as a category, and this warning says so once per call, naming the column.
+    """
 
 
 class UndefinedKappaWarning(RuntimeWarning):

@@ -141,8 +141,10 @@ def test_json_lines_keys_types_and_missing_values(
     )
     whole = read_input(path)
     assert list(whole.columns) == ["a", "b", "c"]
-    got = kf.pairwise(path)
-    pd.testing.assert_frame_equal(got, kf.pairwise(whole))
+    with pytest.warns(kf.MissingTokenWarning, match=r"'N/A' in 'a', 'b'"):
+        got = kf.pairwise(path)
+    with pytest.warns(kf.MissingTokenWarning):
+        pd.testing.assert_frame_equal(got, kf.pairwise(whole))
     assert got["n"].tolist() == [5, 3, 2]  # N/A is a label, "" and null are not
     tokens = {"null_values": ["", "N/A"]}
     dropped = kf.pairwise(kf.scan(path, json_options=tokens))
@@ -346,8 +348,12 @@ def test_files_read_missing_tokens_as_the_command_line_does(
     path = tmp_path / "tokens.csv"
     path.write_text("a,b\n" + text)
     assert cli.main(["report", str(path), "--format", "csv"]) == 0
-    by_cli = pd.read_csv(io.StringIO(capsys.readouterr().out))
-    by_path = kf.pairwise(str(path))
+    out, err = capsys.readouterr()
+    by_cli = pd.read_csv(io.StringIO(out))
+    assert err.count("warning:") == 1  # said once, with the flag that names it missing
+    assert "'NA' in 'a', 'b'" in err and "--na-values NA" in err
+    with pytest.warns(kf.MissingTokenWarning, match=r"null_values=\['NA'\]"):
+        by_path = kf.pairwise(str(path))
     assert by_path["n"].item() == by_cli["n"].item() == 6
     assert by_path["kappa"].item() == pytest.approx(by_cli["kappa"].item(), abs=1e-12)
     named = kf.scan(str(path), csv_options={"convert": {"null_values": ["", "NA"]}})

@@ -29,6 +29,7 @@ from .._encode.codes import (
     require_order,
     shared_categories,
     sort_ratings,
+    warn_missing_tokens,
 )
 from .._errors import KappaFrameError, missing_columns, too_few_raters
 from .._frames.native import concat, eager_adapter, take
@@ -190,6 +191,7 @@ def prepare(
     facts = {r: frame.labels(r) for r in rater_list}
     if inferred:
         refuse_unlikely_raters(facts)
+    warn_missing_tokens(facts, categories)
     cats = shared_categories(facts, categories)
     codes = encode_labels(list(facts.values()), cats)
     groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
@@ -236,6 +238,7 @@ def _prepare_long(
     if wanted:
         rater_fact = _select_ids(rater_fact, wanted, rater)
     label_fact = frame.labels(label)
+    warn_missing_tokens({label: label_fact}, categories)
     cats = shared_categories({label: label_fact}, categories)
     label_codes = encode_labels([label_fact], cats)[0]
     ordered = categories is not None or label_fact.declared is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from typing import IO
 
@@ -21,6 +22,13 @@ _FOR_CLI = (
         "Write them as one type in the file, or pass",
     ),
     (r"\.astype\(str\)", "labels of one type"),
+    (r", or use an ordered pandas Categorical or a polars Enum\.", "."),
+    (
+        r"name them: null_values=\[(.*?)\] \(a file read by kf\.scan\), or replace them with "
+        r"None in the frame\.",
+        lambda m: "name them: --na-values " + " ".join(re.findall(r"'([^']*)'", m.group(1))) + ".",
+    ),
+    (r" \(or drop (it|them) first\)\.", r" (or leave \1 out with --exclude)."),
     (r"duplicates='first' or 'last'", "--duplicates first or --duplicates last"),
     (r"\b(duplicates|weights|scale|stats)='([\w-]+)'", r"--\1 \2"),
     (r"not in categories= ", "not in categories (--categories) "),
@@ -42,8 +50,6 @@ _FOR_CLI = (
 
 def for_cli(message: str) -> str:
     """An API message with its Python option spellings turned into command-line flags."""
-    import re
-
     for pattern, flag in _FOR_CLI:
         message = re.sub(pattern, flag, message)
     return message

@@ -13,6 +13,7 @@ import math
 import numbers
 import re
 import sys
+import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._count.kernel import code_dtype
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, MissingTokenWarning, user_stacklevel
 
 __all__ = [
     "Factorized",
@@ -38,6 +39,7 @@ __all__ = [
     "shared_categories",
     "small_codes",
     "sort_ratings",
+    "warn_missing_tokens",
 ]
 
 
@@ -270,7 +272,7 @@ def refuse_unlikely_raters(columns: dict[Hashable, Factorized]) -> None:
     if found:
         it = "it" if len(found) == 1 else "them"
         raise KappaFrameError(
-            f"no raters= was given, so every column not in by would be a rater, but "
+            f"no raters= was given, so every column not in by= would be a rater, but "
             f"{'; '.join(found)} look{'s' if len(found) == 1 else ''} like ids or scores, "
             f"not labels. Name the rater columns with raters=[...] (or drop {it} first).",
             option="raters",
@@ -298,6 +300,42 @@ def _a_fraction(uniques: Sequence[Any]) -> Any:
         if finite and not float(value).is_integer():
             return value
     return None
+
+
+#: Labels that often stand for a missing value in exported files (R writes NA, Excel
+#: #N/A, databases NULL). They are labels unless the caller says they are missing.
+MISSING_TOKENS = frozenset(
+    ["NA", "N/A", "n/a", "#N/A", "NaN", "nan", "NULL", "null", "None", "<NA>", "missing"]
+)
+
+
+def warn_missing_tokens(
+    columns: dict[Hashable, Factorized], categories: Sequence[Any] | None = None
+) -> None:
+    """Say once when a label is a usual missing token (counted as a category).
+
+    Labels listed in ``categories`` are the caller's own: no warning for them.
+    """
+    declared = set(categories) if categories is not None else set()
+    found: dict[str, list[Hashable]] = {}
+    for name, col in columns.items():
+        for value in col.uniques:
+            if isinstance(value, str) and value in MISSING_TOKENS and value not in declared:
+                found.setdefault(value, []).append(name)
+    if not found:
+        return
+    where = "; ".join(
+        f"{token!r} in {', '.join(repr(c) for c in cols[:5])}{', ...' if len(cols) > 5 else ''}"
+        for token, cols in found.items()
+    )
+    tokens = list(found)
+    warnings.warn(
+        f"labels that often mean missing are counted as categories: {where}. Only an empty "
+        f"cell is missing; if these are missing values, name them: null_values={tokens!r} "
+        "(a file read by kf.scan), or replace them with None in the frame.",
+        MissingTokenWarning,
+        stacklevel=user_stacklevel(),
+    )
 
 
 def order_is_known(categories: Sequence[Any], declared: bool) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,12 @@ def _flags(options: dict[str, Any]) -> list[str]:
     return flags
 
 
-def _cli(frame: pd.DataFrame, tmp: Path, stream: bool, **options: Any) -> pd.DataFrame:
+def _cli(
+    frame: pd.DataFrame, tmp: Path, stream: bool, err: io.StringIO | None = None, **options: Any
+) -> pd.DataFrame:
     path = tmp / "ratings.csv"
     frame.to_csv(path, index=False)
-    out, err = io.StringIO(), io.StringIO()
+    out, err = io.StringIO(), err if err is not None else io.StringIO()
     argv = ["report", str(path), "--format", "csv", "--no-progress", *_flags(options)]
     if stream:
         argv.append("--stream")
@@ -254,3 +257,30 @@ def test_an_index_written_by_pandas_is_never_a_rater(way: str, tmp_path: Path) -
     want = kf.pairwise(team, by="project")
     assert "__index_level_0__" not in set(got["rater_a"]) | set(got["rater_b"])
     np.testing.assert_allclose(got["kappa"], want["kappa"], rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------- tokens that often mean missing
+
+
+@pytest.mark.parametrize("way", ["pandas", "polars", "csv_path", "scan", "report", "report_stream"])
+def test_a_missing_token_is_a_label_said_once(way: str, tmp_path: Path) -> None:
+    frame = pd.DataFrame(
+        {"a": ["yes", "NA", "no", "yes", "no"], "b": ["yes", "no", "no", "NA", "no"]}
+    )
+    if way.startswith("report"):
+        err = io.StringIO()
+        got = _cli(frame, tmp_path, way == "report_stream", err=err)
+        assert err.getvalue().count("warning:") == 1
+        assert "'NA' in 'a', 'b'" in err.getvalue() and "--na-values NA" in err.getvalue()
+    else:
+        with pytest.warns(kf.MissingTokenWarning, match=r"'NA' in 'a', 'b'") as seen:
+            got = WAYS[way](frame, tmp_path)
+        assert len([w for w in seen if w.category is kf.MissingTokenWarning]) == 1
+    assert got["n"].iloc[0] == 5  # counted as a label, as the rule says
+
+
+def test_a_token_listed_in_categories_is_the_callers_label() -> None:
+    frame = pd.DataFrame({"a": ["yes", "NA", "no"], "b": ["yes", "NA", "no"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert kf.pairwise(frame, categories=["no", "NA", "yes"])["kappa"].iloc[0] == 1.0
