@@ -27,7 +27,7 @@ from .._api.pairwise import confusion, matrix
 from .._errors import KappaFrameError
 from .._io.formats import _PARQUET_EXTRA
 from .._io.read import Progress
-from .._io.write import write_atomic
+from .._io.write import json_text, write_atomic
 from .._version import __version__
 from .display import alarm_style, visible
 from .plots import confusion_plot, group_squares, squares_figure, stat_label
@@ -202,7 +202,7 @@ def write_report(
 
     CSV text cells starting like a formula are quoted for spreadsheets
     (:func:`spreadsheet_safe`) unless ``raw``; the other data formats (JSON, JSON lines,
-    Parquet) are always exact.
+    Parquet) are always exact: every float reads back as the same float.
     """
     tidy = report.tidy
     if fmt == "parquet":
@@ -217,11 +217,8 @@ def write_report(
     if fmt == "csv":
         table = _plain(tidy)
         text = (table if raw else spreadsheet_safe(table)).to_csv(index=False)
-    elif fmt == "json":
-        text = _plain(tidy).to_json(orient="records", indent=1, double_precision=15) + "\n"
-    elif fmt == "jsonl":
-        text = _plain(tidy).to_json(orient="records", lines=True, double_precision=15)
-        text = text if text.endswith("\n") or not text else text + "\n"
+    elif fmt in ("json", "jsonl"):
+        text = json_text(_plain(tidy), lines=fmt == "jsonl")
     elif fmt == "markdown":
         text = render_markdown(report)
     elif fmt == "html":
