@@ -434,6 +434,24 @@ def test_min_overlap_passes_through(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert len(got) == 6 and "eli" not in set(got["rater_a"]) | set(got["rater_b"])
 
 
+def test_report_says_too_few_items(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "two.csv"
+    rows = {"g": ["few"] * 2 + ["many"] * 12, "a": ["x", "y"] * 7, "b": ["x", "y"] * 7}
+    pd.DataFrame(rows).to_csv(path, index=False)
+    for stream in ([], ["--stream"]):
+        code, out, err = run(["report", str(path), "--by", "g", *stream], capsys)
+        assert (code, err) == (0, "")
+        lines = out.splitlines()
+        assert lines[2].endswith("1.000  too few items")
+        assert lines[3].endswith("almost perfect")
+        assert lines[-1].startswith("too few items: 1 row rests on fewer than 10 items (n)")
+    target = tmp_path / "out.json"
+    assert run(["report", str(path), "--by", "g", "-o", str(target)], capsys)[0] == 0
+    records = json.loads(target.read_text())
+    assert [r["interpretation"] for r in records] == ["too few items", "almost perfect"]
+    assert [r["kappa"] for r in records] == [1.0, 1.0]
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet"])
 def test_stream_gives_the_same_table(
     tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
