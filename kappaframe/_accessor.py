@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ._api import many, threshold
 from ._api import pairwise as _api
 from ._report import plots
+from ._stats.scales import MIN_ITEMS
 from ._types import (
     Alternative,
     Benchmark,
@@ -90,6 +91,7 @@ class KappaAccessor(Generic[FrameT]):
         weights: str | ArrayLike | None = None,
         categories: Sequence[Any] | None = None,
         scale: Scale = "landis_koch",
+        min_items: int | None = MIN_ITEMS,
         ci: float | None = None,
         duplicates: Duplicates = "raise",
         min_overlap: int | None = None,
@@ -113,6 +115,7 @@ class KappaAccessor(Generic[FrameT]):
             weights=weights,
             categories=categories,
             scale=scale,
+            min_items=min_items,
             ci=ci,
             duplicates=duplicates,
             min_overlap=min_overlap,
@@ -187,6 +190,7 @@ class KappaAccessor(Generic[FrameT]):
         level: Level = "nominal",
         categories: Sequence[Any] | None = None,
         scale: Scale = "landis_koch",
+        min_items: int | None = MIN_ITEMS,
         ci: float | None = None,
         duplicates: Duplicates = "raise",
         layout: Layout = "ratings",
@@ -207,6 +211,7 @@ class KappaAccessor(Generic[FrameT]):
             level=level,
             categories=categories,
             scale=scale,
+            min_items=min_items,
             ci=ci,
             duplicates=duplicates,
             layout=layout,
@@ -253,6 +258,7 @@ class KappaAccessor(Generic[FrameT]):
         method: CategoryMethod = "fleiss",
         categories: Sequence[Any] | None = None,
         scale: Scale = "landis_koch",
+        min_items: int | None = MIN_ITEMS,
         ci: float | None = None,
         duplicates: Duplicates = "raise",
     ) -> FrameT:
@@ -266,6 +272,7 @@ class KappaAccessor(Generic[FrameT]):
             method=method,
             categories=categories,
             scale=scale,
+            min_items=min_items,
             ci=ci,
             duplicates=duplicates,
         )

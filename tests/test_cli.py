@@ -16,7 +16,7 @@ import kappaframe as kf
 from kappaframe import cli, datasets
 from kappaframe._io.read import Progress
 from kappaframe._io.write import write_atomic
-from kappaframe._report.report import _plain
+from kappaframe._report.report import Report, _plain
 
 TEAM = list(datasets.TEAM)
 GRADES = list(datasets.GRADES)
@@ -132,6 +132,102 @@ def test_report_formats_from_suffix(
     assert got["rater_b"].tolist() == expected["rater_b"].tolist()
     np.testing.assert_allclose(got["kappa"], expected["kappa"], rtol=0, atol=1e-12)
     assert got["interpretation"].tolist() == expected["interpretation"].astype(str).tolist()
+
+
+def _floats(records: list[dict[str, object]], column: str) -> list[object]:
+    return [r[column] for r in records]
+
+
+def _exact(values: object) -> list[float | None]:
+    """Floats as they are (NaN as None, what JSON writes): compared with ``==``, not approx."""
+    return [None if np.isnan(v) else float(v) for v in np.asarray(values, dtype=float)]
+
+
+def test_json_writes_every_float_exactly(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from kappaframe._io.write import table_bytes
+
+    data = datasets.labeling_team(seed=0)
+    res = data.kappa.pairwise(TEAM, by="project", categories=GRADES, ci=0.95)
+    frame = _plain(res)
+    frame.loc[0, "p_o"] = 0.1 + 0.2  # 0.30000000000000004: 0.3 at 15 digits
+    frame.loc[1, "p_e"] = 1 / 3
+    frame.loc[2, "kappa"] = np.nan
+    floats = [c for c in frame.columns if frame[c].dtype == float]
+    shortened = [float(f"{v:.15g}") != v for c in floats for v in frame[c].dropna()]
+    assert sum(shortened) > 10  # the values 15 significant digits would change
+    parquet = pd.read_parquet(io.BytesIO(table_bytes(frame, "parquet")))
+    json_records = json.loads(table_bytes(frame, "json"))
+    lines = table_bytes(frame, "jsonl").decode().splitlines()
+    assert len(lines) == len(frame)
+    line_records = [json.loads(line) for line in lines]
+    for records in (json_records, line_records):
+        assert [list(r) for r in records] == [list(frame.columns)] * len(frame)
+        for column in floats:
+            assert _floats(records, column) == _exact(frame[column]), column
+            assert _floats(records, column) == _exact(parquet[column]), column
+        assert _floats(records, "n") == frame["n"].tolist()
+        assert _floats(records, "interpretation") == frame["interpretation"].tolist()
+    assert json_records[0]["p_o"] == 0.1 + 0.2 and json_records[2]["kappa"] is None
+
+
+def test_json_cells_other_than_floats_as_before() -> None:
+    from kappaframe._io.write import json_text
+
+    frame = pd.DataFrame(
+        {
+            "x": [0.1 + 0.2, np.inf, np.nan],
+            "mixed": [1 / 3, "é", None],
+            "count": pd.array([1, None, 3], dtype="Int64"),
+            "flag": [True, False, True],
+            "share": pd.array([0.5, None, 2 / 3], dtype="Float64"),
+        }
+    )
+    records = json.loads(json_text(frame))
+    assert records == [
+        {"x": 0.1 + 0.2, "mixed": 1 / 3, "count": 1, "flag": True, "share": 0.5},
+        {"x": None, "mixed": "é", "count": None, "flag": False, "share": None},
+        {"x": None, "mixed": None, "count": 3, "flag": True, "share": 2 / 3},
+    ]
+    assert json_text(frame, lines=True).splitlines() == [
+        json.dumps(r, separators=(",", ":")) for r in records
+    ]
+    assert (
+        json.loads(json_text(frame.iloc[:0])) == [] and json_text(frame.iloc[:0], lines=True) == ""
+    )
+    with pytest.raises(kf.KappaFrameError, match="two columns named 'x'"):
+        json_text(pd.DataFrame([[1, 2]], columns=["x", "x"]))
+
+
+def test_report_json_equals_parquet_of_the_same_run(
+    team_csv: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyarrow")
+    args = ["report", str(team_csv), "--raters", *TEAM, "--by", "project"]
+    args += ["--categories", *GRADES, "--ci", "0.9", "--weights", "quadratic"]
+    outputs = {}
+    for suffix in (".json", ".jsonl", ".parquet"):
+        path = tmp_path / f"agreement{suffix}"
+        assert run([*args, "-o", str(path)], capsys)[0] == 0
+        outputs[suffix] = path
+    parquet = pd.read_parquet(outputs[".parquet"])
+    as_json = json.loads(outputs[".json"].read_text())
+    as_lines = [json.loads(line) for line in outputs[".jsonl"].read_text().splitlines()]
+    expected = expected_team(weights="quadratic", ci=0.9)
+    for column in ("p_o", "p_e", "kappa", "se", "ci_low", "ci_high", "z", "p_value"):
+        exact = _exact(expected[column])
+        assert _exact(parquet[column]) == exact, column
+        assert _floats(as_json, column) == exact, column
+        assert _floats(as_lines, column) == exact, column
+    # The same through the report writer (the Python side of --format json).
+    from kappaframe._report.report import write_report
+
+    report = Report(tidy=expected)
+    for fmt in ("json", "jsonl"):
+        text = write_report(report, fmt, None)
+        assert text is not None
+        records = json.loads(text) if fmt == "json" else [json.loads(x) for x in text.splitlines()]
+        assert _floats(records, "kappa") == _exact(expected["kappa"])
 
 
 def test_report_long_layout_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -336,6 +432,24 @@ def test_min_overlap_passes_through(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 0
     got = pd.read_csv(io.StringIO(out))
     assert len(got) == 6 and "eli" not in set(got["rater_a"]) | set(got["rater_b"])
+
+
+def test_report_says_too_few_items(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "two.csv"
+    rows = {"g": ["few"] * 2 + ["many"] * 12, "a": ["x", "y"] * 7, "b": ["x", "y"] * 7}
+    pd.DataFrame(rows).to_csv(path, index=False)
+    for stream in ([], ["--stream"]):
+        code, out, err = run(["report", str(path), "--by", "g", *stream], capsys)
+        assert (code, err) == (0, "")
+        lines = out.splitlines()
+        assert lines[2].endswith("1.000  too few items")
+        assert lines[3].endswith("almost perfect")
+        assert lines[-1].startswith("too few items: 1 row rests on fewer than 10 items (n)")
+    target = tmp_path / "out.json"
+    assert run(["report", str(path), "--by", "g", "-o", str(target)], capsys)[0] == 0
+    records = json.loads(target.read_text())
+    assert [r["interpretation"] for r in records] == ["too few items", "almost perfect"]
+    assert [r["kappa"] for r in records] == [1.0, 1.0]
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet"])

@@ -55,12 +55,13 @@ def test_interpretation_is_ordered(constructor: Any, rng: np.random.Generator) -
     if isinstance(res, pd.DataFrame):
         cat = res["interpretation"].dtype
         assert isinstance(cat, pd.CategoricalDtype) and cat.ordered
-        assert list(cat.categories) == list(kf.SCALES["landis_koch"].labels)
+        assert list(cat.categories) == ["too few items", *kf.SCALES["landis_koch"].labels]
     else:
         import polars as pl
 
         schema = res.collect_schema() if hasattr(res, "collect_schema") else res.schema
-        assert schema["interpretation"] == pl.Enum(list(kf.SCALES["landis_koch"].labels))
+        labels = ["too few items", *kf.SCALES["landis_koch"].labels]
+        assert schema["interpretation"] == pl.Enum(labels)
 
 
 def test_grouped_equals_per_subset(constructor: Any, rng: np.random.Generator) -> None:
@@ -308,9 +309,10 @@ def test_scale_edges(scale: str, value: float, label: str) -> None:
 
 def test_user_scale(constructor: Any) -> None:
     data = {"a": [1, 1, 2, 2], "b": [1, 2, 2, 2]}  # kappa 0.5
-    out = to_pandas(constructor(data).kappa.pairwise(scale={0.6: "ok", 0.0: "weak"}))
+    scale = {0.6: "ok", 0.0: "weak"}
+    out = to_pandas(constructor(data).kappa.pairwise(scale=scale, min_items=None))
     assert str(out["interpretation"].iloc[0]) == "weak"
-    out = to_pandas(constructor(data).kappa.pairwise(scale={0.6: "ok"}))
+    out = to_pandas(constructor(data).kappa.pairwise(scale={0.6: "ok"}, min_items=None))
     assert pd.isna(out["interpretation"].iloc[0])
 
 
@@ -439,3 +441,108 @@ def test_offset_codes_are_a_sorted_factorize(name: str) -> None:
     reference = [None if pd.isna(v) else v.item() for v in values]
     assert labels == reference
     assert [type(v) for v in labels] == [type(v) for v in reference]
+
+
+# --------------------------------------------------------------------------- min_items
+
+#: Group "few": 2 items, kappa 1; group "many": 12 items, kappa 1 (n both rated).
+SMALL_AND_LARGE = {
+    "g": ["few"] * 2 + ["many"] * 12,
+    "a": ["x", "y"] + ["x", "y"] * 6,
+    "b": ["x", "y"] + ["x", "y"] * 6,
+}
+LANDIS_KOCH = list(kf.SCALES["landis_koch"].labels)
+
+
+def interpretations(result: Any) -> list[Any]:
+    return [None if pd.isna(v) else str(v) for v in to_pandas(result)["interpretation"]]
+
+
+def test_too_few_items_instead_of_a_band(constructor: Any) -> None:
+    frame = constructor(SMALL_AND_LARGE)
+    res = frame.kappa.pairwise(by="g")
+    assert native_type_matches(res, frame)
+    out = to_pandas(res)
+    assert out["n"].tolist() == [2, 12]
+    assert out["kappa"].tolist() == [1.0, 1.0]  # the number stays; only the words change
+    assert interpretations(res) == ["too few items", "almost perfect"]
+    assert list(out["interpretation"].cat.categories) == ["too few items", *LANDIS_KOCH]
+    assert out["interpretation"].cat.ordered
+    assert interpretations(kf.pairwise(frame, by="g", min_items=12)) == [
+        "too few items",
+        "almost perfect",
+    ]
+    assert interpretations(kf.pairwise(frame, by="g", min_items=13)) == ["too few items"] * 2
+    assert interpretations(kf.pairwise(frame, by="g", min_items=2)) == ["almost perfect"] * 2
+    for off in (None, 0):
+        plain = to_pandas(frame.kappa.pairwise(by="g", min_items=off))
+        assert interpretations(plain) == ["almost perfect"] * 2
+        assert list(plain["interpretation"].cat.categories) == LANDIS_KOCH
+
+
+def test_too_few_items_never_passes_a_gate(constructor: Any) -> None:
+    res = constructor(SMALL_AND_LARGE).kappa.pairwise(by="g")
+    if isinstance(res, pd.DataFrame):
+        passed = res[res["interpretation"] >= "moderate"]
+        assert passed["g"].tolist() == ["many"]
+        assert (res["interpretation"] < "poor").tolist() == [True, False]
+    else:
+        import polars as pl
+
+        passed = res.filter(pl.col("interpretation") >= "moderate")
+        passed = passed.collect() if isinstance(passed, pl.LazyFrame) else passed
+        assert passed["g"].to_list() == ["many"]
+
+
+def test_too_few_items_leaves_undefined_kappa_missing(constructor: Any) -> None:
+    data = {"a": ["x", "x", None], "b": ["x", "x", "y"]}  # one category shared: p_e 1
+    with pytest.warns(kf.UndefinedKappaWarning):
+        out = to_pandas(constructor(data).kappa.pairwise())
+    assert out["kappa"].isna().all() and interpretations(out) == [None]
+
+
+def test_too_few_items_on_every_way_in(constructor: Any) -> None:
+    frame = constructor(SMALL_AND_LARGE)
+    probabilistic = frame.kappa.pairwise(by="g", ci=0.95, benchmark="probabilistic")
+    assert interpretations(probabilistic)[0] == "too few items"
+    custom = frame.kappa.pairwise(by="g", scale={0.0: "some", 0.5: "lots"})
+    assert interpretations(custom) == ["too few items", "lots"]
+    counted = kf.counts(to_pandas(frame), by="g")
+    assert interpretations(counted.pairwise()) == ["too few items", "almost perfect"]
+    assert interpretations(counted.pairwise(min_items=None)) == ["almost perfect"] * 2
+    for function in (kf.overall, kf.per_category):
+        res = to_pandas(function(to_pandas(frame), ["a", "b"], by="g"))
+        few = res["g"] == "few"
+        assert set(interpretations(res[few])) == {"too few items"}
+        assert "too few items" not in interpretations(res[~few])
+        assert res["interpretation"].cat.categories[0] == "too few items"
+        res = to_pandas(function(to_pandas(frame), ["a", "b"], by="g", min_items=None))
+        assert "too few items" not in interpretations(res)
+    res = to_pandas(kf.per_category(to_pandas(frame), ["a", "b"], by="g", method="cohen"))
+    assert set(interpretations(res[res["g"] == "few"])) == {"too few items"}
+    accessor = to_pandas(to_pandas(frame).kappa.overall(["a", "b"], by="g", min_items=2))
+    assert "too few items" not in interpretations(accessor)
+
+
+@pytest.mark.parametrize("bad", [True, np.bool_(False), -1, 2.5, "10", 10.0])
+def test_min_items_refused_before_reading_data(constructor: Any, bad: Any) -> None:
+    frame = constructor(SMALL_AND_LARGE)
+    for call in (kf.pairwise, kf.overall, kf.per_category):
+        # An unknown rater column would be an error too: the option is checked first.
+        with pytest.raises(kf.KappaFrameError, match=r"min_items must be a whole number"):
+            call(frame, ["a", "nope"], min_items=bad)
+    with pytest.raises(kf.KappaFrameError, match=r"min_items .*got"):
+        kf.counts(to_pandas(frame)).pairwise(min_items=bad)
+
+
+def test_min_items_takes_numpy_integers(constructor: Any) -> None:
+    res = constructor(SMALL_AND_LARGE).kappa.pairwise(by="g", min_items=np.int64(3))
+    assert interpretations(res) == ["too few items", "almost perfect"]
+
+
+def test_a_scale_band_named_too_few_items_is_refused() -> None:
+    frame = pd.DataFrame(SMALL_AND_LARGE)
+    with pytest.raises(kf.KappaFrameError, match="rename that band, or pass min_items=None"):
+        kf.pairwise(frame, by="g", scale={0.0: "too few items", 0.5: "fine"})
+    res = kf.pairwise(frame, by="g", scale={0.0: "too few items", 0.5: "fine"}, min_items=None)
+    assert interpretations(res) == ["fine", "fine"]

@@ -159,7 +159,7 @@ def test_custom_scale_with_many_bands() -> None:
     frame = pd.DataFrame(LABELS)
     bounds = np.linspace(-1, 1, 301)
     scale = {float(b): f"band {i}" for i, b in enumerate(bounds)}
-    got = kf.pairwise(frame, scale=scale)
+    got = kf.pairwise(frame, scale=scale, min_items=None)
     plain = kf.pairwise(frame)
     close(got, plain, NUMBERS)
     for kappa, band in zip(got["kappa"], got["interpretation"], strict=True):
@@ -167,7 +167,7 @@ def test_custom_scale_with_many_bands() -> None:
         assert band == f"band {index}"
     assert list(got["interpretation"].cat.categories) == list(scale.values())
     pl = pytest.importorskip("polars")
-    in_polars = kf.pairwise(pl.DataFrame(LABELS), scale=scale)
+    in_polars = kf.pairwise(pl.DataFrame(LABELS), scale=scale, min_items=None)
     assert in_polars["interpretation"].to_list() == got["interpretation"].tolist()
 
 

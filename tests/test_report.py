@@ -438,3 +438,52 @@ def test_tiny_p_values_read_as_less_than_one_in_a_thousand() -> None:
         assert text.count(mark) == 2
         assert "0.012" in text
         assert "0.000 " not in text.replace("|", " ")
+
+
+# --------------------------------------------------------------------------- min_items
+
+
+def small_report(min_items: int | None = 10) -> Report:
+    """Group "few": 2 items both labeled (kappa 1); group "many": 12."""
+    data = pd.DataFrame(
+        {
+            "g": ["few"] * 2 + ["many"] * 12,
+            "a": ["x", "y"] + ["x", "y"] * 6,
+            "b": ["x", "y"] + ["x", "y", "y", "x"] * 3,
+        }
+    )
+    tidy = kf.pairwise(data, ["a", "b"], by="g", min_items=min_items)
+    return Report(tidy=tidy, data=data, raters=["a", "b"], by=["g"], min_items=min_items)
+
+
+TOO_FEW_NOTE = (
+    "too few items: 1 row rests on fewer than 10 items (n): the kappa is shown, but no band. "
+    "--min-items sets the minimum (0: every row gets its band)."
+)
+
+
+def test_report_says_why_a_row_has_no_band() -> None:
+    report = small_report()
+    assert report.tidy["interpretation"].astype(str).tolist() == ["too few items", "slight"]
+    text = render_text(report.tidy)
+    assert text.splitlines()[-1] == TOO_FEW_NOTE
+    assert text.count("too few items") == 2  # the row and the note
+    markdown = render_markdown(report)
+    pairs = markdown[markdown.index("## Pairs") : markdown.index("## Raters")]
+    assert pairs.count(TOO_FEW_NOTE) == 1 and markdown.count(TOO_FEW_NOTE) == 1
+    page = render_html(report)
+    assert f'<p class="note too-few">{TOO_FEW_NOTE}</p>' in section(page, "pairs")
+    assert "min-items: 10" in page[page.index("<footer>") :]
+    # The minimum it was made with; none below it, no note.
+    five = render_text(report.tidy.iloc[:1], min_items=5)
+    assert "fewer than 5 items" in five
+    for plain in (small_report(min_items=None), team_report()):
+        assert "too few" not in render_text(plain.tidy) + render_markdown(plain)
+        assert "too-few" not in render_html(plain)
+    assert "min-items: none" in render_markdown(small_report(min_items=None))
+
+
+def test_report_note_on_the_overall_table() -> None:
+    report = small_report()
+    many = kf.overall(report.data, ["a", "b"], by="g")
+    assert "1 row rests on fewer than 10 items (n_items): the value is shown" in render_text(many)

@@ -17,7 +17,7 @@ from .._stats.agreement import Weights, pair_agreement
 from .._stats.bootstrap import bootstrap_kappa
 from .._stats.family import family
 from .._stats.inference import standard_errors
-from .._stats.scales import Scale, resolve_scale
+from .._stats.scales import Scale, resolve_scale, with_min_items
 from .options import PairOptions, check_pair_options, rater_pairs
 from .prepare import Prepared
 
@@ -32,12 +32,14 @@ def tidy(
     ci: float | None = None,
     reference: Any = None,
     extra: PairOptions | None = None,
+    min_items: int | None = None,
 ) -> Table:
     """The tidy pairwise table of a prepared input.
 
     ``reference``: pairs of each rater with that rater only. ``extra``: the checked
     ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (:mod:`kappaframe._api.options`);
-    its columns follow ``interpretation``.
+    its columns follow ``interpretation``. ``min_items`` (checked): rows with fewer items
+    (``n``) are interpreted as "too few items" (:func:`kappaframe._stats.scales.with_min_items`).
     """
     extra = check_pair_options(ci) if extra is None else extra
     scale_obj = resolve_scale(scale)
@@ -70,15 +72,18 @@ def tidy(
     kappa = rows(stats["kappa"])
     extras = pair_extras(counts, w.matrix, stats["kappa"], extra) if extra.names else {}
     extras = {name: rows(values) for name, values in extras.items()}
-    band = interpret(scale_obj, kappa, extras, extra)
+    n = rows(stats["n"]).astype(np.int64)
+    band, labels = with_min_items(
+        interpret(scale_obj, kappa, extras, extra), n, min_items, scale_obj.labels
+    )
     columns += [
         Column("rater_a", "name", a_idx, categories=list(prep.raters)),
         Column("rater_b", "name", b_idx, categories=list(prep.raters)),
-        Column("n", "int", rows(stats["n"]).astype(np.int64)),
+        Column("n", "int", n),
         Column("p_o", "float", rows(stats["p_o"])),
         Column("p_e", "float", rows(stats["p_e"])),
         Column("kappa", "float", kappa),
-        Column("interpretation", "enum", band, categories=scale_obj.labels),
+        Column("interpretation", "enum", band, categories=labels),
     ]
     columns += [Column(name, "float", extras[name]) for name in extra.names]
     return Table(columns)

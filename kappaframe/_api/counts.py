@@ -34,8 +34,9 @@ from .._encode.codes import Groups, encode_groups, object_array, shared_categori
 from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns
 from .._frames.render import render
 from .._schema import CELL_COLUMNS, CELL_INDEX_COLUMNS, Column, Table, check_names
+from .._stats.scales import MIN_ITEMS
 from .assemble import matrix_table, tidy
-from .options import as_list, check_min_overlap, check_pair_options, check_stat
+from .options import as_list, check_min_items, check_min_overlap, check_pair_options, check_stat
 from .prepare import (
     Prepared,
     eager_adapter,
@@ -189,6 +190,7 @@ class Counts:
         *,
         weights: Any = None,
         scale: Any = "landis_koch",
+        min_items: int | None = MIN_ITEMS,
         ci: float | None = None,
         min_overlap: int | None = None,
         stats: str | Sequence[str] | None = None,
@@ -209,6 +211,7 @@ class Counts:
         extra = check_pair_options(
             ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
         )
+        min_items = check_min_items(min_items)
         if ci is not None and self.ci_refusal is not None:
             raise KappaFrameError(self.ci_refusal)
         whole = isinstance(self.tables, DiagonalCounts) or np.issubdtype(
@@ -220,7 +223,15 @@ class Counts:
                 "fractional (weighted); use the analytic interval (ci_method='analytic')."
             )
         prep = self.prepared(check_min_overlap(min_overlap))
-        table = tidy(prep, weights=weights, scale=scale, ci=ci, reference=reference, extra=extra)
+        table = tidy(
+            prep,
+            weights=weights,
+            scale=scale,
+            ci=ci,
+            reference=reference,
+            extra=extra,
+            min_items=min_items,
+        )
         return prep.frame.render(table)
 
     def matrix(

@@ -36,7 +36,7 @@ from .._stats.multirater import (
     compute,
     ratings_of,
 )
-from .._stats.scales import resolve_scale
+from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
 from .._types import (
     Alternative,
     Benchmark,
@@ -49,7 +49,7 @@ from .._types import (
     Scale,
 )
 from .assemble import interpret, key_columns
-from .options import as_list, check_overall_options, check_pair_options
+from .options import as_list, check_min_items, check_overall_options, check_pair_options
 from .plan import adapt, prepare_input
 from .prepare import Prepared
 
@@ -288,6 +288,7 @@ def overall(
     level: Level = "nominal",
     categories: Sequence[Any] | None = None,
     scale: Scale = "landis_koch",
+    min_items: int | None = MIN_ITEMS,
     ci: float | None = None,
     duplicates: Duplicates = "raise",
     layout: Layout = "ratings",
@@ -352,6 +353,9 @@ def overall(
         are not sorted alphabetically behind your back).
     scale : str or mapping, default "landis_koch"
         Interpretation bands of ``value``, as in :func:`pairwise`.
+    min_items : int or None, default 10
+        As in :func:`pairwise`, on ``n_items``: a value on fewer items is interpreted as
+        "too few items". ``None`` or 0 gives every value its band.
     ci : float, optional
         Confidence level: adds ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
         ``p_value``.
@@ -383,9 +387,10 @@ def overall(
     Frame of the input's library with one row per group and method:
         the ``by`` columns; ``method``; ``n_items`` (items with at least one label);
         ``n_raters`` (raters with at least one label); ``p_o``; ``p_e``; ``value``;
-        ``interpretation``; with ``ci``, ``se``, ``se0`` (the standard error ``z``
-        divides by), ``ci_low``, ``ci_high``, ``z`` and ``p_value``. With
-        ``layout="counts"``, ``n_raters`` is the most labels any item has.
+        ``interpretation`` ("too few items" below ``min_items``); with ``ci``, ``se``,
+        ``se0`` (the standard error ``z`` divides by), ``ci_low``, ``ci_high``, ``z`` and
+        ``p_value``. With ``layout="counts"``, ``n_raters`` is the most labels any item
+        has.
 
     Raises
     ------
@@ -479,6 +484,7 @@ def overall(
     options = check_pair_options(
         ci, alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark
     )
+    min_items = check_min_items(min_items)
     ci = options.ci
     if layout not in LAYOUTS:
         raise bad_option("layout", layout, LAYOUTS)
@@ -550,7 +556,8 @@ def overall(
             **options.test,
         )
     band = interpret(scale_obj, value, errors, options)
-    columns.append(Column("interpretation", "enum", band, categories=scale_obj.labels))
+    band, labels = with_min_items(band, n_items[group_of_row], min_items, scale_obj.labels)
+    columns.append(Column("interpretation", "enum", band, categories=labels))
     columns += [Column(name, "float", errors[name]) for name in options.ci_names]
     return source.frame.render(Table(columns))
 
@@ -784,6 +791,7 @@ def per_category(
     method: CategoryMethod = "fleiss",
     categories: Sequence[Any] | None = None,
     scale: Scale = "landis_koch",
+    min_items: int | None = MIN_ITEMS,
     ci: float | None = None,
     duplicates: Duplicates = "raise",
 ) -> FrameT:
@@ -806,6 +814,8 @@ def per_category(
         As in :func:`pairwise`.
     method : {"fleiss", "cohen"}, default "fleiss"
         All raters together, or each pair.
+    min_items : int or None, default 10
+        As in :func:`pairwise`, on ``n_items`` ("fleiss") or ``n`` ("cohen").
     ci : float, optional
         Adds ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``. "fleiss": as in
         :func:`overall` (``z`` from Fleiss, Nee & Landis' null variance, which is
@@ -864,6 +874,7 @@ def per_category(
     if method not in ("fleiss", "cohen"):
         raise bad_option("method", method, ("fleiss", "cohen"))
     ci = check_pair_options(ci).ci
+    min_items = check_min_items(min_items)
     prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     scale_obj = resolve_scale(scale)
     k = len(prep.categories)
@@ -872,7 +883,7 @@ def per_category(
     if method == "fleiss":
         _needs_ratings(prep, "per_category(method='fleiss')")
         rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
-        return prep.frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci))
+        return prep.frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci, min_items))
     pairs = all_pairs(len(prep.raters))
     tables = _pair_tables(prep, pairs, "per_category")  # (P, G, K, K)
     binary = _one_vs_rest(tables)  # (P, G, K, 2, 2)
@@ -891,17 +902,19 @@ def per_category(
     cat_of_row = np.tile(np.arange(k), n_groups * n_pairs)
     values = rows(kappa)
     _warn_undefined(values, "kappa of a category against the rest")
+    n = rows(agreed["n"]).astype(np.int64)
+    band, bands = with_min_items(scale_obj.classify(values), n, min_items, scale_obj.labels)
     names = object_array(prep.raters)
     columns = key_columns(prep, group_of_row, _schema(CATEGORY_COLUMNS, ci), "per_category")
     columns += [
         Column("rater_a", "name", names[pairs[:, 0]][pair_of_row]),
         Column("rater_b", "name", names[pairs[:, 1]][pair_of_row]),
         Column("category", "label", labels[cat_of_row]),
-        Column("n", "int", rows(agreed["n"]).astype(np.int64)),
+        Column("n", "int", n),
         Column("p_o", "float", rows(agreed["p_o"])),
         Column("p_e", "float", rows(agreed["p_e"])),
         Column("kappa", "float", values),
-        Column("interpretation", "enum", scale_obj.classify(values), categories=scale_obj.labels),
+        Column("interpretation", "enum", band, categories=bands),
     ]
     if ci is not None:
         errors = standard_errors(binary, plain, kappa, ci)
@@ -925,7 +938,12 @@ def _one_vs_rest(tables: np.ndarray) -> np.ndarray:
 
 
 def _fleiss_table(
-    prep: Prepared, rt: Ratings, labels: np.ndarray, scale_obj: Any, ci: float | None
+    prep: Prepared,
+    rt: Ratings,
+    labels: np.ndarray,
+    scale_obj: Any,
+    ci: float | None,
+    min_items: int | None = None,
 ) -> Table:
     k = rt.n_categories
     n_groups = rt.n_groups
@@ -934,6 +952,9 @@ def _fleiss_table(
     values = _rows(results, "value")
     _warn_undefined(values, "kappa of a category against the rest")
     n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
+    band, bands = with_min_items(
+        scale_obj.classify(values), n_items[group_of_row], min_items, scale_obj.labels
+    )
     columns = key_columns(prep, group_of_row, _schema(CATEGORY_COLUMNS, ci), "per_category")
     columns += [
         Column("category", "label", np.tile(labels, n_groups)),
@@ -941,7 +962,7 @@ def _fleiss_table(
         Column("p_o", "float", _rows(results, "p_o")),
         Column("p_e", "float", _rows(results, "p_e")),
         Column("kappa", "float", values),
-        Column("interpretation", "enum", scale_obj.classify(values), categories=scale_obj.labels),
+        Column("interpretation", "enum", band, categories=bands),
     ]
     if ci is not None:
         errors = normal_interval(values, _rows(results, "var"), _rows(results, "var0"), ci)

@@ -33,6 +33,7 @@ __all__ = [
     "check_columns",
     "check_layout",
     "check_level",
+    "check_min_items",
     "check_min_overlap",
     "check_overall_options",
     "check_pair_options",
@@ -285,6 +286,23 @@ def check_min_overlap(min_overlap: Any) -> int | None:
             f"{min_overlap!r}."
         )
     return int(min_overlap)
+
+
+def check_min_items(min_items: Any) -> int | None:
+    """``None`` or a whole number >= 0 (0 and ``None`` both mean a band for every value)."""
+    if min_items is None:
+        return None
+    if (
+        isinstance(min_items, (bool, np.bool_))
+        or not isinstance(min_items, (int, np.integer))
+        or min_items < 0
+    ):
+        raise KappaFrameError(
+            f"min_items must be a whole number of items (>= 0) or None; got {min_items!r}. "
+            "Below it, interpretation says 'too few items' instead of a band; 0 or None "
+            "gives every value its band."
+        )
+    return int(min_items) or None
 
 
 @dataclass(frozen=True)

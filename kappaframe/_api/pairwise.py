@@ -14,10 +14,11 @@ from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._frames.arrays import factorize_any
 from .._schema import Column, Table
 from .._stats.agreement import Weights, pair_agreement
+from .._stats.scales import MIN_ITEMS
 from .._types import Alternative, Benchmark, CIDist, CIMethod, Duplicates, Scale, Stat
 from .assemble import matrix_table, tidy
 from .counts import Counts
-from .options import check_pair_options, check_stat, with_reference
+from .options import check_min_items, check_pair_options, check_stat, with_reference
 from .plan import adapt, count_input, lazy_result, prepare_input
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ def pairwise(
     weights: str | ArrayLike | None = None,
     categories: Sequence[Any] | None = None,
     scale: Scale = "landis_koch",
+    min_items: int | None = MIN_ITEMS,
     ci: float | None = None,
     duplicates: Duplicates = "raise",
     min_overlap: int | None = None,
@@ -92,6 +94,11 @@ def pairwise(
     scale : str or mapping, default "landis_koch"
         Interpretation bands: "landis_koch", "fleiss", "altman", "cicchetti",
         "mchugh", or ``{lower_bound: label}`` (bounds inclusive).
+    min_items : int or None, default 10
+        The fewest items (``n``) a kappa needs for a band: below it ``interpretation``
+        is "too few items", the lowest category (so ``interpretation >= "moderate"``
+        never passes a tiny sample), and ``kappa`` is unchanged. ``None`` or 0 gives
+        every kappa its band.
     ci : float, optional
         Confidence level (e.g. 0.95): adds ``se``, ``se0``, ``ci_low``, ``ci_high``,
         ``z`` and ``p_value``. ``se`` is the large-sample standard error of Fleiss, Cohen
@@ -157,8 +164,9 @@ def pairwise(
     Frame of the input's library (a LazyFrame for a LazyFrame) with columns
         the ``by`` columns; ``rater_a``, ``rater_b`` (pairs in rater order); ``n``, the
         items both raters labeled; ``p_o``; ``p_e``; ``kappa`` (NaN when ``n == 0`` or
-        ``p_e == 1``); ``interpretation`` (ordered categorical / Enum, missing where kappa
-        is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
+        ``p_e == 1``); ``interpretation`` (ordered categorical / Enum: "too few items"
+        when ``n < min_items``, then the bands of ``scale`` from the lowest; missing where
+        kappa is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
         ``p_value``; then the ``stats`` columns.
 
     Raises
@@ -166,7 +174,7 @@ def pairwise(
     KappaFrameError
         Unknown columns, fewer than two raters, a ``by`` column that is also a rater,
         labels of incomparable types, a label outside ``categories``, bad weights, a
-        duplicate rating in the long layout.
+        duplicate rating in the long layout, ``min_items`` not a whole number >= 0.
 
     Warns
     -----
@@ -222,7 +230,9 @@ def pairwise(
     >>> df = pd.DataFrame({"ann1": ["a", "a", "b", "b"], "ann2": ["a", "b", "b", "b"]})
     >>> res = kf.pairwise(df)
     >>> round(float(res["kappa"].iloc[0]), 4), str(res["interpretation"].iloc[0])
-    (0.5, 'moderate')
+    (0.5, 'too few items')
+    >>> str(kf.pairwise(df, min_items=None)["interpretation"].iloc[0])  # 4 items: a band
+    'moderate'
     >>> res = kf.pairwise(df, stats=["pabak", "gwet_ac1"], reference="ann2")
     >>> round(float(res["pabak"].iloc[0]), 4), round(float(res["gwet_ac1"].iloc[0]), 4)
     (0.5, 0.5294)
@@ -230,6 +240,7 @@ def pairwise(
     extra = check_pair_options(
         ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
     )
+    min_items = check_min_items(min_items)
     prep = prepare_input(
         adapt(data),
         with_reference(raters, reference),
@@ -243,7 +254,15 @@ def pairwise(
         from_counts=True,
     )
     return prep.frame.render(
-        tidy(prep, weights=weights, scale=scale, ci=ci, reference=reference, extra=extra)
+        tidy(
+            prep,
+            weights=weights,
+            scale=scale,
+            ci=ci,
+            reference=reference,
+            extra=extra,
+            min_items=min_items,
+        )
     )
 
 

@@ -8,6 +8,8 @@
 - :func:`write_output` sends bytes to a file (compressed as its suffix says: ``.gz``,
   ``.bz2``, ``.xz``, ``.zst``) or to standard output (``-``); :func:`table_bytes` turns a
   table into CSV, TSV, JSON, JSON lines or Parquet (which keeps ordered categoricals).
+  JSON numbers are exact: every float is written as the shortest decimal that reads back
+  as the same float (:func:`json_text`).
 - The temporary file is named ``.{name}.kappaframe-tmp-{pid}``; SIGTERM during the
   write removes it (exit status 143), and a later write to the same directory removes
   the ones whose process no longer runs.
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import errno
 import io
+import json
+import math
 import os
 import signal
 import stat
@@ -27,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
 import pandas as pd
 
 from .._errors import KappaFrameError
@@ -210,8 +215,9 @@ def plain(frame: pd.DataFrame) -> pd.DataFrame:
 def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
     """A table as the bytes of a CSV, TSV, JSON, JSON lines or Parquet file.
 
-    JSON keeps 15 significant digits; Parquet keeps the column types, an ordered
-    categorical (``interpretation``) included, so it reads back in its order.
+    JSON and JSON lines are exact: every float reads back as the same float
+    (:func:`json_text`), as Parquet's do; Parquet also keeps the column types, an
+    ordered categorical (``interpretation``) included, so it reads back in its order.
 
     Parameters
     ----------
@@ -233,14 +239,59 @@ def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
     table = plain(frame)
     if fmt in ("csv", "tsv"):
         text = table.to_csv(index=False, sep="\t" if fmt == "tsv" else ",")
-    elif fmt == "json":
-        text = table.to_json(orient="records", indent=1, double_precision=15) + "\n"
-    elif fmt == "jsonl":
-        text = table.to_json(orient="records", lines=True, double_precision=15)
-        text = text if text.endswith("\n") or not text else text + "\n"
+    elif fmt in ("json", "jsonl"):
+        text = json_text(table, lines=fmt == "jsonl")
     else:
         raise KappaFrameError(f"not a table format: {fmt!r}.")
     return text.encode("utf-8")
+
+
+def json_text(frame: pd.DataFrame, *, lines: bool = False) -> str:
+    """A table as JSON records (an array, or one object a line), every float exact.
+
+    Floats are written as Python writes them (the shortest decimal that reads back as
+    the same float: ``0.30000000000000004``, not pandas' ``0.3`` at 15 digits); NaN and
+    infinities as ``null``. Every other cell is written as ``DataFrame.to_json`` writes
+    it (integers, booleans, text, missing values as ``null``).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Plain columns (see :func:`plain`); column names become keys as text.
+    lines : bool, default False
+        JSON lines (one record a line, each ending with a newline; nothing for no
+        rows) instead of one array.
+
+    Returns
+    -------
+    str
+    """
+    keys = [str(c) for c in frame.columns]
+    if len(set(keys)) < len(keys):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise KappaFrameError(f"a JSON record cannot have two columns named {twice!r}.")
+    columns = [_json_values(frame.iloc[:, j]) for j in range(frame.shape[1])]
+    records = [dict(zip(keys, [c[i] for c in columns], strict=True)) for i in range(len(frame))]
+    compact = (",", ":")
+    if lines:
+        return "".join(json.dumps(r, separators=compact, allow_nan=False) + "\n" for r in records)
+    return json.dumps(records, indent=1, separators=compact, allow_nan=False) + "\n"
+
+
+def _json_values(column: pd.Series) -> list[Any]:
+    """One column's cells as JSON values: floats exact, the rest as pandas writes them."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        column = column.astype(object).where(column.notna(), None)
+    if pd.api.types.is_float_dtype(column.dtype):
+        values = column.to_numpy(dtype=float, na_value=np.nan).tolist()
+        return [v if math.isfinite(v) else None for v in values]
+    written = json.loads(column.to_json(orient="records"))
+    if column.dtype == object:  # a float among other values keeps every digit too
+        for i, value in enumerate(column.tolist()):
+            if isinstance(value, (float, np.floating)):
+                number = float(value)
+                written[i] = number if math.isfinite(number) else None
+    return list(written)
 
 
 def compress(data: bytes, compression: str | None) -> bytes:

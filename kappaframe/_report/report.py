@@ -27,7 +27,8 @@ from .._api.pairwise import confusion, matrix
 from .._errors import KappaFrameError
 from .._io.formats import _PARQUET_EXTRA
 from .._io.read import Progress
-from .._io.write import write_atomic
+from .._io.write import json_text, write_atomic
+from .._stats.scales import MIN_ITEMS, TOO_FEW_ITEMS
 from .._version import __version__
 from .display import alarm_style, visible
 from .plots import confusion_plot, group_squares, squares_figure, stat_label
@@ -37,6 +38,7 @@ __all__ = [
     "render_html",
     "render_markdown",
     "render_text",
+    "too_few_note",
     "write_report",
 ]
 
@@ -84,6 +86,8 @@ class Report:
     max_heatmaps: int = MAX_GROUP_HEATMAPS
     ci: float | None = None
     created: datetime | None = None
+    #: The ``min_items`` the tidy table was made with (rows on fewer items have no band).
+    min_items: int | None = MIN_ITEMS
 
     @property
     def long(self) -> bool:
@@ -152,6 +156,7 @@ class Report:
             out.append(("fail-under", "none"))
         else:
             out.append(("fail-under", f"{self.fail_under:g} (on {self.fail_on})"))
+        out.append(("min-items", str(self.min_items) if self.min_items else "none"))
         return out
 
     def rater_names(self) -> list[Any]:
@@ -202,7 +207,7 @@ def write_report(
 
     CSV text cells starting like a formula are quoted for spreadsheets
     (:func:`spreadsheet_safe`) unless ``raw``; the other data formats (JSON, JSON lines,
-    Parquet) are always exact.
+    Parquet) are always exact: every float reads back as the same float.
     """
     tidy = report.tidy
     if fmt == "parquet":
@@ -217,11 +222,8 @@ def write_report(
     if fmt == "csv":
         table = _plain(tidy)
         text = (table if raw else spreadsheet_safe(table)).to_csv(index=False)
-    elif fmt == "json":
-        text = _plain(tidy).to_json(orient="records", indent=1, double_precision=15) + "\n"
-    elif fmt == "jsonl":
-        text = _plain(tidy).to_json(orient="records", lines=True, double_precision=15)
-        text = text if text.endswith("\n") or not text else text + "\n"
+    elif fmt in ("json", "jsonl"):
+        text = json_text(_plain(tidy), lines=fmt == "jsonl")
     elif fmt == "markdown":
         text = render_markdown(report)
     elif fmt == "html":
@@ -274,8 +276,41 @@ def _plain_cell(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-def render_text(frame: pd.DataFrame) -> str:
-    """Format a readable fixed-width table (floats to 3 decimals) for a terminal."""
+def too_few_note(frame: pd.DataFrame, min_items: int | None = MIN_ITEMS) -> str:
+    """The line that explains the rows interpreted as "too few items" (or "" if none).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A result with an ``interpretation`` column (pairs, overall, per category).
+    min_items : int or None, default 10
+        The ``min_items`` the result was made with.
+
+    Returns
+    -------
+    str
+    """
+    if "interpretation" not in frame.columns:
+        return ""
+    few = int((frame["interpretation"].astype(object) == TOO_FEW_ITEMS).sum())
+    if not few:
+        return ""
+    count = "n" if "n" in frame.columns else "n_items"
+    value = "kappa" if "kappa" in frame.columns else "value"
+    minimum = f"fewer than {min_items} items" if min_items else "too few items"
+    rows = "1 row rests" if few == 1 else f"{few} rows rest"
+    return (
+        f"{TOO_FEW_ITEMS}: {rows} on {minimum} ({count}): the {value} is shown, but no "
+        "band. --min-items sets the minimum (0: every row gets its band)."
+    )
+
+
+def render_text(frame: pd.DataFrame, *, min_items: int | None = MIN_ITEMS) -> str:
+    """Format a readable fixed-width table (floats to 3 decimals) for a terminal.
+
+    Rows interpreted as "too few items" get a line under the table saying why
+    (:func:`too_few_note`; ``min_items`` is the minimum the table was made with).
+    """
     if frame.empty:
         return "(no rows)\n"
     shown = _shown(frame)
@@ -293,7 +328,8 @@ def render_text(frame: pd.DataFrame) -> str:
 
     rows = [line(header), line(["-" * w for w in widths])]
     rows += [line(r) for r in cells]
-    return "\n".join(rows) + "\n"
+    note = too_few_note(frame, min_items)
+    return "\n".join([*rows, *([visible(note)] if note else [])]) + "\n"
 
 
 def md(text: Any) -> str:
@@ -375,7 +411,8 @@ def render_markdown(report: Report) -> str:
     nothing = report.nothing_to_show()
     if nothing is not None:
         return "\n".join([*parts, "", nothing, "", _made(report), ""])
-    parts += ["", "## Pairs", "", _markdown_table(report.tidy)]
+    note = too_few_note(report.tidy, report.min_items)
+    parts += ["", "## Pairs", "", *([md(note), ""] if note else []), _markdown_table(report.tidy)]
     summary = rater_summary(report)
     if summary is not None and len(summary):
         parts += ["## Raters", "", _markdown_table(summary)]
@@ -667,8 +704,10 @@ def render_html(report: Report) -> str:
         legend_html = (
             f'<p class="legend"><span class="mark"></span>{_h(legend)}</p>' if legend else ""
         )
+        note = too_few_note(tidy, report.min_items)
+        note_html = f'<p class="note too-few">{_h(note)}</p>' if note else ""
         sections.append(
-            f'<section id="pairs"><h2>Pairs</h2>{legend_html}<div class="scroll">'
+            f'<section id="pairs"><h2>Pairs</h2>{legend_html}{note_html}<div class="scroll">'
             f"{_html_table(tidy, colour=('kappa',), below=report.below())}</div></section>"
         )
     with warnings.catch_warnings():

@@ -4,6 +4,9 @@ Each published table is printed at two decimals and leaves gaps between its rows
 (".00-.20 slight", ".21-.40 fair"). kappaframe closes every gap so the bands are
 contiguous, and keeps every two-decimal value where the published table puts it.
 A band is described by its lower edge and whether that edge is included.
+
+A value that rests on fewer than ``min_items`` items gets no band: its interpretation is
+:data:`TOO_FEW_ITEMS`, the lowest category (:func:`with_min_items`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 from .._errors import KappaFrameError, bad_option
 from .inference import normal_sf
 
-__all__ = ["SCALES", "Scale", "resolve_scale"]
+__all__ = ["MIN_ITEMS", "SCALES", "TOO_FEW_ITEMS", "Scale", "resolve_scale", "with_min_items"]
 
 
 @dataclass(frozen=True)
@@ -200,3 +203,52 @@ def resolve_scale(scale: str | Mapping[float, str] | Scale) -> Scale:
             tuple(True for _ in items),
         )
     raise bad_option("scale", scale, [*SCALES, "a {lower_bound: label} mapping"])
+
+
+#: Below this many items a value gets no band (the default of ``min_items=``).
+MIN_ITEMS = 10
+
+#: The interpretation of a value that rests on fewer than ``min_items`` items. It is the
+#: first (lowest) category, so ``interpretation >= "moderate"`` never passes it.
+TOO_FEW_ITEMS = "too few items"
+
+
+def with_min_items(
+    band: np.ndarray, n: np.ndarray, min_items: int | None, labels: tuple[str, ...]
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Codes and categories of ``interpretation``: no band below ``min_items`` items.
+
+    Parameters
+    ----------
+    band : numpy.ndarray
+        Band index of each value into ``labels`` (-1 missing).
+    n : numpy.ndarray
+        The items each value rests on (same shape).
+    min_items : int or None
+        ``None`` or 0: ``band`` and ``labels`` as they are. Else ``labels`` with
+        :data:`TOO_FEW_ITEMS` put first, every band moved up one, and the values with a
+        band but fewer than ``min_items`` items coded 0 (an undefined value stays missing).
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        Signed integer codes into the categories (-1 missing).
+    categories : tuple of str
+
+    Raises
+    ------
+    KappaFrameError
+        A scale has a band named :data:`TOO_FEW_ITEMS`.
+    """
+    if not min_items:
+        return band, labels
+    if TOO_FEW_ITEMS in labels:
+        raise KappaFrameError(
+            f"the scale has a band named {TOO_FEW_ITEMS!r}, the interpretation of values "
+            "on fewer than min_items items; rename that band, or pass min_items=None."
+        )
+    codes = band.astype(np.min_scalar_type(-len(labels) - 1))
+    has_band = codes >= 0
+    codes[has_band] += 1
+    codes[has_band & (np.asarray(n) < min_items)] = 0
+    return codes, (TOO_FEW_ITEMS, *labels)
