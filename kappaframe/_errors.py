@@ -59,7 +59,7 @@ class UndefinedKappaWarning(RuntimeWarning):
 def bad_option(name: str, value: object, allowed: Iterable[object]) -> KappaFrameError:
     """Build the error for an option outside its allowed values (scikit-learn's template)."""
     choices = ", ".join(repr(a) for a in allowed)
-    return KappaFrameError(f"{name} must be one of {choices}; got {value!r}.")
+    return KappaFrameError(f"{name} must be one of {choices}; got {value!r}.", option=name)
 
 
 def refuse_nested(frame: Any, name: str) -> None:

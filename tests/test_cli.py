@@ -499,3 +499,20 @@ def test_cli_import_is_light() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_min_items_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--min-items sets where 'too few items' starts; 0 gives every row its band."""
+    import kappaframe as kf
+    from kappaframe import cli
+
+    path = tmp_path / "ms.csv"
+    kf.datasets.multiple_sclerosis().to_csv(path, index=False)  # n = 218 items
+    for flag, words in (("0", False), ("218", False), ("219", True)):
+        argv = ["report", str(path), "--raters", "new_orleans", "winnipeg"]
+        assert cli.main([*argv, "--min-items", flag]) == 0
+        out = capsys.readouterr().out
+        assert ("too few items" in out) is words, (flag, out)
+    assert cli.main(["report", str(path), "--min-items", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert "--min-items must be a whole number of items (>= 0)" in err

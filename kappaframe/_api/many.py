@@ -49,7 +49,13 @@ from .._types import (
     Scale,
 )
 from .assemble import interpret, key_columns
-from .options import as_list, check_min_items, check_overall_options, check_pair_options
+from .options import (
+    as_list,
+    check_min_items,
+    check_overall_options,
+    check_pair_options,
+    check_settings,
+)
 from .plan import adapt, prepare_input
 from .prepare import Prepared
 
@@ -481,6 +487,7 @@ def overall(
     0.849
     """
     methods = check_overall_options(method, level, weights)
+    check_settings(weights=weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall")
     options = check_pair_options(
         ci, alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark
     )
@@ -691,6 +698,7 @@ def raters(
     >>> str(res["min_kappa_with"].iloc[0]), round(float(res["min_kappa"].iloc[0]), 3)
     ('ann3', 0.182)
     """
+    check_settings(weights=weights, by=by, output=RATER_COLUMNS, what="raters")
     prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     prep.require_order(weights)
     disagree = weight_matrix(weights, prep.categories)
@@ -875,6 +883,7 @@ def per_category(
         raise bad_option("method", method, ("fleiss", "cohen"))
     ci = check_pair_options(ci).ci
     min_items = check_min_items(min_items)
+    check_settings(scale=scale)
     prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
     scale_obj = resolve_scale(scale)
     k = len(prep.categories)

@@ -15,11 +15,13 @@ import numpy as np
 
 from .._count.kernel import all_pairs
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, missing_columns
-from .._schema import BENCHMARK_COLUMNS, CI_COLUMNS
+from .._schema import BENCHMARK_COLUMNS, CI_COLUMNS, check_names
+from .._stats.agreement import check_weights
 from .._stats.bootstrap import check_bootstrap, make_rng
 from .._stats.family import resolve_stats
 from .._stats.inference import ALTERNATIVES, CI_DISTS
 from .._stats.multirater import LEVELS, resolve_methods
+from .._stats.scales import resolve_scale
 
 __all__ = [
     "BENCHMARKS",
@@ -38,6 +40,7 @@ __all__ = [
     "check_overall_options",
     "check_pair_options",
     "check_population",
+    "check_settings",
     "check_stat",
     "rater_pairs",
     "with_reference",
@@ -381,6 +384,26 @@ def check_overall_options(method: Any, level: Any, weights: Any) -> list[str]:
             "'linear' or 'quadratic'); without weights it is 'gwet_ac1'."
         )
     return methods
+
+
+def check_settings(
+    *,
+    weights: Any = None,
+    scale: Any = None,
+    by: Any = None,
+    output: Sequence[Hashable] = (),
+    what: str = "pairwise",
+) -> None:
+    """Check before any data is read: the weights, the scale, ``by`` against the output.
+
+    What needs the data (the size of a weight matrix, an order for weights on text) is
+    checked once the categories are known.
+    """
+    check_weights(weights)
+    if scale is not None:
+        resolve_scale(scale)
+    if output:
+        check_names(as_list(by), output, what)
 
 
 STATS = ("kappa", "p_o", "p_e", "n")

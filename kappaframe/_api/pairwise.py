@@ -12,13 +12,19 @@ from .._count.kernel import diagonal_counts, pair_counts, weighted_diagonal_coun
 from .._encode.codes import encode_labels, require_order, shared_categories
 from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._frames.arrays import factorize_any
-from .._schema import Column, Table
+from .._schema import TIDY_COLUMNS, Column, Table
 from .._stats.agreement import Weights, pair_agreement
 from .._stats.scales import MIN_ITEMS
 from .._types import Alternative, Benchmark, CIDist, CIMethod, Duplicates, Scale, Stat
 from .assemble import matrix_table, tidy
 from .counts import Counts
-from .options import check_min_items, check_pair_options, check_stat, with_reference
+from .options import (
+    check_min_items,
+    check_pair_options,
+    check_settings,
+    check_stat,
+    with_reference,
+)
 from .plan import adapt, count_input, lazy_result, prepare_input
 
 if TYPE_CHECKING:
@@ -241,6 +247,7 @@ def pairwise(
         ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
     )
     min_items = check_min_items(min_items)
+    check_settings(weights=weights, scale=scale, by=by, output=(*TIDY_COLUMNS, *extra.names))
     prep = prepare_input(
         adapt(data),
         with_reference(raters, reference),
@@ -316,6 +323,7 @@ def matrix(
     (1.0, 0.5)
     """
     check_stat(stat)
+    check_settings(weights=weights)
     prep = prepare_input(
         adapt(data),
         raters,
@@ -371,6 +379,7 @@ def score(
     >>> round(kf.score(df, "model", "truth"), 4)
     0.6154
     """
+    check_settings(weights=weights)
     prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
     prep.require_order(weights)
     w = Weights.of(weights, prep.categories)
@@ -522,6 +531,7 @@ def cohen_kappa(
     """
     if isinstance(y1, (str, bytes)) or isinstance(y2, (str, bytes)):
         raise KappaFrameTypeError("y1 and y2 must be arrays of labels, not strings.")
+    check_settings(weights=weights)
     f1 = factorize_any(y1, "y1")
     f2 = factorize_any(y2, "y2")
     if len(f1.codes) != len(f2.codes):

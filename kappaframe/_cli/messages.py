@@ -35,6 +35,11 @@ _FOR_CLI = (
     (r"(categories|raters)=\[\.\.\.\]", r"--\1 ..."),
     (r"raters=None", "no --raters"),
     (r"\bmin_overlap=", "--min-overlap"),
+    (
+        r"\bmin_items must be a whole number of items \(>= 0\) or None",
+        "--min-items must be a whole number of items (>= 0)",
+    ),
+    (r"; 0 or None gives every value its band", "; --min-items 0 gives every row its band"),
     (r"\bmethod='(\w+)'", r"--overall \1"),
     (
         r"\b(categories|raters|weights|by|reference|stats|scale|ci|item|rater|label|method)=",

@@ -72,9 +72,9 @@ def write_result(
             write_output(output, data, out)
         return
     if fmt == "text":
-        text = render_text(report.tidy)
+        text = render_text(report.tidy, min_items=report.min_items)
         for name, table in tables.items():
-            text += f"\n{titles[name]}:\n{render_text(table)}"
+            text += f"\n{titles[name]}:\n{render_text(table, min_items=report.min_items)}"
     elif fmt == "markdown":
         text = render_markdown(report)
         for name, table in tables.items():

@@ -234,6 +234,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="long layout with many raters: only pairs that co-rated at least N items",
     )
+    stats.add_argument(
+        "--min-items",
+        type=int,
+        default=10,
+        metavar="N",
+        help="below N items (n) the interpretation is 'too few items', not a band; kappa "
+        "is unchanged (default 10; 0 gives every row its band)",
+    )
     out = report.add_argument_group("output")
     out.add_argument("-o", "--output", metavar="PATH", help="write here (atomically)")
     out.add_argument(

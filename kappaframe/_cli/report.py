@@ -191,6 +191,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             ci=args.ci,
             **_test_options(args),
             min_overlap=args.min_overlap,
+            min_items=args.min_items,
             stats=args.stats[0] if args.stats == ["all"] else args.stats,
             reference=args.reference,
         )
@@ -201,6 +202,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 **shared,
                 method=args.overall,
                 scale=args.scale,
+                min_items=args.min_items,
                 ci=args.ci,
                 **_test_options(args),
             )
@@ -233,6 +235,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         fail_on=args.fail_on,
         progress=progress,
         max_heatmaps=MAX_GROUP_HEATMAPS if args.heatmaps is None else args.heatmaps,
+        min_items=args.min_items,
     )
     tables = {"overall": many, "raters": summary}
     write_result(
@@ -263,7 +266,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         f"kappaframe: {len(below)} of {len(checked)} rows have {visible(column)} "
         f"below {args.fail_under:g}:\n"
     )
-    err.write(render_text(below.reset_index(drop=True)))
+    err.write(render_text(below.reset_index(drop=True), min_items=args.min_items))
     return EXIT_BELOW
 
 

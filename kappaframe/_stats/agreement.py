@@ -23,6 +23,7 @@ __all__ = [
     "Weights",
     "agreement",
     "chance_corrected",
+    "check_weights",
     "diagonal_agreement",
     "finish_agreement",
     "pair_agreement",
@@ -125,25 +126,74 @@ def weight_matrix(weights: Any, categories: Sequence[Any], *, rescale: bool = Tr
     if matrix.shape != (k, k):
         raise KappaFrameError(
             f"weights matrix has shape {matrix.shape}, but there are {k} categories "
-            f"{list(categories)}; pass a {k} x {k} matrix in that order, or set categories=."
+            f"{list(categories)}; pass a {k} x {k} matrix in that order, or set categories=.",
+            option="weights",
         )
+    _check_values(matrix, k)
+    top = matrix.max() if matrix.size else 0.0
+    return matrix / top if top and rescale else matrix
+
+
+def check_weights(weights: Any) -> None:
+    """Check ``weights`` before any data is read: what can be checked without categories.
+
+    A name must be one of the allowed names; a vector or matrix must hold finite,
+    non-negative disagreements with zero for agreement (``v[0]``, the diagonal). Its
+    size is checked against the categories once they are known (:func:`weight_matrix`).
+    """
+    if weights is None:
+        return
+    if isinstance(weights, str):
+        if weights not in WEIGHT_NAMES and weights not in GWET_WEIGHT_NAMES:
+            raise bad_option("weights", weights, _ALLOWED)
+        return
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(weights, pd.DataFrame):
+        if list(weights.index) == list(weights.columns):  # its size comes with the categories
+            try:
+                values = weights.to_numpy(dtype=float)
+            except (TypeError, ValueError):
+                raise bad_option("weights", weights, _ALLOWED) from None
+            _check_values(values, len(values))
+        return
+    matrix = _weights_from_object(weights, ())
+    if matrix.ndim == 1:  # by distance |i - j|; checked as the matrix it stands for
+        _check_values(np.diag(matrix[:1]), 1)  # agreement (distance 0)
+        if len(matrix) > 1:
+            _check_values(np.array([[0.0, *matrix[1:]]]), len(matrix))
+        return
+    if matrix.shape[0] != matrix.shape[1]:
+        raise KappaFrameError(
+            f"a weights matrix is square (K x K, one row and one column per category); got "
+            f"shape {matrix.shape}.",
+            option="weights",
+        )
+    _check_values(matrix, len(matrix))
+
+
+def _check_values(matrix: np.ndarray, k: int) -> None:
+    """Refuse disagreement weights that are not finite, negative, or not 0 for agreement."""
     if not np.all(np.isfinite(matrix)):
-        raise KappaFrameError("weights matrix has non-finite entries (NaN or inf).")
+        raise KappaFrameError(
+            "weights matrix has non-finite entries (NaN or inf).", option="weights"
+        )
     if np.any(matrix < 0):
         raise KappaFrameError(
             "weights matrix has negative entries; it holds disagreement weights, 0 on the "
-            "diagonal (full agreement) and positive off it."
+            "diagonal (full agreement) and positive off it.",
+            option="weights",
         )
     if np.any(np.diag(matrix) != 0):
         raise KappaFrameError(
             f"weights matrix must have a zero diagonal (it holds disagreement, and a label "
             f"agrees with itself); its diagonal is {np.diag(matrix).tolist()}. To convert "
-            "agreement weights A (1 on the diagonal), pass 1 - A."
+            "agreement weights A (1 on the diagonal), pass 1 - A.",
+            option="weights",
         )
-    top = matrix.max() if matrix.size else 0.0
-    if top == 0 and k > 1:
-        raise KappaFrameError("weights matrix is all zeros: every disagreement would be free.")
-    return matrix / top if top and rescale else matrix
+    if k > 1 and not matrix.any():
+        raise KappaFrameError(
+            "weights matrix is all zeros: every disagreement would be free.", option="weights"
+        )
 
 
 @dataclass(frozen=True, eq=False)
