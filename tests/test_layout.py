@@ -26,7 +26,7 @@ RANKS = {
     "_report": 6,  # for people: text, markdown, html, pictures
     "_api": 5,  # public functions: options -> adapt -> plan -> stats -> table
     "_frames": 4,  # frame in, frame out
-    "_io": 4,  # files for people and jobs
+    "_io": 3,  # bytes <-> tables: formats, sources, readers, writers (knows no kappa)
     "_stats": 4,  # counts -> numbers
     "_encode": 3,  # labels -> small integer codes
     "_count": 2,  # codes -> additive count tables
