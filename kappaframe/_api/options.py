@@ -32,6 +32,7 @@ __all__ = [
     "LongLayout",
     "PairOptions",
     "as_list",
+    "check_categories",
     "check_columns",
     "check_layout",
     "check_level",
@@ -40,6 +41,7 @@ __all__ = [
     "check_overall_options",
     "check_pair_options",
     "check_population",
+    "check_reference",
     "check_settings",
     "check_stat",
     "rater_pairs",
@@ -320,6 +322,33 @@ class LongLayout:
 DUPLICATES = ("raise", "first", "last")
 
 
+def check_categories(categories: Any, option: str = "categories") -> None:
+    """``None`` or an ordered collection of labels (a list, tuple, array, Index, Series)."""
+    if categories is None:
+        return
+    if isinstance(categories, (str, bytes)):
+        raise KappaFrameTypeError(
+            f"{option} must be a list of labels; got the string {categories!r}.", option=option
+        )
+    if isinstance(categories, (set, frozenset, dict)) or not hasattr(categories, "__iter__"):
+        what = type(categories).__name__
+        raise KappaFrameTypeError(
+            f"{option} must be a list of labels in order (a list, tuple or array); got "
+            f"{what} {categories!r}.",
+            option=option,
+        )
+
+
+def check_reference(reference: Any) -> None:
+    """``None`` or one rater: a column name (wide layout) or a rater id (long layout)."""
+    if isinstance(reference, (list, set, frozenset, dict)):
+        raise KappaFrameTypeError(
+            f"reference must be one rater (a column name, or a rater id in the long layout); "
+            f"got a {type(reference).__name__} {reference!r}.",
+            option="reference",
+        )
+
+
 def check_layout(
     raters: Any = None,
     *,
@@ -338,10 +367,7 @@ def check_layout(
             "raters=[] names no rater; pass raters=None for every column not in by "
             "(wide layout) or every rater id (long layout), or list at least two."
         )
-    if categories is not None and isinstance(categories, (str, bytes)):
-        raise KappaFrameTypeError(
-            f"categories must be a list of labels; got the string {categories!r}."
-        )
+    check_categories(categories)
     if duplicates not in DUPLICATES:
         raise bad_option("duplicates", duplicates, DUPLICATES)
     long_args = {"item": item, "rater": rater, "label": label}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -19,8 +20,10 @@ from .._types import Alternative, Benchmark, CIDist, CIMethod, Duplicates, Scale
 from .assemble import matrix_table, tidy
 from .counts import Counts
 from .options import (
+    check_categories,
     check_min_items,
     check_pair_options,
+    check_reference,
     check_settings,
     check_stat,
     with_reference,
@@ -248,6 +251,7 @@ def pairwise(
     )
     min_items = check_min_items(min_items)
     check_settings(weights=weights, scale=scale, by=by, output=(*TIDY_COLUMNS, *extra.names))
+    check_reference(reference)
     prep = prepare_input(
         adapt(data),
         with_reference(raters, reference),
@@ -532,6 +536,15 @@ def cohen_kappa(
     if isinstance(y1, (str, bytes)) or isinstance(y2, (str, bytes)):
         raise KappaFrameTypeError("y1 and y2 must be arrays of labels, not strings.")
     check_settings(weights=weights)
+    check_categories(labels, option="labels")
+    if isinstance(replace_undefined_by, (bool, np.bool_)) or not isinstance(
+        replace_undefined_by, numbers.Real
+    ):
+        raise KappaFrameTypeError(
+            f"replace_undefined_by must be a number (NaN by default, 0.0 as scikit-learn "
+            f"once did); got {replace_undefined_by!r}.",
+            option="replace_undefined_by",
+        )
     f1 = factorize_any(y1, "y1")
     f2 = factorize_any(y2, "y2")
     if len(f1.codes) != len(f2.codes):
@@ -547,7 +560,14 @@ def cohen_kappa(
                 "sample_weight must be real numbers; got complex values (the imaginary part "
                 "would be dropped). Pass their real part, or their modulus, explicitly."
             )
-        sw = np.asarray(sample_weight, dtype=float).reshape(-1)
+        try:
+            sw = np.asarray(sample_weight, dtype=float).reshape(-1)
+        except (TypeError, ValueError):
+            raise KappaFrameTypeError(
+                f"sample_weight must be an array of non-negative numbers, one per label; got "
+                f"{sample_weight!r:.80}.",
+                option="sample_weight",
+            ) from None
         if sw.shape != (len(f1.codes),):
             raise KappaFrameError(
                 f"sample_weight must have shape ({len(f1.codes)},); got {sw.shape}."

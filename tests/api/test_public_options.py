@@ -1,0 +1,121 @@
+"""Every public function, accessor method and command-line flag refuses a bad value clearly.
+
+Each option gets a value of a foreign type and a nonsense value: the answer is a
+``KappaFrameError`` (never a raw ``TypeError`` or ``ValueError`` from deep inside) that
+names the option or the value, or a result when the value is valid for that option
+(scikit-learn's ``test_public_functions`` is the model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import kappaframe as kf
+from kappaframe import cli
+
+TEAM = kf.datasets.labeling_team()
+R = ["ana", "ben", "cai"]
+
+CALLS: dict[str, Callable[..., Any]] = {
+    "pairwise": lambda **o: kf.pairwise(TEAM, R, **o),
+    "matrix": lambda **o: kf.matrix(TEAM, R, **o),
+    "score": lambda **o: kf.score(TEAM, "ana", "ben", **o),
+    "confusion": lambda **o: kf.confusion(TEAM, "ana", "ben", **o),
+    "counts": lambda **o: kf.counts(TEAM, R, **o),
+    "overall": lambda **o: kf.overall(TEAM, R, **o),
+    "raters": lambda **o: kf.raters(TEAM, R, **o),
+    "per_category": lambda **o: kf.per_category(TEAM, R, **o),
+    "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
+    "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
+    "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
+}
+
+#: Positional data arguments, given by the calls above.
+GIVEN = {"data", "raters", "a", "b", "y1", "y2"}
+
+#: Options where a free value is a valid answer, not an error (a label, a name, a seed).
+FREE = {
+    ("*", "seed"),  # any seed NumPy takes
+}
+
+
+class Foreign:
+    """A value no option takes."""
+
+    def __repr__(self) -> str:
+        return "Foreign()"
+
+
+def cases() -> list[Any]:
+    out = []
+    for name, call in CALLS.items():
+        function = getattr(kf, name.split(".")[-1])
+        for p in inspect.signature(function).parameters.values():
+            if p.name in GIVEN or p.kind is p.VAR_KEYWORD or ("*", p.name) in FREE:
+                continue
+            for bad in (Foreign(), "nonsense-value"):
+                out.append(pytest.param(call, p.name, bad, id=f"{name}-{p.name}-{bad!r}"))
+    return out
+
+
+@pytest.mark.parametrize(("call", "option", "bad"), cases())
+def test_a_bad_value_is_refused_naming_the_option(
+    call: Callable[..., Any], option: str, bad: Any
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            call(**{option: bad})
+        except kf.KappaFrameError as err:
+            message = str(err)
+            assert option in message or repr(bad) in message, message
+            assert err.option in (None, option), (err.option, message)
+            return
+    pytest.fail(f"{option}={bad!r} was accepted")
+
+
+def flag_cases() -> list[Any]:
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    out = []
+    for command, subparser in sub.choices.items():
+        for action in subparser._actions:
+            if not action.option_strings or action.nargs == 0:
+                continue
+            if action.type is None and action.choices is None:
+                continue  # free text: a column name, a path, a label
+            flag = max(action.option_strings, key=len)
+            out.append(pytest.param(command, flag, id=f"{command}{flag}"))
+    return out
+
+
+@pytest.mark.parametrize(("command", "flag"), flag_cases())
+def test_a_bad_flag_value_exits_2_naming_the_flag(
+    command: str, flag: str, capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    path = tmp_path / "team.csv"
+    TEAM.to_csv(path, index=False)
+    argv = [command] + ([str(path), "--raters", *R] if command == "report" else [])
+    try:
+        code = cli.main([*argv, flag, "nonsense-value"])
+    except SystemExit as exit_info:  # argparse's own exit
+        code = exit_info.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert flag in err, err
+
+
+def test_accessor_errors_match_the_functions() -> None:
+    with pytest.raises(kf.KappaFrameError) as by_function:
+        kf.pairwise(TEAM, R, categories=Foreign())
+    with pytest.raises(kf.KappaFrameError) as by_accessor:
+        TEAM.kappa.pairwise(R, categories=Foreign())
+    assert str(by_function.value) == str(by_accessor.value)
+    assert by_function.value.option == "categories"
+    assert isinstance(by_function.value, TypeError)  # a foreign type is a TypeError too
