@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._count.diagonal import DiagonalCounts
 from .._count.kernel import all_pairs
 from .._errors import KappaFrameError, warn_undefined
 from .._schema import CI_COLUMNS, MATRIX_KEY, TIDY_COLUMNS, Column, Kind, Table, check_names
@@ -72,14 +73,15 @@ def tidy(
     kappa = rows(stats["kappa"])
     extras = pair_extras(counts, w.matrix, stats["kappa"], extra) if extra.names else {}
     extras = {name: rows(values) for name, values in extras.items()}
-    n = rows(stats["n"]).astype(np.int64)
+    whole = counted_whole(counts)
+    n = rows(stats["n"]).astype(np.int64 if whole else np.float64)
     band, labels = with_min_items(
         interpret(scale_obj, kappa, extras, extra), n, min_items, scale_obj.labels
     )
     columns += [
         Column("rater_a", "name", a_idx, categories=list(prep.raters)),
         Column("rater_b", "name", b_idx, categories=list(prep.raters)),
-        Column("n", "int", n),
+        Column("n", "int" if whole else "float", n),
         Column("p_o", "float", rows(stats["p_o"])),
         Column("p_e", "float", rows(stats["p_e"])),
         Column("kappa", "float", kappa),
@@ -158,6 +160,15 @@ def key_columns(
     return [Column(b, "key", first, source=b) for b in prep.by]
 
 
+def counted_whole(counts: Any) -> bool:
+    """Whether ``counts`` count whole items (integers); weighted counts are fractional.
+
+    ``n`` is then an integer column; else a float column, never rounded.
+    """
+    values = counts.n if isinstance(counts, DiagonalCounts) else counts
+    return bool(np.issubdtype(np.asarray(values).dtype, np.integer))
+
+
 def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
     """Build the rater x rater :class:`Table` of ``stat``, one block of rows per group."""
     square = square_values(prep, stat, weights)
@@ -167,7 +178,7 @@ def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
     group_of_row = np.repeat(np.arange(n_groups), n_raters)
     rater_of_row = np.tile(np.arange(n_raters), n_groups)
     flat = square.reshape(n_groups * n_raters, n_raters)
-    kind: Kind = "int" if stat == "n" else "float"
+    kind: Kind = "int" if square.dtype.kind == "i" else "float"
     if MATRIX_KEY in prep.raters:
         raise KappaFrameError(
             f"a rater is named {MATRIX_KEY!r}, the name of the matrix's rater column; rename "
@@ -199,9 +210,10 @@ def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
     transposed = stats
     if not w.symmetric:
         transposed = pair_agreement(np.swapaxes(np.asarray(tables), -2, -1), w)
-    n = np.zeros((n_groups, n_raters, n_raters), dtype=np.int64)
+    whole = counted_whole(tables)
+    n = np.zeros((n_groups, n_raters, n_raters), dtype=np.int64 if whole else np.float64)
     undefined = np.ones((n_groups, n_raters, n_raters), dtype=bool)
-    values = np.full((n_groups, n_raters, n_raters), 0 if stat == "n" else np.nan)
+    values = np.zeros_like(n, dtype=n.dtype) if stat == "n" else np.full(n.shape, np.nan)
     for a, b, cells in ((pairs[:, 0], pairs[:, 1], stats), (pairs[:, 1], pairs[:, 0], transposed)):
         n[:, a, b] = cells["n"].T
         undefined[:, a, b] = cells["undefined"].T
@@ -213,4 +225,4 @@ def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:
         hidden = ~prep.kept(n)
         hidden[:, np.arange(n_raters), np.arange(n_raters)] = False
         values[hidden] = np.nan
-    return values.astype(np.int64) if stat == "n" else values
+    return values.astype(np.int64) if stat == "n" and whole else values
