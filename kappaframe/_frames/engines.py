@@ -23,7 +23,7 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, KappaFrameTypeError
 
 __all__ = ["EngineFrame", "engine_frame"]
 
@@ -189,6 +189,13 @@ def _present(nw: Any, name: str, dtype: Any) -> Any:
 
 def _common_dtype(nw: Any, dtypes: list[Any], raters: Sequence[Hashable]) -> Any:
     """One label dtype for every rater column, so that their cells stack in one column."""
+    for r, d in zip(raters, dtypes, strict=True):
+        if d.is_nested():
+            raise KappaFrameTypeError(
+                f"column {r!r} holds {d} values: labels must be scalar values (numbers, "
+                "strings, booleans, dates); unnest the column or pick a field first.",
+                option="raters",
+            )
     first = dtypes[0]
     if all(d == first for d in dtypes):
         return first

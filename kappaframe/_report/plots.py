@@ -18,7 +18,7 @@ import numpy as np
 from .._api.assemble import square_values
 from .._api.options import check_stat
 from .._api.plan import adapt, prepare_input
-from .._errors import KappaFrameError, bad_option
+from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from .._schema import Column, Table
 from .._stats.agreement import agreement, weight_matrix
 from .._types import Duplicates, Normalization, Stat
@@ -228,6 +228,7 @@ def heatmap(
     n_groups = squares.shape[0]
     if n_groups == 0:
         raise KappaFrameError("no groups to draw: the frame has no rows.")
+    check_axes(ax)
     if ax is not None and n_groups > 1:
         raise KappaFrameError(
             f"ax= draws one panel, but there are {n_groups} groups; drop ax= to get one "
@@ -337,6 +338,23 @@ def group_squares(
 def _panel_size(names: list[str]) -> float:
     """Side of one rater x rater panel, in inches."""
     return max(2.6, 0.55 * len(names) + 1.4)
+
+
+def check_axes(ax: Any) -> None:
+    """``None`` or one matplotlib Axes (not an array of them, as ``plt.subplots`` returns)."""
+    if ax is None:
+        return
+    from matplotlib.axes import Axes as AxesType
+
+    if not isinstance(ax, AxesType):
+        hint = (
+            " (plt.subplots(...) returned several: pass one, e.g. axes[0])"
+            if hasattr(ax, "__len__") and not isinstance(ax, str)
+            else ""
+        )
+        raise KappaFrameTypeError(
+            f"ax must be one matplotlib Axes; got {type(ax).__name__}{hint}.", option="ax"
+        )
 
 
 def _set_ticks(ax: Axes, labels: list[str]) -> None:
@@ -533,6 +551,7 @@ def confusion_plot(
     """
     how = _normalize_mode(normalize)
     require_matplotlib()
+    check_axes(ax)
     prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
     prep.require_order(weights)
     k = len(prep.categories)

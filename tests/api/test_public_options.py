@@ -119,3 +119,34 @@ def test_accessor_errors_match_the_functions() -> None:
     assert str(by_function.value) == str(by_accessor.value)
     assert by_function.value.option == "categories"
     assert isinstance(by_function.value, TypeError)  # a foreign type is a TypeError too
+
+
+def test_ax_must_be_one_axes() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2)
+    try:
+        with pytest.raises(kf.KappaFrameTypeError, match=r"pass one, e\.g\. axes\[0\]") as info:
+            kf.heatmap(TEAM, R, ax=axes)
+        assert info.value.option == "ax"
+        with pytest.raises(kf.KappaFrameTypeError, match="ax must be one matplotlib Axes"):
+            kf.confusion_plot(TEAM, "ana", "ben", ax="left")
+        assert kf.heatmap(TEAM, R, ax=axes[0]) is fig
+    finally:
+        plt.close(fig)
+
+
+def test_an_engine_list_column_is_named_as_the_caller_wrote_it() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    pytest.importorskip("narwhals")
+    con = duckdb.connect()
+    try:
+        con.execute("CREATE TABLE t AS SELECT * FROM (VALUES ([1, 2], [1]), ([2], [2])) v(a, b)")
+        with pytest.raises(kf.KappaFrameTypeError, match=r"column 'a' holds List"):
+            kf.pairwise(con.sql("SELECT * FROM t"))
+    finally:
+        con.close()
