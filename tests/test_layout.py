@@ -24,9 +24,9 @@ RANKS = {
     "kappaframe": 7,  # the package top: __init__, the accessor, its registration, cli, datasets
     "_report": 6,  # for people: text, markdown, html, pictures
     "_api": 5,  # public functions: options -> adapt -> plan -> stats -> table
-    "_frames": 4,  # frame in, frame out
-    "_io": 4,  # files for people and jobs
+    "_frames": 4,  # frame in, frame out (files through _io's reader)
     "_stats": 4,  # counts -> numbers
+    "_io": 3,  # bytes <-> tables: files for people and jobs, knowing no kappa
     "_encode": 3,  # labels -> small integer codes
     "_count": 2,  # codes -> additive count tables
     "_schema": 1,  # output schemas

@@ -4,12 +4,15 @@ Pair counts add up over items, so a file in the wide layout (one row per item) i
 batches of rows, each batch counted by the shared kernel and added to a running total (the
 loop of :mod:`kappaframe._api.plan`): peak memory depends on the batch size, not on the file.
 Parquet and CSV files go through ``pyarrow`` (only the needed columns, in batches of
-``batch_size`` rows, little read-ahead): pass a path, a glob, a list of paths or a
-``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet")``), or
-:func:`scan` to set the format, the batch size or CSV options. Compressed CSV (``.gz``,
-``.bz2``, ``.xz``, ``.zst``) is decompressed as it is read. JSON lines (``.jsonl``,
-``.ndjson``, compressed too) are read in chunks of lines, each parsed as the command line's
-whole-file read parses the file (``pandas.read_json(lines=True, dtype=False)``).
+``batch_size`` rows, little read-ahead): pass a path, a glob, a folder, a list of paths or
+a ``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet")``), or
+:func:`scan` to set the format, the batch size or CSV options. A folder or a glob names the
+files the command line reads for it (:func:`kappaframe._io.read.expand_input`). CSV files
+are cut into blocks of whole lines, each parsed on its own, decompressed as they are read
+(``.gz``, ``.bz2``, ``.xz``, ``.zst``). JSON lines (``.jsonl``, ``.ndjson``, compressed too)
+are read in chunks of lines, each parsed as the command line's whole-file read parses the
+file (``pandas.read_json(lines=True, dtype=False)``). A file the decompressor or the parser
+rejects is a :class:`~kappaframe.KappaFrameError` naming the file and the way out.
 
 The long layout (one row per rating) needs every rating of an item together, which batches
 of rows do not give; it reads only its three or four columns (strings dictionary-encoded,
@@ -24,11 +27,12 @@ import itertools
 import lzma
 import os
 import sys
-import zlib
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from .._errors import KappaFrameError, KappaFrameTypeError, refuse_nested
+from .._io.read import check_unique_names, expand_input, is_read_error, unreadable_file
 from .pandas import PandasFrame
 from .parts import DEFAULT_BATCH_ROWS, BatchReader
 
@@ -55,6 +59,7 @@ _FORMATS = {
     ".pq": "parquet",
     ".csv": "csv",
     ".tsv": "csv",
+    ".tab": "csv",
     ".txt": "csv",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
@@ -63,8 +68,16 @@ _FORMATS = {
 #: Compression suffixes, decompressed while reading (CSV and JSON lines).
 _COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
 
-#: What decompressors raise for a damaged file.
-_DECOMPRESS_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
+
+@contextmanager
+def _reading(path: str, kind: str) -> Iterator[None]:
+    """Turn what a decompressor or a parser raises for ``path`` into a clear error."""
+    try:
+        yield
+    except Exception as err:
+        if not is_read_error(err):
+            raise
+        raise unreadable_file(path, kind, err, _compression(path)) from None
 
 
 def _arrow_dataset() -> Any:
@@ -118,38 +131,35 @@ class FileScan:
                 self.paths, min(batch_size, JSON_BATCH_LINES), **self.json_options
             )
             return
+        if self.format == "csv":
+            self._csv()  # the caller's options, checked before any file is opened
+            self.dataset = _CsvFiles(self)
+            return
         self.dataset = self._open()
 
     def _open(self, dictionary: Sequence[str] = ()) -> Any:
-        """Open the pyarrow dataset; ``dictionary`` columns read dictionary-encoded.
+        """Open the Parquet files as a pyarrow dataset; ``dictionary`` columns dictionary-encoded.
 
         Its schema is the union of the files' columns (pyarrow's default is the first
         file's, which would drop a rater who appears only in a later file); a column a file
-        lacks reads as missing labels there. CSV files compressed in a way a pyarrow dataset
-        does not read (``.zst``, ``.xz``) are read through a decompressing stream instead.
+        lacks reads as missing labels there. (CSV files are read by :class:`_CsvFiles`.)
         """
         import pyarrow as pa
 
         ds = _arrow_dataset()
-        if self.paths is None:
+        if self.paths is None or self.format != "parquet":
             return self.dataset
-        if self.format == "csv" and not all(_arrow_reads(p) for p in self.paths):
+        fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": list(dictionary)})
+        try:
+            dataset = ds.dataset(self.paths, format=fmt)
+            if len(dataset.files) < 2:
+                return dataset
             if self.schema is None:
-                parse, convert, read = self._csv()
-                self.schema = _merge_schemas(
-                    ((p, _csv_schema(p, parse, convert, read)) for p in self.paths), "csv"
-                )
-            return _CsvFiles(self)
-        if self.format == "parquet":
-            fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": list(dictionary)})
-        else:
-            parse, convert, read = self._csv(dictionary=bool(dictionary))
-            fmt = ds.CsvFileFormat(parse_options=parse, convert_options=convert, read_options=read)
-        dataset = ds.dataset(self.paths, format=fmt)
-        if len(dataset.files) < 2:
-            return dataset
-        if self.schema is None:
-            self.schema = _union_schema(dataset, str(self.format))
+                self.schema = _union_schema(dataset, str(self.format))
+        except Exception as err:
+            if not is_read_error(err):
+                raise
+            raise unreadable_file(_first_unreadable(self.paths), "parquet", err) from None
         schema = self.schema
         if dictionary:
             schema = pa.schema(
@@ -160,37 +170,33 @@ class FileScan:
             )
         return ds.dataset(self.paths, format=fmt, schema=schema)
 
-    def _csv(self, dictionary: bool = False, columns: Sequence[str] = ()) -> tuple[Any, ...]:
-        """Build the CSV options: the caller's, with only empty cells read as missing.
+    def _csv(self) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        """The CSV options as keyword dicts: the caller's, with only empty cells missing.
 
         As the command line reads files: ``NA``, ``N/A``, ``null`` and the other tokens
         pyarrow would take for missing are labels unless ``{"convert": {"null_values":
-        [...]}}`` names them.
+        [...]}}`` names them. Blocks are :data:`CSV_BLOCK_BYTES` unless ``read`` says.
         """
         import pyarrow.csv as pacsv
 
         options = dict(self.csv_options)
-        parse = pacsv.ParseOptions(**options.pop("parse", {}))
+        parse = dict(options.pop("parse", {}))
         convert = dict(options.pop("convert", {}))
         convert.setdefault("strings_can_be_null", True)
         convert.setdefault("null_values", [""])
-        if dictionary:
-            convert.setdefault("auto_dict_encode", True)
-        if columns:
-            convert["include_columns"] = list(columns)
-            schema = self.dataset.schema
-            types = {c: schema.field(c).type for c in columns}
-            convert["column_types"] = {**types, **convert.get("column_types", {})}
-            convert.setdefault("include_missing_columns", True)
         read = dict(options.pop("read", {}))
-        if columns:
-            read.setdefault("block_size", CSV_BLOCK_BYTES)
+        read.setdefault("block_size", CSV_BLOCK_BYTES)
         if options:
             raise KappaFrameError(
                 f"csv_options takes 'parse', 'convert' and 'read' (pyarrow.csv option "
                 f"dicts); got {sorted(options)}."
             )
-        return parse, pacsv.ConvertOptions(**convert), pacsv.ReadOptions(**read)
+        try:  # the caller's keywords, checked once here
+            pacsv.ParseOptions(**parse), pacsv.ConvertOptions(**convert)
+            pacsv.ReadOptions(**read)
+        except (TypeError, ValueError) as err:
+            raise KappaFrameError(f"csv_options: {err}") from None
+        return parse, convert, read
 
     def batches(self, columns: Sequence[str]) -> Any:
         """Record batches of ``columns``, file by file, holding about one batch at a time.
@@ -219,25 +225,25 @@ class FileScan:
         if isinstance(self.dataset, JsonLines):
             yield from self.dataset.frames(columns)
             return
-        for path in self.dataset.files:
-            if self.format == "parquet":
-                import pyarrow.parquet as pq
-
-                with pq.ParquetFile(path, pre_buffer=False) as parquet:
-                    yield from _with_all_columns(
-                        parquet.iter_batches(
-                            batch_size=self.batch_size,
-                            columns=[c for c in columns if c in parquet.schema_arrow.names],
-                            use_threads=False,
-                        ),
-                        self.dataset.schema,
-                        columns,
-                    )
-            else:
-                parse, convert, read = self._csv(columns=columns)
-                for batch in csv_blocks(path, read, parse, convert):
+        if isinstance(self.dataset, _CsvFiles):
+            for path in self.dataset.files:
+                for batch in self.dataset.blocks(path, columns):
                     for start in range(0, batch.num_rows, self.batch_size):
                         yield batch.slice(start, self.batch_size)
+            return
+        import pyarrow.parquet as pq
+
+        for path in self.dataset.files:
+            with _reading(path, "parquet"), pq.ParquetFile(path, pre_buffer=False) as parquet:
+                yield from _with_all_columns(
+                    parquet.iter_batches(
+                        batch_size=self.batch_size,
+                        columns=[c for c in columns if c in parquet.schema_arrow.names],
+                        use_threads=False,
+                    ),
+                    self.dataset.schema,
+                    columns,
+                )
 
     def __repr__(self) -> str:
         where = self.paths if self.paths is not None else "a pyarrow dataset"
@@ -261,11 +267,13 @@ def scan(
 
     Parameters
     ----------
-    source : path, glob, list of paths, or pyarrow.dataset.Dataset
+    source : path, glob, folder, list of them, or pyarrow.dataset.Dataset
+        A folder stands for the data files in it and in its subfolders (known suffixes,
+        compressed too; hidden files left out), as on the command line.
     format : {"parquet", "csv", "jsonl"}, optional
-        Default: from the file suffix (``.parquet``/``.pq``; ``.csv``/``.tsv``/``.txt``;
-        ``.jsonl``/``.ndjson``), after a compression suffix (``.gz``, ``.bz2``, ``.xz``,
-        ``.zst``): compressed CSV and JSON lines are decompressed as they are read.
+        Default: from the file suffix (``.parquet``/``.pq``; ``.csv``/``.tsv``/``.tab``/
+        ``.txt``; ``.jsonl``/``.ndjson``), after a compression suffix (``.gz``, ``.bz2``,
+        ``.xz``, ``.zst``): compressed CSV and JSON lines are decompressed as they are read.
     batch_size : int, default 262144
         Rows per batch (JSON lines: at most 65,536 lines a batch).
     csv_options : dict, optional
@@ -281,6 +289,13 @@ def scan(
     Returns
     -------
     FileScan
+
+    Raises
+    ------
+    KappaFrameError
+        A path that does not exist, a glob that matches nothing, a folder without data
+        files, files of mixed formats, and a file the decompressor or the parser rejects
+        (now, or while a function reads it): the message names the file and the way out.
 
     Examples
     --------
@@ -302,21 +317,20 @@ def scan(
 
 
 def _expand(source: Any) -> list[str]:
+    """The files a path, a glob, a folder or a list of them names, as the command line reads.
+
+    A folder stands for the data files in it and its subfolders (known suffixes, compressed
+    too, not hidden); a glob for the files it matches (``**`` included).
+    """
     items = [source] if isinstance(source, (str, os.PathLike)) else list(source)
     paths: list[str] = []
     for item in items:
         if not isinstance(item, (str, os.PathLike)):
             raise KappaFrameTypeError(f"expected a path; got {type(item).__name__} {item!r}.")
-        text = os.fspath(item)
-        if any(ch in text for ch in "*?["):
-            found = sorted(glob.glob(text))
-            if not found:
-                raise KappaFrameError(f"no file matches {text!r}.")
-            paths.extend(found)
-        elif os.path.exists(text):
-            paths.append(text)
-        else:
-            raise KappaFrameError(f"file not found: {text!r}.")
+        for path in expand_input(item):
+            if not os.path.isfile(path):
+                raise KappaFrameError(f"file not found: {path!r}.")
+            paths.append(path)
     if not paths:
         raise KappaFrameError("no files given.")
     return paths
@@ -325,13 +339,15 @@ def _expand(source: Any) -> list[str]:
 def _infer_format(paths: list[str]) -> str:
     kinds = set()
     for path in paths:
-        if os.path.isdir(path):
-            kinds.add("parquet")
-            continue
         stem, suffix = os.path.splitext(path)
         if suffix.lower() in _COMPRESSION:
             suffix = os.path.splitext(stem)[1]
         kind = _FORMATS.get(suffix.lower())
+        if suffix.lower() == ".json":
+            raise KappaFrameError(
+                f"{path!r} is a JSON array, which is read whole, not in batches: read it "
+                "with pandas.read_json(path) and pass the frame, or write JSON lines (.jsonl)."
+            )
         if kind is None:
             raise KappaFrameError(
                 f"cannot tell the format of {path!r} from its suffix; pass "
@@ -402,13 +418,30 @@ class FileReader(BatchReader):
             return self.scan.dataset.to_table(names)
         schema = self.scan.dataset.schema
         strings = [str(c) for c in compact if _is_string(schema.field(str(c)).type)]
-        table = self.scan._open(strings).to_table(columns=names)
+        if isinstance(self.scan.dataset, _CsvFiles):
+            table = self.scan.dataset.to_table(names, dictionary=strings)
+        else:
+            table = self.scan._open(strings).to_table(columns=names)
         for name in names:
             column = table.column(name)
             if name not in strings and pa.types.is_dictionary(column.type):
                 position = table.schema.get_field_index(name)
                 table = table.set_column(position, name, column.cast(column.type.value_type))
         return table.to_pandas()
+
+
+def _first_unreadable(paths: Sequence[str]) -> str:
+    """The first of ``paths`` whose Parquet footer cannot be read (else the first path)."""
+    import pyarrow.parquet as pq
+
+    for path in paths:
+        try:
+            pq.read_schema(path)
+        except Exception as err:
+            if is_read_error(err):
+                return path
+            raise
+    return paths[0]
 
 
 def _union_schema(dataset: Any, fmt: str) -> Any:
@@ -524,6 +557,16 @@ _BYTE_LINES = ("utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252", "wind
 def csv_blocks(path: str, read: Any, parse: Any, convert: Any) -> Iterator[Any]:
     """Record batches of one CSV file, parsed a block of whole lines at a time.
 
+    See :func:`csv_tables`; a file the decompressor or the parser rejects is a
+    :class:`~kappaframe.KappaFrameError` naming the file and the way out.
+    """
+    for table in csv_tables(path, read, parse, convert):
+        yield from table.to_batches()
+
+
+def csv_tables(path: str, read: Any, parse: Any, convert: Any) -> Generator[Any, None, None]:
+    """Each block of one CSV file as a pyarrow table (the first even when it has no rows).
+
     pyarrow's streaming reader keeps memory for the blocks it has read until the file
     ends, so its peak grows with the file. Here the (decompressed) bytes are cut at line
     ends, about ``read.block_size`` at a time, and each block is parsed on its own by
@@ -536,13 +579,23 @@ def csv_blocks(path: str, read: Any, parse: Any, convert: Any) -> Iterator[Any]:
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    encoding = "".join(ch for ch in str(read.encoding).lower() if ch.isalnum())
-    if parse.newlines_in_values or encoding not in _BYTE_LINES:
-        with pacsv.open_csv(
-            csv_source(path), read_options=read, parse_options=parse, convert_options=convert
-        ) as reader:
-            yield from reader
-        return
+    with _reading(path, "csv"):
+        encoding = "".join(ch for ch in str(read.encoding).lower() if ch.isalnum())
+        if parse.newlines_in_values or encoding not in _BYTE_LINES:
+            with pacsv.open_csv(
+                csv_source(path), read_options=read, parse_options=parse, convert_options=convert
+            ) as reader:
+                yield reader.schema.empty_table()
+                for batch in reader:
+                    yield pa.Table.from_batches([batch])
+            return
+        yield from _csv_block_tables(path, read, parse, convert)
+
+
+def _csv_block_tables(path: str, read: Any, parse: Any, convert: Any) -> Iterator[Any]:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
     header = not read.column_names and not read.autogenerate_column_names
     later: tuple[Any, Any] | None = None  # read and convert options of the later blocks
     head = b""  # the header line, put back in front of every later block
@@ -580,7 +633,7 @@ def csv_blocks(path: str, read: Any, parse: Any, convert: Any) -> Iterator[Any]:
                     later = _later_block_options(read, convert, table.schema)
                 else:
                     table = parsed(head + block, later)
-                yield from table.to_batches()
+                yield table
             if not data:
                 return
 
@@ -597,7 +650,7 @@ def _csv_error(path: str, err: Exception, head: bytes, read: Any, parse: Any) ->
     import pyarrow.csv as pacsv
 
     if "conversion error" not in str(err):
-        return KappaFrameError(f"could not read {path!r}: {err}")
+        return unreadable_file(path, "csv", err, _compression(path))
     names = list(read.column_names)
     if head:
         names = pacsv.read_csv(pa.py_buffer(head), parse_options=parse).column_names
@@ -625,33 +678,79 @@ def _later_block_options(read: Any, convert: Any, schema: Any) -> tuple[Any, Any
     return later_read, later_convert
 
 
-def _csv_schema(path: str, parse: Any, convert: Any, read: Any) -> Any:
-    """The columns and types pyarrow infers from a CSV file's first block."""
-    import pyarrow.csv as pacsv
+class _CsvFile:
+    """One CSV file: its read, parse and convert options, and its first block's columns."""
 
-    with pacsv.open_csv(
-        csv_source(path), read_options=read, parse_options=parse, convert_options=convert
-    ) as reader:
-        return reader.schema
+    def __init__(
+        self, path: str, parse: dict[str, Any], convert: dict[str, Any], read: dict[str, Any]
+    ) -> None:
+        import pyarrow.csv as pacsv
+
+        self.path = path
+        self.read = pacsv.ReadOptions(**read)
+        self.parse = pacsv.ParseOptions(**parse)
+        self.convert = dict(convert)
+        tables = csv_tables(path, self.read, self.parse, pacsv.ConvertOptions(**convert))
+        try:
+            first = next(tables, None)
+        finally:
+            tables.close()
+        if first is None:
+            raise KappaFrameError(
+                f"could not read {path!r} as csv: the file is empty (not even a header "
+                "line); check the export."
+            )
+        check_unique_names(first.schema.names, os.path.basename(path))
+        #: The columns and the types pyarrow infers from the first block.
+        self.schema = first.schema
+
+    def blocks(self, columns: Sequence[str], types: dict[str, Any]) -> Iterator[Any]:
+        """Record batches of ``columns`` (absent ones missing), typed by ``types``."""
+        import pyarrow.csv as pacsv
+
+        convert = {
+            **self.convert,
+            "include_columns": list(columns),
+            "include_missing_columns": True,
+            "column_types": {**types, **self.convert.get("column_types", {})},
+        }
+        yield from csv_blocks(self.path, self.read, self.parse, pacsv.ConvertOptions(**convert))
 
 
 class _CsvFiles:
-    """CSV files pyarrow cannot open itself (``.xz``), in the place of a pyarrow dataset.
+    """The CSV files of a scan, in the place of a pyarrow dataset.
 
-    It has what :class:`FileScan` and :class:`FileReader` ask of a dataset: ``files``, the
-    union ``schema`` and ``to_table``; its batches come from :meth:`FileScan.batches`.
+    Each file is read by the block reader (:func:`csv_blocks`, decompressed as it is
+    read). It has what :class:`FileScan` and :class:`FileReader` ask of a dataset:
+    ``files``, the union ``schema`` (each file's first block) and ``to_table``.
     """
 
     def __init__(self, scan: FileScan) -> None:
         self.scan = scan
         self.files = list(scan.paths or [])
-        self.schema = scan.schema
+        parse, convert, read = scan._csv()
+        self.csv = {path: _CsvFile(path, parse, convert, read) for path in self.files}
+        self.schema = _merge_schemas(((p, f.schema) for p, f in self.csv.items()), "csv")
+        scan.schema = self.schema
 
-    def to_table(self, columns: Sequence[str]) -> Any:
+    def blocks(self, path: str, columns: Sequence[str], dictionary: Sequence[str] = ()) -> Any:
+        """Record batches of ``columns`` of one file; ``dictionary`` ones dictionary-encoded."""
         import pyarrow as pa
 
-        schema = pa.schema([self.schema.field(c) for c in columns])
-        return pa.Table.from_batches(list(self.scan.batches(columns)), schema=schema)
+        types = {}
+        for c in columns:
+            kind = self.schema.field(c).type
+            types[c] = pa.dictionary(pa.int32(), kind) if c in dictionary else kind
+        return self.csv[path].blocks(columns, types)
+
+    def to_table(self, columns: Sequence[str], dictionary: Sequence[str] = ()) -> Any:
+        """Every row of ``columns``, file after file."""
+        import pyarrow as pa
+
+        batches = [b for path in self.files for b in self.blocks(path, columns, dictionary)]
+        if batches:
+            return pa.Table.from_batches(batches)
+        return pa.schema([self.schema.field(c) for c in columns]).empty_table()
 
 
 class JsonLines:
@@ -699,22 +798,10 @@ class JsonLines:
                         return
                     yield start, b"".join(lines)
                     start += len(lines)
-        except _DECOMPRESS_ERRORS as err:
-            raise self._unreadable(path, err) from None
         except Exception as err:
-            import pyarrow as pa
-
-            if isinstance(err, pa.ArrowException):
-                raise self._unreadable(path, err) from None
-            raise
-
-    def _unreadable(self, path: str, err: BaseException) -> KappaFrameError:
-        if _compression(path) is not None:
-            return KappaFrameError(
-                f"could not decompress {path!r} ({_compression(path)}): {err}; the file is "
-                "truncated or damaged: copy it again, or name the uncompressed file."
-            )
-        return KappaFrameError(f"could not read {path!r} as jsonl: {err}")
+            if not is_read_error(err):
+                raise
+            raise unreadable_file(path, "jsonl", err, _compression(path)) from None
 
     def parse(self, path: str, start: int, data: bytes) -> Any:
         """One chunk as a pandas frame: JSON types kept, ``null_values`` strings missing."""
