@@ -154,3 +154,103 @@ def test_a_folder_is_read_as_the_command_line_reads_it(
     assert expected["n"].item() == 90
     for way in WAYS.values():
         same_numbers(way(folder), expected)
+
+
+# ----------------------------------------------------------------- 2. header-only files
+
+
+@pytest.mark.parametrize("ending", ["\n", ""])
+def test_a_header_only_file_gives_what_the_command_line_gives(
+    ending: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "header.csv"
+    path.write_text("a,b" + ending)
+    code, out, err = by_cli(["report", str(path), "--format", "csv"], capsys)
+    assert code == 0 and "undefined" in err
+    expected = pd.read_csv(io.StringIO(out))
+    assert expected["n"].tolist() == [0]
+    for way in WAYS.values():
+        with pytest.warns(kf.UndefinedKappaWarning, match="no item rated by both"):
+            same_numbers(way(path), expected)
+    stream = tmp_path / "header.csv.gz"
+    stream.write_bytes(gzip.compress(path.read_bytes()))
+    assert by_cli(["report", str(stream), "--format", "csv", "--stream"], capsys)[1] == out
+
+
+def test_a_header_only_long_file_is_the_same_error_both_ways(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "long.csv"
+    path.write_text("item,rater,label")
+    long = {"item": "item", "rater": "rater", "label": "label"}
+    code, _, err = by_cli(
+        ["report", str(path), "--item", "item", "--rater", "rater", "--label", "label"], capsys
+    )
+    assert code == 2 and "at least 2 raters" in err
+    for way in WAYS.values():
+        with pytest.raises(kf.KappaFrameError, match="at least 2 raters; column 'rater' has 0"):
+            way(path, **long)
+
+
+def test_an_empty_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "empty.csv"
+    path.write_text("")
+    for way in WAYS.values():
+        with pytest.raises(kf.KappaFrameError, match=r"empty\.csv.*empty"):
+            way(path)
+
+
+# ------------------------------------------------------------------ 5. empty header names
+
+
+UNNAMED = ",a,b\nno,yes,yes\nno,no,yes\nyes,no,no\nyes,yes,yes\nno,,no\n"
+
+
+def test_an_empty_header_name_is_unnamed_as_pandas_names_it_on_every_way_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "unnamed.csv"
+    path.write_text(UNNAMED)
+    expected = cli_table(path, capsys)
+    assert expected["rater_a"].tolist()[:2] == ["Unnamed: 0", "Unnamed: 0"]
+    assert cli_table(path, capsys, "--stream").equals(expected)
+    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 16)  # and in blocks of a line or two
+    for way in WAYS.values():
+        same_numbers(way(path), expected)
+    named = cli_table(path, capsys, "--raters", "Unnamed: 0", "b")
+    assert named["n"].item() == 5
+    same_numbers(kf.pairwise(str(path), ["Unnamed: 0", "b"]), named)
+    without = cli_table(path, capsys, "--exclude", "Unnamed: 0")
+    same_numbers(kf.pairwise(str(path), ["a", "b"]), without)
+    assert kf.scan(path).dataset.schema.names == ["Unnamed: 0", "a", "b"]
+
+
+def test_empty_header_names_are_numbered_by_their_position(tmp_path: Path) -> None:
+    path = tmp_path / "gaps.csv"
+    path.write_text("a,,b,\nyes,1,yes,\nno,2,no,\n")
+    assert kf.scan(path).dataset.schema.names == ["a", "Unnamed: 1", "b", "Unnamed: 3"]
+    assert list(pd.read_csv(path).columns) == ["a", "Unnamed: 1", "b", "Unnamed: 3"]
+    got = kf.pairwise(str(path), ["a", "b"])
+    assert got["n"].item() == 2
+
+
+# ------------------------------------------------------------------ separators
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("tabs.tsv", "a\tb\nyes\tno\nno\tno\nyes\tyes\n"),
+        ("tabs.tab", "a\tb\nyes\tno\nno\tno\nyes\tyes\n"),
+        ("semicolons.csv", "a;b\nyes;no\nno;no\nyes;yes\n"),
+    ],
+)
+def test_the_separator_is_found_as_the_command_line_finds_it(
+    name: str, text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    expected = cli_table(path, capsys)
+    assert expected["n"].item() == 3
+    for way in WAYS.values():
+        same_numbers(way(path), expected)

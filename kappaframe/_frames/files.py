@@ -32,7 +32,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from .._errors import KappaFrameError, KappaFrameTypeError, refuse_nested
-from .._io.read import check_unique_names, expand_input, is_read_error, unreadable_file
+from .._io.read import (
+    check_unique_names,
+    expand_input,
+    header_names,
+    is_read_error,
+    sniff_delimiter,
+    unreadable_file,
+)
 from .pandas import PandasFrame
 from .parts import DEFAULT_BATCH_ROWS, BatchReader
 
@@ -336,14 +343,20 @@ def _expand(source: Any) -> list[str]:
     return paths
 
 
+def _format_suffix(path: str) -> str:
+    """The suffix that names a file's format, after a compression suffix (lower case)."""
+    stem, suffix = os.path.splitext(path)
+    if suffix.lower() in _COMPRESSION:
+        suffix = os.path.splitext(stem)[1]
+    return suffix.lower()
+
+
 def _infer_format(paths: list[str]) -> str:
     kinds = set()
     for path in paths:
-        stem, suffix = os.path.splitext(path)
-        if suffix.lower() in _COMPRESSION:
-            suffix = os.path.splitext(stem)[1]
-        kind = _FORMATS.get(suffix.lower())
-        if suffix.lower() == ".json":
+        suffix = _format_suffix(path)
+        kind = _FORMATS.get(suffix)
+        if suffix == ".json":
             raise KappaFrameError(
                 f"{path!r} is a JSON array, which is read whole, not in batches: read it "
                 "with pandas.read_json(path) and pass the frame, or write JSON lines (.jsonl)."
@@ -622,6 +635,8 @@ def _csv_block_tables(path: str, read: Any, parse: Any, convert: Any) -> Iterato
                     carry = block
                     continue
                 block, carry = block[:cut], block[cut:]
+            elif block and not block.endswith(b"\n"):
+                block += b"\n"  # a last line without its line end (a header alone, too)
             if block.strip():
                 if later is None:
                     lines = block.split(b"\n", read.skip_rows + 1)
@@ -679,7 +694,12 @@ def _later_block_options(read: Any, convert: Any, schema: Any) -> tuple[Any, Any
 
 
 class _CsvFile:
-    """One CSV file: its read, parse and convert options, and its first block's columns."""
+    """One CSV file: its read, parse and convert options, and its first block's columns.
+
+    As the command line reads a CSV file: the separator, unless given, is sniffed among
+    ``, ; TAB |`` (TAB first for ``.tsv`` and ``.tab``), and an empty name in the header is
+    ``Unnamed: i`` (:func:`kappaframe._io.read.header_names`).
+    """
 
     def __init__(
         self, path: str, parse: dict[str, Any], convert: dict[str, Any], read: dict[str, Any]
@@ -687,6 +707,8 @@ class _CsvFile:
         import pyarrow.csv as pacsv
 
         self.path = path
+        if "delimiter" not in parse:
+            parse = {**parse, "delimiter": _sniffed_delimiter(path, read)}
         self.read = pacsv.ReadOptions(**read)
         self.parse = pacsv.ParseOptions(**parse)
         self.convert = dict(convert)
@@ -700,6 +722,13 @@ class _CsvFile:
                 f"could not read {path!r} as csv: the file is empty (not even a header "
                 "line); check the export."
             )
+        names = header_names(first.schema.names)
+        if names != first.schema.names and not (
+            self.read.column_names or self.read.autogenerate_column_names
+        ):
+            self.read.column_names = names  # the header line is then skipped as a row
+            self.read.skip_rows += 1
+            first = first.rename_columns(names)
         check_unique_names(first.schema.names, os.path.basename(path))
         #: The columns and the types pyarrow infers from the first block.
         self.schema = first.schema
@@ -715,6 +744,22 @@ class _CsvFile:
             "column_types": {**types, **self.convert.get("column_types", {})},
         }
         yield from csv_blocks(self.path, self.read, self.parse, pacsv.ConvertOptions(**convert))
+
+
+def _sniffed_delimiter(path: str, read: dict[str, Any]) -> str:
+    """The separator of a CSV file, found in its first lines as the command line finds it."""
+    default = "\t" if _format_suffix(path) in (".tsv", ".tab") else ","
+    with _reading(path, "csv"), _binary_lines(path) as stream:
+        head = stream.read(65_536)
+    try:
+        text = head.decode(str(read.get("encoding", "utf8")), errors="replace")
+    except LookupError:  # pyarrow names the unknown encoding when it reads
+        return default
+    text = text.lstrip("\ufeff")
+    skip = int(read.get("skip_rows", 0))
+    if skip:
+        text = "".join(text.splitlines(keepends=True)[skip:])
+    return sniff_delimiter(text, default)
 
 
 class _CsvFiles:

@@ -791,9 +791,21 @@ def csv_header(source: Source | Path, kind: str, options: TextOptions | None = N
         return []
     except _READ_ERRORS as err:
         raise _unreadable(source, kind, err, options.encoding) from None
-    names = ["" if pd.isna(v) else str(v) for v in first.iloc[0]] if len(first) else []
+    names = header_names(
+        ["" if pd.isna(v) else str(v) for v in first.iloc[0]] if len(first) else []
+    )
     _check_unique(names, source)
     return names
+
+
+def header_names(names: Sequence[str]) -> list[str]:
+    """A CSV header's column names as pandas reads them: an empty one is ``Unnamed: i``.
+
+    ``i`` is the column's position, from 0 (``,a,b``, what ``DataFrame.to_csv`` writes
+    with its index, names the first column ``Unnamed: 0``). Every way a CSV file comes in
+    names its columns so, and ``raters=`` (``--raters``, ``--exclude``) can name them.
+    """
+    return [name if name != "" else f"Unnamed: {i}" for i, name in enumerate(names)]
 
 
 def columns_of(
