@@ -254,3 +254,48 @@ def test_the_separator_is_found_as_the_command_line_finds_it(
     assert expected["n"].item() == 3
     for way in WAYS.values():
         same_numbers(way(path), expected)
+
+
+# ------------------------------------------------------- 3. quoted line breaks in blocks
+
+
+def quoted_notes(rows: int = 60) -> str:
+    """Ratings with a free-text note; some notes hold line breaks that look like rows."""
+    rng = np.random.default_rng(7)
+    lines = ["a,b,note"]
+    for i in range(rows):
+        a, b = rng.choice(["yes", "no"], 2)
+        note = '"seen twice\nyes,no,then ""fixed"""' if i % 4 == 1 else "plain"
+        lines.append(f"{a},{b},{note}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_a_quoted_line_break_on_a_block_boundary_is_no_new_item(
+    suffix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = quoted_notes()
+    path = tmp_path / f"notes.csv{suffix}"
+    path.write_bytes(gzip.compress(text.encode()) if suffix else text.encode())
+    whole = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, na_values=[""])
+    assert len(whole) == 60
+    expected = kf.pairwise(whole, ["a", "b"])
+    for size in range(24, 200, 7):  # boundaries fall inside the notes, one after another
+        monkeypatch.setattr(files, "CSV_BLOCK_BYTES", size)
+        for way in WAYS.values():
+            same_numbers(way(path, raters=["a", "b"]), expected)
+
+
+def test_csv_blocks_cut_between_rows_not_inside_quotes(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    path = tmp_path / "notes.csv"
+    path.write_text(quoted_notes())
+    read = pacsv.ReadOptions(block_size=40)
+    convert = pacsv.ConvertOptions(column_types=dict.fromkeys(["a", "b", "note"], pa.string()))
+    batches = list(files.csv_blocks(str(path), read, pacsv.ParseOptions(), convert))
+    assert len(batches) > 10
+    notes = [v for batch in batches for v in batch.column("note").to_pylist()]
+    assert len(notes) == 60
+    assert notes[1] == 'seen twice\nyes,no,then "fixed"'

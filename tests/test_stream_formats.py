@@ -302,7 +302,7 @@ def test_csv_blocks_parse_as_the_streaming_reader(case: str, suffix: str, tmp_pa
     assert table.num_rows == 500
 
 
-def test_csv_blocks_keep_the_streaming_reader_for_line_breaks_in_values(tmp_path: Path) -> None:
+def test_csv_blocks_keep_line_breaks_in_quoted_values(tmp_path: Path) -> None:
     import pyarrow.csv as pacsv
 
     path = tmp_path / "notes.csv"

@@ -21,6 +21,7 @@ so about 4 bytes per value) and counts them at once, crowd-style.
 
 from __future__ import annotations
 
+import copy
 import glob
 import io
 import itertools
@@ -582,19 +583,24 @@ def csv_tables(path: str, read: Any, parse: Any, convert: Any) -> Generator[Any,
 
     pyarrow's streaming reader keeps memory for the blocks it has read until the file
     ends, so its peak grows with the file. Here the (decompressed) bytes are cut at line
-    ends, about ``read.block_size`` at a time, and each block is parsed on its own by
-    ``pyarrow.csv.read_csv``: the first with the caller's options, every later one with the
-    header line put back in front and the first block's column types, as the streaming
-    reader would type it. Memory holds one block whatever the size of the file. Values
-    with line breaks inside quotes (``newlines_in_values=True``) and multi-byte encodings
-    other than UTF-8 keep the streaming reader.
+    ends between rows, about ``read.block_size`` at a time, and each block is parsed on its
+    own by ``pyarrow.csv.read_csv``: the first with the caller's options, every later one
+    with the header line put back in front and the first block's column types, as the
+    streaming reader would type it. Memory holds one block whatever the size of the file.
+
+    A line break inside a quoted value is part of the value, as pandas reads it: a block
+    ends at a line end after an even number of quote characters (a doubled quote inside a
+    quoted value counts twice), so a quote character inside an unquoted value (``12"``)
+    can only make a block longer. Multi-byte encodings other than UTF-8 and an
+    ``escape_char`` keep the streaming reader (give it ``newlines_in_values=True`` for
+    quoted line breaks).
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     with _reading(path, "csv"):
         encoding = "".join(ch for ch in str(read.encoding).lower() if ch.isalnum())
-        if parse.newlines_in_values or encoding not in _BYTE_LINES:
+        if parse.escape_char or encoding not in _BYTE_LINES:
             with pacsv.open_csv(
                 csv_source(path), read_options=read, parse_options=parse, convert_options=convert
             ) as reader:
@@ -613,12 +619,21 @@ def _csv_block_tables(path: str, read: Any, parse: Any, convert: Any) -> Iterato
     later: tuple[Any, Any] | None = None  # read and convert options of the later blocks
     head = b""  # the header line, put back in front of every later block
     carry = b""
+    quote = ord(parse.quote_char) if parse.quote_char else None
+    if quote is not None and not parse.newlines_in_values:
+        # Whole rows only reach the parser, but it cuts a buffer into chunks of its own:
+        # it must know that a quoted value may hold a line break.
+        parse = _with_newlines_in_values(parse)
 
     def parsed(text: bytes, options: tuple[Any, Any]) -> Any:
+        whole = options[0]
+        if whole.block_size <= len(text):  # one chunk: a long row never straddles two
+            whole = copy.copy(whole)
+            whole.block_size = len(text) + 1
         try:
             return pacsv.read_csv(
                 pa.py_buffer(text),
-                read_options=options[0],
+                read_options=whole,
                 parse_options=parse,
                 convert_options=options[1],
             )
@@ -630,8 +645,8 @@ def _csv_block_tables(path: str, read: Any, parse: Any, convert: Any) -> Iterato
             data = stream.read(read.block_size)
             block = carry + data
             if data:
-                cut = block.rfind(b"\n") + 1
-                if cut == 0:  # a line longer than a block: read on
+                cut = _row_end(block, quote)
+                if cut == 0:  # a row longer than a block: read on
                     carry = block
                     continue
                 block, carry = block[:cut], block[cut:]
@@ -645,12 +660,50 @@ def _csv_block_tables(path: str, read: Any, parse: Any, convert: Any) -> Iterato
                         if read.skip_rows == 0 and head.startswith(b"\xef\xbb\xbf"):
                             head = head[3:]  # the byte order mark starts the file only
                     table = parsed(block, (read, convert))
+                    if data and not table.num_rows:  # types come from rows: read on
+                        carry = block + carry
+                        continue
                     later = _later_block_options(read, convert, table.schema)
                 else:
                     table = parsed(head + block, later)
                 yield table
             if not data:
                 return
+
+
+def _with_newlines_in_values(parse: Any) -> Any:
+    """``parse`` with ``newlines_in_values=True``, built anew.
+
+    A ``copy.copy`` of pyarrow's ParseOptions holds ``None`` as its invalid-row handler,
+    which pyarrow then calls on a ragged row.
+    """
+    import pyarrow.csv as pacsv
+
+    options = {
+        name: getattr(parse, name)
+        for name in ("delimiter", "quote_char", "double_quote", "escape_char", "ignore_empty_lines")
+    }
+    if parse.invalid_row_handler is not None:
+        options["invalid_row_handler"] = parse.invalid_row_handler
+    return pacsv.ParseOptions(newlines_in_values=True, **options)
+
+
+def _row_end(block: bytes, quote: int | None) -> int:
+    """The index after the last line end of ``block`` that ends a row (0: none).
+
+    ``block`` starts a row, outside quotes: a line end after an odd number of quote
+    characters is inside a quoted value.
+    """
+    end = block.rfind(b"\n") + 1
+    if quote is None or end == 0 or block.find(quote) < 0:
+        return end
+    import numpy as np
+
+    data = np.frombuffer(block, dtype=np.uint8)
+    quotes = np.flatnonzero(data == quote)
+    ends = np.flatnonzero(data == ord("\n"))
+    outside = ends[np.searchsorted(quotes, ends) % 2 == 0]
+    return int(outside[-1]) + 1 if len(outside) else 0
 
 
 def _csv_error(path: str, err: Exception, head: bytes, read: Any, parse: Any) -> Exception:
@@ -683,8 +736,6 @@ def _csv_error(path: str, err: Exception, head: bytes, read: Any, parse: Any) ->
 
 def _later_block_options(read: Any, convert: Any, schema: Any) -> tuple[Any, Any]:
     """Options for a block after the first: no rows to skip, the first block's types."""
-    import copy
-
     later_read = copy.copy(read)
     later_read.skip_rows = 0
     later_read.skip_rows_after_names = 0
