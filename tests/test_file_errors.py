@@ -299,3 +299,206 @@ def test_csv_blocks_cut_between_rows_not_inside_quotes(tmp_path: Path) -> None:
     notes = [v for batch in batches for v in batch.column("note").to_pylist()]
     assert len(notes) == 60
     assert notes[1] == 'seen twice\nyes,no,then "fixed"'
+
+
+# ------------------------------------------- 4. a rater whose first label comes late
+
+
+def late_labels(rows: int = 400, late: int = 300) -> str:
+    rng = np.random.default_rng(11)
+    lines = ["a,b,c,d"]
+    for i in range(rows):
+        a, b = rng.choice(["yes", "no"], 2)
+        c, d = rng.choice(["1", "2", "10"], 2)
+        if i < late:  # b and d rate nothing in the first blocks
+            b, d = "", ""
+        lines.append(f"{a},{b},{c},{d}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("raters", [["a", "b"], ["c", "d"]])
+def test_a_rater_whose_first_label_comes_late_is_read(
+    raters: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = tmp_path / "late.csv"
+    path.write_text(late_labels())
+    flags = ["--raters", *raters, "--weights", "linear"]
+    expected = cli_table(path, capsys, *flags)
+    assert cli_table(path, capsys, *flags, "--stream").equals(expected)
+    assert expected["n"].item() == 100
+    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 256)  # the first blocks: b and d empty
+    for way in WAYS.values():
+        same_numbers(way(path, raters=raters, weights="linear"), expected)
+    small = kf.scan(path, batch_size=16, csv_options={"read": {"block_size": 128}})
+    same_numbers(kf.pairwise(small, raters, weights="linear"), expected)
+
+
+# ------------------------------------- 6. labels as written; numbers by the command line's rule
+
+
+def write_columns(path: Path, columns: dict[str, list[str]]) -> Path:
+    names = list(columns)
+    rows = zip(*columns.values(), strict=True)
+    path.write_text(",".join(names) + "\n" + "".join(",".join(r) + "\n" for r in rows))
+    return path
+
+
+def every_way(
+    path: Path,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    **options: Any,
+) -> pd.DataFrame:
+    """The command line's table (whole and --stream), checked against every Python way in."""
+    expected = cli_table(path, capsys, *flags)
+    assert cli_table(path, capsys, *flags, "--stream").equals(expected)
+    for way in WAYS.values():
+        same_numbers(way(path, **options), expected)
+    same_numbers(kf.pairwise(kf.scan(path, batch_size=5), **options), expected)
+    return expected
+
+
+def test_labels_are_compared_as_written_on_every_way_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = ["01", "1", "1.0", "2", "1", "01"] * 10
+    b = ["1", "1", "1.0", "2", "01", "1.0"] * 10
+    c = ["true", "TRUE", "false", "true", "FALSE", "true"] * 10
+    d = ["true", "true", "false", "TRUE", "false", "TRUE"] * 10
+    written = {"a": a, "b": b, "c": c, "d": d}
+    path = write_columns(tmp_path / "codes.csv", written)
+    for x, y in (("a", "b"), ("c", "d")):
+        got = every_way(path, capsys, ["--raters", x, y], raters=[x, y])
+        assert got["n"].item() == 60
+        as_written = kf.cohen_kappa(written[x], written[y])
+        assert got["kappa"].item() == pytest.approx(as_written, abs=1e-12)
+
+
+def test_plain_numbers_are_numbers_in_their_order_on_every_way_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = ["1", "2", "10", "2", "10", "1", "", "2"] * 5
+    b = ["2", "2", "10", "1", "2", "1", "10", ""] * 5
+    path = write_columns(tmp_path / "numbers.csv", {"a": a, "b": b})
+    got = every_way(path, capsys, ["--weights", "linear"], weights="linear")
+    pairs = [(float(x), float(y)) for x, y in zip(a, b, strict=True) if x and y]
+    numbers = kf.cohen_kappa(*zip(*pairs, strict=True), weights="linear")
+    as_text = kf.cohen_kappa(
+        *([str(v) for v in p] for p in zip(*pairs, strict=True)), weights="linear"
+    )
+    assert numbers != pytest.approx(as_text)  # the order 1 < 2 < 10 matters here
+    assert got["kappa"].item() == pytest.approx(numbers, abs=1e-12)
+    for source in (str(path), kf.scan(path)):
+        assert kf.confusion(source, "a", "b").index.tolist() == [1, 2, 10]
+    passes = second_passes(monkeypatch)
+    kf.pairwise(str(path))
+    assert passes == []  # the first block's guess held: the file is read once
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (["1", "2", "10", "2", "1"], ["1", "NA", "10", "2", "2"]),  # a word in one rater
+        (["1", "2", "1", "2", "2"], ["1.0", "2.0", "2.0", "2.0", "1.0"]),  # 1 and 1.0
+        (["1", "2", "1", "2", "2"], ["1", "2", "02", "2", "1"]),  # a leading zero
+    ],
+)
+def test_raters_decide_together_whether_labels_are_numbers(
+    a: list[str], b: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One rater's labels can keep the other's text: they share one category index.
+    path = write_columns(tmp_path / "mixed.csv", {"a": a * 4, "b": b * 4})
+    got = every_way(path, capsys, ["--weights", "linear"], weights="linear")
+    as_written = kf.cohen_kappa(a * 4, b * 4, weights="linear")
+    assert got["kappa"].item() == pytest.approx(as_written, abs=1e-12)
+
+
+def test_group_keys_decide_apart_from_the_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # pandas writes numbers with a missing value as 1.0; the weeks stay whole numbers.
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"week": rng.integers(1, 12, 200)})
+    for name in ("a", "b"):
+        frame[name] = rng.integers(1, 4, 200).astype(float)
+        frame.loc[rng.random(200) < 0.1, name] = np.nan
+    path = tmp_path / "weeks.csv"
+    frame.to_csv(path, index=False)
+    got = every_way(
+        path, capsys, ["--by", "week", "--weights", "linear"], by="week", weights="linear"
+    )
+    assert got["week"].tolist() == sorted(set(frame["week"]))
+    expected = kf.pairwise(frame, ["a", "b"], by="week", weights="linear")
+    same_numbers(got, expected)
+    assert kf.pairwise(str(path), by="week")["week"].tolist() == got["week"].tolist()
+
+
+def test_the_index_pandas_writes_is_a_rater_as_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "indexed.csv"
+    pd.DataFrame({"a": ["yes", "no", "no", "yes"], "b": ["yes", "yes", "no", "yes"]}).to_csv(path)
+    got = every_way(path, capsys, [])
+    assert got["rater_a"].tolist() == ["Unnamed: 0", "Unnamed: 0", "a"]
+
+
+def test_long_layout_labels_and_rater_ids_decide_each_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(9)
+    rows = [
+        (f"{item:03d}", str(rater), str(rng.choice([1, 2, 10])))
+        for item in range(40)
+        for rater in (1, 2, 10)
+    ]
+    path = tmp_path / "long.csv"
+    path.write_text("item,rater,label\n" + "".join(",".join(r) + "\n" for r in rows))
+    flags = ["--item", "item", "--rater", "rater", "--label", "label", "--weights", "linear"]
+    long = {"item": "item", "rater": "rater", "label": "label", "weights": "linear"}
+    got = every_way(path, capsys, flags, **long)
+    assert got["rater_a"].tolist() == [1, 1, 2]  # ids as numbers, in their order
+
+
+LATE_CHANGES = {
+    "decimals": (["1", "2", "3"], ["2.5"]),  # whole numbers, then numbers with decimals
+    "leading zero": (["1", "2", "3"], ["02"]),  # numbers, then text
+    "one number twice": (["1.5", "1", "2"], ["1.0"]),  # 1 and 1.0: text
+    "nothing first": (["", "", ""], ["1", "2", "10"]),  # no label early, then numbers
+}
+
+
+@pytest.mark.parametrize("case", LATE_CHANGES)
+def test_a_late_value_that_changes_a_kind_is_counted_once(
+    case: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    early, late = LATE_CHANGES[case]
+    rng = np.random.default_rng(13)
+    a = [str(v) for v in rng.choice(early, 300)] + [str(v) for v in rng.choice(late, 40)]
+    b = [str(v) for v in rng.choice(early, 300)] + [str(v) for v in rng.choice(late, 40)]
+    b[-40:-20] = a[-40:-20]  # some agreement late
+    path = write_columns(tmp_path / "late.csv", {"a": a, "b": b})
+    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 256)  # the late values come blocks later
+    got = every_way(path, capsys, ["--weights", "linear"], weights="linear")
+    assert got["n"].item() == sum(1 for x, y in zip(a, b, strict=True) if x and y)
+    passes = second_passes(monkeypatch)
+    kf.pairwise(str(path))
+    assert passes == [("a", "b")]  # the guess from the first block is read again, once
+
+
+def second_passes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """Record the columns of every pass over all values (a guessed kind that changed)."""
+    seen: list[tuple[str, ...]] = []
+    real = files.csv_kinds
+
+    def csv_kinds(scan: Any, sets: Any) -> Any:
+        seen.extend(tuple(s) for s in sets)
+        return real(scan, sets)
+
+    monkeypatch.setattr(files, "csv_kinds", csv_kinds)
+    return seen

@@ -8,8 +8,10 @@ Parquet and CSV files go through ``pyarrow`` (only the needed columns, in batche
 a ``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet")``), or
 :func:`scan` to set the format, the batch size or CSV options. A folder or a glob names the
 files the command line reads for it (:func:`kappaframe._io.read.expand_input`). CSV files
-are cut into blocks of whole lines, each parsed on its own, decompressed as they are read
-(``.gz``, ``.bz2``, ``.xz``, ``.zst``). JSON lines (``.jsonl``, ``.ndjson``, compressed too)
+are cut into blocks of whole rows, each parsed on its own, decompressed as they are read
+(``.gz``, ``.bz2``, ``.xz``, ``.zst``); their cells are read as the command line reads
+them: as written, numbers only by :func:`kappaframe._io.read.number_kind` over every
+value (see :class:`FileReader`). JSON lines (``.jsonl``, ``.ndjson``, compressed too)
 are read in chunks of lines, each parsed as the command line's whole-file read parses the
 file (``pandas.read_json(lines=True, dtype=False)``). A file the decompressor or the parser
 rejects is a :class:`~kappaframe.KappaFrameError` naming the file and the way out.
@@ -21,7 +23,9 @@ so about 4 bytes per value) and counts them at once, crowd-style.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import glob
 import io
 import itertools
@@ -29,7 +33,6 @@ import lzma
 import os
 import sys
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from typing import Any
 
 from .._errors import KappaFrameError, KappaFrameTypeError, refuse_nested
@@ -38,6 +41,8 @@ from .._io.read import (
     expand_input,
     header_names,
     is_read_error,
+    number_kind,
+    plain_number,
     sniff_delimiter,
     unreadable_file,
 )
@@ -50,7 +55,9 @@ __all__ = [
     "FileScan",
     "JsonLines",
     "csv_blocks",
+    "csv_kinds",
     "csv_source",
+    "csv_tables",
     "file_reader",
     "scan",
 ]
@@ -77,7 +84,7 @@ _FORMATS = {
 _COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
 
 
-@contextmanager
+@contextlib.contextmanager
 def _reading(path: str, kind: str) -> Iterator[None]:
     """Turn what a decompressor or a parser raises for ``path`` into a clear error."""
     try:
@@ -209,10 +216,11 @@ class FileScan:
     def batches(self, columns: Sequence[str]) -> Any:
         """Record batches of ``columns``, file by file, holding about one batch at a time.
 
-        Parquet: ``ParquetFile.iter_batches`` without pre-buffering; CSV: pyarrow's
-        streaming reader (over a decompressing stream for compressed files); JSON lines:
-        pandas frames of at most :data:`JSON_BATCH_LINES` lines; a ``Dataset`` given by the
-        caller: its scanner, with the least read-ahead it allows.
+        Parquet: ``ParquetFile.iter_batches`` without pre-buffering; CSV: the block
+        reader (:func:`csv_blocks`), each cell as written (text) unless ``csv_options``
+        gives its column a type; JSON lines: pandas frames of at most
+        :data:`JSON_BATCH_LINES` lines; a ``Dataset`` given by the caller: its scanner,
+        with the least read-ahead it allows.
         """
         ds = _arrow_dataset()
         columns = list(columns)
@@ -287,7 +295,13 @@ def scan(
     csv_options : dict, optional
         ``{"parse": {...}, "convert": {...}, "read": {...}}``: keyword arguments of
         ``pyarrow.csv.ParseOptions``, ``ConvertOptions`` and ``ReadOptions`` (e.g.
-        ``{"parse": {"delimiter": "\t"}}``).
+        ``{"parse": {"delimiter": "\t"}}``). As on the command line, the separator is
+        sniffed unless given, only an empty cell is missing unless ``null_values`` says
+        otherwise, and labels are compared as written (``01``, ``1`` and ``1.0`` are three
+        labels, ``true`` and ``TRUE`` two): the rater columns become numbers together
+        only when every label is a plain number and no two name the same number, so that
+        weights order ``1 < 2 < 10``; group keys decide each on their own.
+        ``{"convert": {"column_types": {...}}}`` gives columns a type instead.
     json_options : dict, optional
         JSON lines: ``{"null_values": [...], "encoding": "utf-8"}``. Each chunk of lines
         is parsed by ``pandas.read_json(lines=True, dtype=False)`` (JSON types kept: a
@@ -395,12 +409,27 @@ def file_reader(data: Any) -> FileReader | None:
 
 
 class FileReader(BatchReader):
-    """Files as pandas parts: batches of rows, or the needed columns whole (long layout)."""
+    """Files as pandas parts: batches of rows, or the needed columns whole (long layout).
+
+    CSV cells are read as written and become numbers as the command line decides it
+    (:func:`kappaframe._io.read.number_kind`, over every value): the rater columns of the
+    wide layout together, as their labels share one category index, and every other
+    column on its own; a column given a type in ``csv_options`` keeps it. Which columns
+    are group keys the counting tells by asking the adapter (:meth:`wrap`) for their keys,
+    which it does first on :meth:`empty`, before any batch is read.
+
+    The batches are counted as they are read, with the kinds the files' first blocks
+    show; each batch is checked against them, and should a later value change a kind
+    (a ``2.5`` among whole numbers, a ``01``), every value is looked at once and the
+    counting starts again (:meth:`reduce`, :meth:`map`).
+    """
 
     output = "pandas"
 
     def __init__(self, scan: FileScan) -> None:
         self.scan = scan
+        self.keys: set[str] = set()  # the columns the counting uses as group keys
+        self._kinds: dict[tuple[tuple[str, ...], ...], dict[str, str | None]] = {}
 
     def columns(self) -> list[Hashable]:
         if isinstance(self.scan.dataset, JsonLines):
@@ -413,11 +442,61 @@ class FileReader(BatchReader):
         return self.scan.dataset.schema.empty_table().to_pandas()
 
     def wrap(self) -> Callable[[Any], Any]:
+        if isinstance(self.scan.dataset, _CsvFiles):
+            return functools.partial(_CsvPart, keys=self.keys)
         return PandasFrame
 
     def parts(self, columns: Sequence[Hashable]) -> Iterator[Any]:
-        for batch in self.scan.batches([str(c) for c in columns]):
-            yield batch.to_pandas() if hasattr(batch, "to_pandas") else batch
+        names = [str(c) for c in columns]
+        if not isinstance(self.scan.dataset, _CsvFiles):
+            for batch in self.scan.batches(names):
+                yield batch.to_pandas() if hasattr(batch, "to_pandas") else batch
+            return
+        free = [c for c in names if c not in self.scan.dataset.typed]
+        sets = (  # raters together, group keys each alone
+            tuple(c for c in free if c not in self.keys),
+            *((c,) for c in free if c in self.keys),
+        )
+        kinds = self._kinds.get(sets)
+        check = None
+        if kinds is None:
+            kinds, check = _guessed_kinds(self.scan.dataset.schema, sets)
+        for batch in self.scan.batches(names):
+            if check is not None:
+                check.add(batch)
+            yield _as_kinds(batch, kinds).to_pandas()
+        if check is not None:
+            check.done()
+            self._kinds[sets] = kinds
+
+    def map(
+        self,
+        columns: Sequence[Hashable],
+        func: Callable[..., Any],
+        *args: Any,
+        together: Hashable | None = None,
+        compact: Sequence[Hashable] = (),
+    ) -> list[Any]:
+        try:
+            return super().map(columns, func, *args, together=together, compact=compact)
+        except _KindsChanged as changed:
+            self._kinds[changed.sets] = csv_kinds(self.scan, changed.sets)
+            return super().map(columns, func, *args, together=together, compact=compact)
+
+    def reduce(
+        self,
+        columns: Sequence[Hashable],
+        func: Callable[..., Any],
+        combine: Callable[[list[Any]], Any],
+        *args: Any,
+        together: Hashable | None = None,
+        compact: Sequence[Hashable] = (),
+    ) -> Any:
+        try:
+            return super().reduce(columns, func, combine, *args, together=together, compact=compact)
+        except _KindsChanged as changed:
+            self._kinds[changed.sets] = csv_kinds(self.scan, changed.sets)
+            return super().reduce(columns, func, combine, *args, together=together, compact=compact)
 
     def whole(self, columns: Sequence[Hashable], compact: Sequence[Hashable] = ()) -> Any:
         """Every row of ``columns``; the strings of ``compact`` dictionary-encoded.
@@ -430,18 +509,225 @@ class FileReader(BatchReader):
         names = [str(c) for c in columns]
         if isinstance(self.scan.dataset, JsonLines):
             return self.scan.dataset.to_table(names)
+        if isinstance(self.scan.dataset, _CsvFiles):
+            # Every column decides on its own: the long layout's labels are one column.
+            typed = self.scan.dataset.typed
+            strings = [str(c) for c in compact if str(c) not in typed]
+            table = self.scan.dataset.to_table(names, dictionary=strings)
+            for name in names:
+                if name not in typed:
+                    column = table.column(name)
+                    kind = number_kind(_distinct(column))
+                    if kind is not None:
+                        position = table.schema.get_field_index(name)
+                        table = table.set_column(position, name, _as_kind(column, kind))
+            return table.to_pandas()
         schema = self.scan.dataset.schema
         strings = [str(c) for c in compact if _is_string(schema.field(str(c)).type)]
-        if isinstance(self.scan.dataset, _CsvFiles):
-            table = self.scan.dataset.to_table(names, dictionary=strings)
-        else:
-            table = self.scan._open(strings).to_table(columns=names)
+        table = self.scan._open(strings).to_table(columns=names)
         for name in names:
             column = table.column(name)
             if name not in strings and pa.types.is_dictionary(column.type):
                 position = table.schema.get_field_index(name)
                 table = table.set_column(position, name, column.cast(column.type.value_type))
         return table.to_pandas()
+
+
+class _CsvPart(PandasFrame):
+    """A batch of a CSV file that tells its reader which columns are group keys."""
+
+    def __init__(self, frame: Any, keys: set[str]) -> None:
+        super().__init__(frame)
+        self._keys = keys
+
+    def keys(self, name: Hashable) -> tuple[Any, int]:
+        self._keys.add(str(name))
+        return super().keys(name)
+
+
+class _KindsChanged(Exception):
+    """A value that changes the kind guessed for some CSV columns: read them again."""
+
+    def __init__(self, sets: tuple[tuple[str, ...], ...]) -> None:
+        super().__init__(sets)
+        self.sets = sets
+
+
+def _numeric(kind: Any) -> bool:
+    """Whether a type pyarrow infers may hold plain numbers only (else: a word is there)."""
+    import pyarrow as pa
+
+    return bool(pa.types.is_null(kind) or pa.types.is_integer(kind) or pa.types.is_floating(kind))
+
+
+def _guessed_kinds(
+    schema: Any, sets: tuple[tuple[str, ...], ...]
+) -> tuple[dict[str, str | None], _KindCheck | None]:
+    """The kinds the files' first blocks show for ``sets``, and the check of the rest.
+
+    A set with a column pyarrow reads as text there (a word, a date, ``true``) is text;
+    else it is numbers with decimals if a column reads so, whole numbers if one does, and
+    text while no value is seen. The check confirms the guess on every batch.
+    """
+    import pyarrow as pa
+
+    kinds: dict[str, str | None] = {}
+    checked = []
+    for group in sets:
+        types = [schema.field(c).type for c in group]
+        guess = None
+        if group and all(_numeric(t) for t in types):
+            checked.append(group)
+            if any(pa.types.is_floating(t) for t in types):
+                guess = "float"
+            elif any(pa.types.is_integer(t) for t in types):
+                guess = "int"
+        kinds.update(dict.fromkeys(group, guess))
+    return kinds, (_KindCheck(sets, checked, kinds) if checked else None)
+
+
+class _KindCheck:
+    """Confirms, batch by batch, the kinds guessed for sets of CSV columns read as text.
+
+    A set's kind is :func:`kappaframe._io.read.number_kind` of its distinct values; it
+    can only move away from a guess (whole numbers to decimals, numbers to text), so the
+    first batch that moves it raises :class:`_KindsChanged`. A batch's new values are
+    judged at once (a ``2.5`` or a word among whole numbers could not be read as guessed);
+    all the distinct values again each time they double, and at the end (``1`` in one
+    batch and ``1.0`` in another name one number twice).
+    """
+
+    def __init__(
+        self,
+        key: tuple[tuple[str, ...], ...],
+        sets: list[tuple[str, ...]],
+        kinds: dict[str, str | None],
+    ) -> None:
+        self.key = key
+        self.sets = list(sets)
+        self.kinds = kinds
+        self.seen: dict[str, set[str]] = {c: set() for group in sets for c in group}
+        self.judged = dict.fromkeys(self.sets, 0)  # distinct values when last judged
+
+    def add(self, batch: Any) -> None:
+        import pyarrow.compute as pc
+
+        for group in list(self.sets):
+            guess = self.kinds[group[0]]
+            new = {c: set(pc.unique(batch.column(c)).drop_null().to_pylist()) for c in group}
+            fresh = set().union(*(new[c] - self.seen[c] for c in group))
+            if not fresh:
+                continue
+            kind = number_kind(fresh)
+            if kind is None and guess is None:
+                self.sets.remove(group)  # text as guessed, whatever comes
+                continue
+            if kind is None or (kind == "float" and guess == "int"):
+                raise _KindsChanged(self.key)
+            for c in group:
+                self.seen[c] |= new[c]
+            size = sum(len(self.seen[c]) for c in group)
+            if size >= 2 * self.judged[group]:
+                self._judge(group, size)
+
+    def done(self) -> None:
+        for group in self.sets:
+            self._judge(group, 0)
+
+    def _judge(self, group: tuple[str, ...], size: int) -> None:
+        self.judged[group] = size
+        if number_kind(set().union(*(self.seen[c] for c in group))) != self.kinds[group[0]]:
+            raise _KindsChanged(self.key)
+
+
+def csv_kinds(scan: FileScan, sets: Sequence[Sequence[str]]) -> dict[str, str | None]:
+    """The kind of each column of ``sets`` in CSV files read as written: int, float or text.
+
+    As the command line decides it (:func:`kappaframe._io.read.number_kind`): each set of
+    columns decides together (the rater columns, whose labels share one category index),
+    over every value of every file. A set with a column read as text in a file's first
+    block (a value that is not a plain number) is text at once; the others are decided in
+    one pass over those columns only, keeping their distinct values while they all look
+    like plain numbers.
+
+    Parameters
+    ----------
+    scan : FileScan
+        CSV files.
+    sets : sequence of sequence of str
+        Columns that decide together.
+
+    Returns
+    -------
+    dict
+        ``"int"``, ``"float"`` or None (text) for every column of ``sets``.
+    """
+    import pyarrow.compute as pc
+
+    files = scan.dataset
+    kinds: dict[str, str | None] = {c: None for group in sets for c in group}
+    if not isinstance(files, _CsvFiles):
+        raise KappaFrameTypeError("csv_kinds reads CSV files (kf.scan(..., format='csv')).")
+    pending = [g for g in sets if g and all(_numeric(files.schema.field(c).type) for c in g)]
+    columns = list(dict.fromkeys(c for group in pending for c in group))
+    seen: dict[str, set[str]] = {c: set() for c in columns}
+    worded: set[str] = set()  # columns holding a label that is not a plain number
+    for path in files.files if columns else ():
+        with contextlib.closing(files.blocks(path, columns)) as batches:
+            for batch in batches:
+                for c in columns:
+                    if c in worded:
+                        continue
+                    new = set(pc.unique(batch.column(c)).drop_null().to_pylist()) - seen[c]
+                    if all(plain_number(v) for v in new):
+                        seen[c] |= new
+                    else:
+                        worded.add(c)
+                        seen[c].clear()
+                if len(worded) == len(columns):
+                    break
+        if len(worded) == len(columns):
+            break
+    for group in pending:
+        if not any(c in worded for c in group):
+            kinds.update(dict.fromkeys(group, number_kind(set().union(*(seen[c] for c in group)))))
+    return kinds
+
+
+def _as_kind(column: Any, kind: str) -> Any:
+    """A column of text (plain or dictionary-encoded) as int64 or float64 numbers."""
+    import pyarrow as pa
+
+    target = pa.int64() if kind == "int" else pa.float64()
+    if isinstance(column, pa.ChunkedArray):
+        return pa.chunked_array([_as_kind(chunk, kind) for chunk in column.chunks], type=target)
+    if pa.types.is_dictionary(column.type):
+        return column.dictionary.cast(target).take(column.indices)
+    return column.cast(target)
+
+
+def _as_kinds(batch: Any, kinds: dict[str, str | None]) -> Any:
+    """A record batch with its numbers columns (``kinds``: int or float) cast from text."""
+    import pyarrow as pa
+
+    arrays = []
+    for name in batch.schema.names:
+        kind = kinds.get(name)
+        arrays.append(batch.column(name) if kind is None else _as_kind(batch.column(name), kind))
+    return pa.RecordBatch.from_arrays(arrays, names=batch.schema.names)
+
+
+def _distinct(column: Any) -> set[str]:
+    """The distinct non-missing values of a text column (plain or dictionary-encoded)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    values: set[str] = set()
+    for chunk in column.chunks:
+        if pa.types.is_dictionary(chunk.type):
+            chunk = chunk.dictionary.take(pc.unique(chunk.indices).drop_null())
+        values.update(pc.unique(chunk).drop_null().to_pylist())
+    return values
 
 
 def _first_unreadable(paths: Sequence[str]) -> str:
@@ -638,7 +924,7 @@ def _csv_block_tables(path: str, read: Any, parse: Any, convert: Any) -> Iterato
                 convert_options=options[1],
             )
         except pa.ArrowInvalid as err:
-            raise _csv_error(path, err, head, read, parse) from None
+            raise _csv_error(path, err, head, read, parse, convert) from None
 
     with _binary_lines(path) as stream:
         while True:
@@ -706,11 +992,14 @@ def _row_end(block: bytes, quote: int | None) -> int:
     return int(outside[-1]) + 1 if len(outside) else 0
 
 
-def _csv_error(path: str, err: Exception, head: bytes, read: Any, parse: Any) -> Exception:
-    """A CSV block pyarrow cannot parse: name the file, and the column of a type clash.
+def _csv_error(
+    path: str, err: Exception, head: bytes, read: Any, parse: Any, convert: Any
+) -> Exception:
+    """A CSV block pyarrow cannot parse: name the file, and the column a value does not fit.
 
-    A column takes its type from the file's first block; a later value of another type
-    (``2.5`` in a column of integers) needs the type given.
+    A value fails to convert when its column has a type: the one the caller gave
+    (``column_types``), or else the one the file's first block of rows showed (the block
+    reader types every later block so, as pyarrow's streaming reader does).
     """
     import re
 
@@ -721,16 +1010,33 @@ def _csv_error(path: str, err: Exception, head: bytes, read: Any, parse: Any) ->
         return unreadable_file(path, "csv", err, _compression(path))
     names = list(read.column_names)
     if head:
-        names = pacsv.read_csv(pa.py_buffer(head), parse_options=parse).column_names
+        names = header_names(pacsv.read_csv(pa.py_buffer(head), parse_options=parse).column_names)
     found = re.search(r"CSV column #(\d+)", str(err))
     index = int(found.group(1)) if found else len(names)
-    which = repr(names[index]) if index < len(names) else "'<column>'"
+    name = names[index] if index < len(names) else "<column>"
+    which = repr(name)
+    shown = re.search(r"conversion error to (\w+): invalid value (.*)$", str(err))
+    kind, value = (shown.group(1), shown.group(2)) if shown else ("its type", "a value")
+    way_out = (
+        "Give the column the type of every value: kf.scan(path, csv_options={'convert': "
+        f"{{'column_types': {{{which}: 'string'}}}}}}) compares the labels as written "
+        "('float64' reads numbers)."
+    )
+    if name in {str(c) for c in convert.column_types}:
+        return KappaFrameError(
+            f"could not read {path!r}: column {which} is read as {kind} (its column_types), "
+            f"and holds {value}, which is not. {way_out}"
+        )
+    if kind == "null":
+        return KappaFrameError(
+            f"could not read {path!r}: column {which} is empty in the file's first block of "
+            f"rows ({read.block_size:,} bytes), which left its type unknown, and a later "
+            f"block holds {value}. {way_out}"
+        )
     return KappaFrameError(
-        f"could not read {path!r}: {err}. A CSV column takes its type from the file's first "
-        f"block ({read.block_size:,} bytes), and column {which} has a later value of "
-        "another type. Give the column's type: kf.scan(path, csv_options={'convert': "
-        f"{{'column_types': {{{which}: 'float64'}}}}}}) for numbers, or 'string' to "
-        "compare the labels as written."
+        f"could not read {path!r}: column {which} holds only {kind} values in the file's "
+        f"first block of rows ({read.block_size:,} bytes), and a later block holds {value}. "
+        f"{way_out}"
     )
 
 
@@ -825,22 +1131,28 @@ class _CsvFiles:
         self.scan = scan
         self.files = list(scan.paths or [])
         parse, convert, read = scan._csv()
+        #: The columns the caller gave a type (``column_types``): read as that type.
+        self.typed = {str(c) for c in convert.get("column_types", {})}
         self.csv = {path: _CsvFile(path, parse, convert, read) for path in self.files}
+        #: Every file's columns, with the types pyarrow infers from its first block.
         self.schema = _merge_schemas(((p, f.schema) for p, f in self.csv.items()), "csv")
         scan.schema = self.schema
 
     def blocks(self, path: str, columns: Sequence[str], dictionary: Sequence[str] = ()) -> Any:
-        """Record batches of ``columns`` of one file; ``dictionary`` ones dictionary-encoded."""
+        """Record batches of ``columns`` of one file, each cell as written (text).
+
+        A column given a type keeps it; ``dictionary`` ones are dictionary-encoded text.
+        """
         import pyarrow as pa
 
-        types = {}
-        for c in columns:
-            kind = self.schema.field(c).type
-            types[c] = pa.dictionary(pa.int32(), kind) if c in dictionary else kind
-        return self.csv[path].blocks(columns, types)
+        text = {
+            c: pa.dictionary(pa.int32(), pa.string()) if c in dictionary else pa.string()
+            for c in columns
+        }
+        return self.csv[path].blocks(columns, text)
 
     def to_table(self, columns: Sequence[str], dictionary: Sequence[str] = ()) -> Any:
-        """Every row of ``columns``, file after file."""
+        """Every row of ``columns``, file after file, as :meth:`blocks` reads them."""
         import pyarrow as pa
 
         batches = [b for path in self.files for b in self.blocks(path, columns, dictionary)]
