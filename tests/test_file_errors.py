@@ -125,11 +125,17 @@ def test_a_ragged_row_after_the_first_block_is_a_clear_error(
             way(path)
 
 
-def test_missing_paths_name_the_path(tmp_path: Path) -> None:
+def test_missing_paths_name_the_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for source in (tmp_path / "nowhere.csv", tmp_path / "none-*.csv"):
         for way in WAYS.values():
             with pytest.raises(kf.KappaFrameError, match=source.name.replace("*", r"\*")):
                 way(source)
+    pattern = str(tmp_path / "none-*.csv")
+    code, _, err = by_cli(["report", pattern], capsys)
+    assert code == 2 and "no file matches" in err
+    for way in WAYS.values():  # as the command line says it
+        with pytest.raises(kf.KappaFrameError, match="no file matches"):
+            way(pattern)
 
 
 def test_a_folder_without_data_files_is_a_clear_error(tmp_path: Path) -> None:

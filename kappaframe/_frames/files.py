@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
-import glob
 import io
 import itertools
 import lzma
@@ -393,9 +392,9 @@ def file_reader(data: Any) -> FileReader | None:
         return FileReader(data)
     if isinstance(data, (str, os.PathLike)):
         text = os.fspath(data)
-        if not (os.path.exists(text) or glob.glob(text)):
-            return None
-        return FileReader(FileScan(data))
+        if not os.path.exists(text) and not any(ch in text for ch in "*?["):
+            return None  # not a file: the caller says what it takes
+        return FileReader(FileScan(data))  # a glob that matches nothing says so
     if (
         isinstance(data, (list, tuple))
         and data
