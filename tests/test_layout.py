@@ -25,9 +25,9 @@ RANKS = {
     "_cli": 7,  # the command line's jobs: flags in, the public functions' calls out
     "_report": 6,  # for people: text, markdown, html, pictures
     "_api": 5,  # public functions: options -> adapt -> plan -> stats -> table
-    "_frames": 4,  # frame in, frame out
-    "_io": 3,  # bytes <-> tables: formats, sources, readers, writers (knows no kappa)
+    "_frames": 4,  # frame in, frame out (files through _io's reader)
     "_stats": 4,  # counts -> numbers
+    "_io": 3,  # bytes <-> tables: formats, sources, readers, writers (knows no kappa)
     "_encode": 3,  # labels -> small integer codes
     "_count": 2,  # codes -> additive count tables
     "_schema": 1,  # output schemas

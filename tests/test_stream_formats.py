@@ -310,7 +310,7 @@ def test_csv_blocks_parse_as_the_streaming_reader(case: str, suffix: str, tmp_pa
     assert table.num_rows == 500
 
 
-def test_csv_blocks_keep_the_streaming_reader_for_line_breaks_in_values(tmp_path: Path) -> None:
+def test_csv_blocks_keep_line_breaks_in_quoted_values(tmp_path: Path) -> None:
     import pyarrow.csv as pacsv
 
     path = tmp_path / "notes.csv"
@@ -322,19 +322,35 @@ def test_csv_blocks_keep_the_streaming_reader_for_line_breaks_in_values(tmp_path
     assert got[0].column("note")[0].as_py() == "two\nlines"
 
 
-def test_a_late_value_of_another_type_names_the_column_and_the_way_out(tmp_path: Path) -> None:
+def test_a_late_value_of_another_type_is_read_as_the_command_line_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The column's type comes from every value, not from the first block: a late 2.5
+    # makes the column numbers with decimals, on every way in.
     rows = ["a,b", *[f"{i % 3 + 1},{i % 2 + 1}" for i in range(400)], "2.5,1"]
     path = tmp_path / "late.csv"
     path.write_text("\n".join(rows) + "\n")
     small = kf.scan(str(path), csv_options={"read": {"block_size": 256}})
-    with pytest.raises(kf.KappaFrameError, match=r"column 'a' has a later value") as caught:
-        kf.pairwise(small, ["a", "b"])  # 2.5 is a score unless the raters are named
-    assert "'column_types': {'a': 'float64'}" in str(caught.value)
+    got = kf.pairwise(small, ["a", "b"], weights="linear")  # 2.5: named raters, not a score
+    args = ["report", str(path), "--raters", "a", "b", "--format", "csv", "--weights", "linear"]
+    code, out, err = run(args, capsys)
+    assert code == 0, err
+    by_cli = pd.read_csv(io.StringIO(out))
+    assert got["n"].item() == by_cli["n"].item() == 401
+    assert got["kappa"].item() == pytest.approx(by_cli["kappa"].item(), abs=1e-12)
     typed = kf.scan(
         str(path),
         csv_options={"read": {"block_size": 256}, "convert": {"column_types": {"a": "float64"}}},
     )
-    assert kf.pairwise(typed, ["a", "b"])["n"].iloc[0] == 401
+    assert kf.pairwise(typed, ["a", "b"], weights="linear")["kappa"].item() == pytest.approx(
+        got["kappa"].item(), abs=1e-12
+    )
+    # A type given that a value does not fit names the column, the value and the way out.
+    wrong = {"read": {"block_size": 256}, "convert": {"column_types": {"a": "int64"}}}
+    with pytest.raises(kf.KappaFrameError, match=r"column 'a' is read as int64") as caught:
+        kf.pairwise(kf.scan(str(path), csv_options=wrong), ["a", "b"])
+    assert "2.5" in str(caught.value) and "'string'" in str(caught.value)
+    assert "first block" not in str(caught.value)
 
 
 @pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")

@@ -149,6 +149,11 @@ _READ_ERRORS = (ValueError, OSError, EOFError, UnicodeDecodeError, lzma.LZMAErro
 TEXT_FORMATS = ("csv", "tsv")
 
 
+def plain_number(text: str) -> bool:
+    """Whether a label is written as a plain number (``-2``, ``10``, ``0.5``; not ``01``)."""
+    return _NUMBER.fullmatch(text) is not None
+
+
 def number_kind(values: Iterable[str]) -> str | None:
     """Say whether distinct labels read as text may become numbers, and which.
 
@@ -168,7 +173,7 @@ def number_kind(values: Iterable[str]) -> str | None:
         None: keep them as text (also when there are none).
     """
     distinct = set(values)
-    if not distinct or not all(_NUMBER.fullmatch(v) for v in distinct):
+    if not distinct or not all(plain_number(v) for v in distinct):
         return None
     if not any("." in v for v in distinct):
         numbers: set[float] = {int(v) for v in distinct}
@@ -545,6 +550,65 @@ def _read_one(
     return frame, kind
 
 
+def unreadable_file(
+    name: str, kind: str, err: BaseException, compression: str | None = None
+) -> KappaFrameError:
+    """The error for a file the decompressor or the parser rejects: what failed, the way out.
+
+    Parameters
+    ----------
+    name : str
+        The file, as the message shows it.
+    kind : str
+        The format it was read as (``csv``, ``parquet``, ...).
+    err : BaseException
+        What the decompressor or the parser raised.
+    compression : str, optional
+        The file's compression (``gzip``, ...): a read error is then a damaged stream.
+    """
+    if compression is not None and (
+        isinstance(err, _DECOMPRESS_ERRORS) or type(err).__name__ == "ZstdError"
+    ):
+        return KappaFrameError(
+            f"could not decompress {name!r} ({compression}): {err}; the file is "
+            "truncated or damaged: copy it again, or name the uncompressed file."
+        )
+    reason = str(err).strip() or type(err).__name__
+    hint = ""
+    if kind == "parquet":
+        hint = (
+            "; check the file is complete and is Parquet (it starts and ends with the bytes "
+            "PAR1): copy it again, or name its real format"
+        )
+    elif _RAGGED.search(reason):
+        hint = (
+            "; check that every row has as many cells as the header (a cell that holds "
+            "the separator must be quoted)"
+        )
+    return KappaFrameError(f"could not read {name!r} as {kind}: {reason}{hint}")
+
+
+#: What a decompressor raises for a damaged stream (and zstandard's ZstdError, by name).
+_DECOMPRESS_ERRORS = (EOFError, lzma.LZMAError, zlib.error, OSError)
+
+
+def is_read_error(err: BaseException) -> bool:
+    """Whether ``err`` is what a decompressor or a parser raises for a file it rejects.
+
+    A :class:`KappaFrameError` is not: it already says what is wrong.
+    """
+    if isinstance(err, KappaFrameError):
+        return False
+    if isinstance(err, _READ_ERRORS) or type(err).__name__ == "ZstdError":
+        return True
+    pa = sys.modules.get("pyarrow")
+    return pa is not None and isinstance(err, pa.ArrowException)
+
+
+#: A parser's words for a row with more (or fewer) cells than the header.
+_RAGGED = re.compile(r"Expected \d+ (?:columns|fields)")
+
+
 def _unreadable(
     source: Source, kind: str, err: BaseException, encoding: str = _DEFAULT_ENCODING
 ) -> KappaFrameError:
@@ -558,13 +622,7 @@ def _unreadable(
             f"{err.start} is not {shown}); name the file's encoding with --encoding, e.g. "
             f"--encoding {other} for Excel's 'CSV (Windows)' files."
         )
-    if compression is not None and isinstance(err, (EOFError, lzma.LZMAError, zlib.error, OSError)):
-        return KappaFrameError(
-            f"could not decompress {str(source)!r} ({compression}): {err}; the file is "
-            "truncated or damaged: copy it again, or name the uncompressed file."
-        )
-    reason = str(err) or type(err).__name__
-    return KappaFrameError(f"could not read {str(source)!r} as {kind}: {reason}")
+    return unreadable_file(str(source), kind, err, compression)
 
 
 def _missing_codec(name: str, compression: str | None, err: ImportError) -> Exception:
@@ -733,9 +791,21 @@ def csv_header(source: Source | Path, kind: str, options: TextOptions | None = N
         return []
     except _READ_ERRORS as err:
         raise _unreadable(source, kind, err, options.encoding) from None
-    names = ["" if pd.isna(v) else str(v) for v in first.iloc[0]] if len(first) else []
+    names = header_names(
+        ["" if pd.isna(v) else str(v) for v in first.iloc[0]] if len(first) else []
+    )
     _check_unique(names, source)
     return names
+
+
+def header_names(names: Sequence[str]) -> list[str]:
+    """A CSV header's column names as pandas reads them: an empty one is ``Unnamed: i``.
+
+    ``i`` is the column's position, from 0 (``,a,b``, what ``DataFrame.to_csv`` writes
+    with its index, names the first column ``Unnamed: 0``). Every way a CSV file comes in
+    names its columns so, and ``raters=`` (``--raters``, ``--exclude``) can name them.
+    """
+    return [name if name != "" else f"Unnamed: {i}" for i, name in enumerate(names)]
 
 
 def columns_of(
@@ -765,11 +835,16 @@ def columns_of(
 
 
 def _check_unique(names: Sequence[Hashable], source: Source) -> None:
+    check_unique_names(names, source.name)
+
+
+def check_unique_names(names: Sequence[Hashable], where: str) -> None:
+    """Refuse a column name given twice in the header of the file ``where`` names."""
     seen: set[Hashable] = set()
     for name in names:
         if name in seen:
             raise KappaFrameError(
-                f"{source.name}: the column name {str(name)!r} appears more than once; "
+                f"{where}: the column name {str(name)!r} appears more than once; "
                 "rename one of them in the file's header."
             )
         seen.add(name)
@@ -858,7 +933,7 @@ def _open_parquet(source: Source, wanted: list[Hashable] | None) -> tuple[Any, l
     try:
         parquet = pq.ParquetFile(source.open() if source.stdin else source.path)
     except (pa.ArrowException, OSError) as err:
-        raise KappaFrameError(f"could not read {str(source)!r} as parquet: {err}") from None
+        raise unreadable_file(str(source), "parquet", err) from None
     _check_unique(parquet.schema_arrow.names, source)
     _check_wanted(wanted, parquet.schema_arrow.names, source)
     return parquet, None if wanted is None else [str(c) for c in wanted]
