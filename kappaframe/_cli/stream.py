@@ -117,51 +117,13 @@ def _stream_kinds(
 ) -> dict[Any, Any]:
     """Each column's kind (None: text), as the whole-file read decides it.
 
-    The label columns decide together, every other set alone. A set with a text column
-    in the file's first block stays text; the others are decided over every value, in
-    one more pass over those columns only (their distinct values are kept).
+    The label columns decide together, every other set alone
+    (:func:`kappaframe._frames.files.csv_kinds`, the reader's own rule).
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.csv as pacsv
+    from .._frames.files import csv_kinds, scan
 
-    from .._frames.files import CSV_BLOCK_BYTES, scan
-    from .._io.read import _NUMBER, number_kind
-
-    schema = scan(paths, format="csv", csv_options=options).dataset.schema
-    text = (pa.string(), pa.large_string())
-    pending = [g for g in sets if g and all(schema.field(str(c)).type not in text for c in g)]
-    kinds: dict[Any, Any] = {}
-    if not pending:
-        return kinds
-    columns = list(dict.fromkeys(str(c) for group in pending for c in group))
-    convert = pacsv.ConvertOptions(
-        include_columns=columns,
-        column_types={c: pa.string() for c in columns},
-        null_values=options["convert"]["null_values"],
-        strings_can_be_null=True,
-    )
-    parse = pacsv.ParseOptions(**options.get("parse", {}))
-    read = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES, **options.get("read", {}))
-    seen: dict[str, set[str]] = {c: set() for c in columns}
-    worded: set[str] = set()  # columns holding a label that is not a plain number
-    for batch in _csv_batches(paths, read, parse, convert):
-        for c in columns:
-            if c in worded:
-                continue
-            new = set(pc.unique(batch.column(c)).drop_null().to_pylist()) - seen[c]
-            if any(not _NUMBER.fullmatch(v) for v in new):
-                worded.add(c)
-                seen[c].clear()
-            else:
-                seen[c] |= new
-    for group in pending:
-        names = [str(c) for c in group]
-        if any(c in worded for c in names):
-            continue
-        kind = number_kind(set().union(*(seen[c] for c in names)))
-        kinds.update(dict.fromkeys(group, kind))
-    return kinds
+    files = scan(paths, format="csv", csv_options=options)
+    return csv_kinds(files, [[str(c) for c in group] for group in sets if group])
 
 
 def streamable(args: argparse.Namespace, fmt: str) -> bool:
@@ -179,14 +141,6 @@ def streamable(args: argparse.Namespace, fmt: str) -> bool:
     kinds = {input_kind(p, args.input_format) for p in expand_input(args.input)}
     whole = "json" in kinds or ("jsonl" in kinds and len(kinds) > 1)  # as before
     return not whole or fmt in ("markdown", "html")
-
-
-def _csv_batches(paths: list[str], read: Any, parse: Any, convert: Any) -> Iterator[Any]:
-    """Record batches of CSV files, a block at a time (compressed files decompressed)."""
-    from .._frames.files import csv_blocks
-
-    for path in paths:
-        yield from csv_blocks(path, read, parse, convert)
 
 
 @contextlib.contextmanager
