@@ -18,7 +18,7 @@ from ._errors import (
     MissingTokenWarning,
     UndefinedKappaWarning,
 )
-from ._frames.files import FileScan, scan
+from ._io.scan import FileScan, scan
 from ._register import (
     register_dask_when_imported,
     register_pandas,

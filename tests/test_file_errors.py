@@ -22,6 +22,7 @@ import pytest
 import kappaframe as kf
 from kappaframe import cli
 from kappaframe._frames import files
+from kappaframe._io import scan as io_scan
 
 pytest.importorskip("pyarrow")
 
@@ -104,7 +105,7 @@ def test_damage_found_while_counting_is_a_clear_error(
     suffix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The first blocks decompress; the end of the file is missing.
-    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 1024)
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 1024)
     data = ratings_csv(20_000)
     packed = gzip.compress(data) if suffix == ".gz" else lzma.compress(data)
     path = tmp_path / f"labels.csv{suffix}"
@@ -117,7 +118,7 @@ def test_damage_found_while_counting_is_a_clear_error(
 def test_a_ragged_row_after_the_first_block_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 256)
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 256)
     path = tmp_path / "ragged.csv"
     path.write_bytes(ratings_csv(500) + b"yes,no,maybe\n")
     for way in WAYS.values():
@@ -220,7 +221,7 @@ def test_an_empty_header_name_is_unnamed_as_pandas_names_it_on_every_way_in(
     expected = cli_table(path, capsys)
     assert expected["rater_a"].tolist()[:2] == ["Unnamed: 0", "Unnamed: 0"]
     assert cli_table(path, capsys, "--stream").equals(expected)
-    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 16)  # and in blocks of a line or two
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 16)  # and in blocks of a line or two
     for way in WAYS.values():
         same_numbers(way(path), expected)
     named = cli_table(path, capsys, "--raters", "Unnamed: 0", "b")
@@ -287,7 +288,7 @@ def test_a_quoted_line_break_on_a_block_boundary_is_no_new_item(
     assert len(whole) == 60
     expected = kf.pairwise(whole, ["a", "b"])
     for size in range(24, 200, 7):  # boundaries fall inside the notes, one after another
-        monkeypatch.setattr(files, "CSV_BLOCK_BYTES", size)
+        monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", size)
         for way in WAYS.values():
             same_numbers(way(path, raters=["a", "b"]), expected)
 
@@ -300,7 +301,7 @@ def test_csv_blocks_cut_between_rows_not_inside_quotes(tmp_path: Path) -> None:
     path.write_text(quoted_notes())
     read = pacsv.ReadOptions(block_size=40)
     convert = pacsv.ConvertOptions(column_types=dict.fromkeys(["a", "b", "note"], pa.string()))
-    batches = list(files.csv_blocks(str(path), read, pacsv.ParseOptions(), convert))
+    batches = list(io_scan.csv_blocks(str(path), read, pacsv.ParseOptions(), convert))
     assert len(batches) > 10
     notes = [v for batch in batches for v in batch.column("note").to_pylist()]
     assert len(notes) == 60
@@ -335,7 +336,7 @@ def test_a_rater_whose_first_label_comes_late_is_read(
     expected = cli_table(path, capsys, *flags)
     assert cli_table(path, capsys, *flags, "--stream").equals(expected)
     assert expected["n"].item() == 100
-    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 256)  # the first blocks: b and d empty
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 256)  # the first blocks: b and d empty
     for way in WAYS.values():
         same_numbers(way(path, raters=raters, weights="linear"), expected)
     small = kf.scan(path, batch_size=16, csv_options={"read": {"block_size": 128}})
@@ -497,7 +498,7 @@ def test_a_late_value_that_changes_a_kind_is_counted_once(
     b = [str(v) for v in rng.choice(early, 300)] + [str(v) for v in rng.choice(late, 40)]
     b[-40:-20] = a[-40:-20]  # some agreement late
     path = write_columns(tmp_path / "late.csv", {"a": a, "b": b})
-    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 256)  # the late values come blocks later
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 256)  # the late values come blocks later
     # Weights where the labels end up numbers; text (02, 1 and 1.0) has no order for them.
     numbers = case in ("decimals", "nothing first")
     weights = {"weights": "linear"} if numbers else {}

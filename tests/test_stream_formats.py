@@ -15,7 +15,7 @@ import pytest
 
 import kappaframe as kf
 from kappaframe import cli
-from kappaframe._frames import files
+from kappaframe._io import scan as io_scan
 from kappaframe._io.read import read_input
 
 pytest.importorskip("pyarrow")
@@ -68,14 +68,14 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def counting_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Record the rows of every batch the file reader yields."""
     seen: list[int] = []
-    real = files.FileScan.batches
+    real = io_scan.FileScan.batches
 
-    def batches(self: files.FileScan, columns: Any) -> Any:
+    def batches(self: io_scan.FileScan, columns: Any) -> Any:
         for batch in real(self, columns):
             seen.append(len(batch))
             yield batch
 
-    monkeypatch.setattr(files.FileScan, "batches", batches)
+    monkeypatch.setattr(io_scan.FileScan, "batches", batches)
     return seen
 
 
@@ -105,7 +105,7 @@ def test_a_path_streams_like_the_whole_read(
 def test_compressed_csv_is_read_a_block_at_a_time(
     labels: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 1024)
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 1024)
     seen = counting_batches(monkeypatch)
     for name in ("labels.csv.gz", "labels.csv.xz"):
         seen.clear()
@@ -119,7 +119,7 @@ def test_compressed_csv_is_read_a_block_at_a_time(
 def test_json_lines_are_read_in_chunks_of_lines(
     labels: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(files, "JSON_BATCH_LINES", 64)
+    monkeypatch.setattr(io_scan, "JSON_BATCH_LINES", 64)
     seen = counting_batches(monkeypatch)
     path = write(labels, tmp_path / "labels.jsonl.gz")
     got = kf.pairwise(path, RATERS, by="project")
@@ -132,7 +132,7 @@ def test_json_lines_keys_types_and_missing_values(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A key first seen late is a rater; null, an absent key and "" are missing."""
-    monkeypatch.setattr(files, "JSON_BATCH_LINES", 3)
+    monkeypatch.setattr(io_scan, "JSON_BATCH_LINES", 3)
     path = tmp_path / "odd.jsonl"
     path.write_text(
         '{"a": "yes", "b": "yes"}\n{"a": "no", "b": ""}\n\n{"a": null, "b": "no"}\n'
@@ -172,8 +172,8 @@ def test_cli_stream_gives_the_whole_read_table(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 1024)
-    monkeypatch.setattr(files, "JSON_BATCH_LINES", 64)
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 1024)
+    monkeypatch.setattr(io_scan, "JSON_BATCH_LINES", 64)
     path = write(labels, tmp_path / name)
     seen = counting_batches(monkeypatch)
     args = ["report", str(path), "--by", "project", "--weights", "quadratic", "--format", "csv"]
@@ -193,7 +193,7 @@ def test_cli_stream_reads_labels_as_written_in_compressed_csv(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """01, 1 and 1.0 are three labels; N/A is one unless named; a late 2.5 makes numbers."""
-    monkeypatch.setattr(files, "CSV_BLOCK_BYTES", 256)
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 256)
     codes = tmp_path / "codes.csv.gz"
     with gzip.open(codes, "wt") as out:
         out.write("a,b\n" + "01,1\n1,1.0\n1.0,01\n2,2\nN/A,2\n,01\n" * 40)
@@ -229,7 +229,7 @@ def test_cli_stream_reads_labels_as_written_in_compressed_csv(
 def test_cli_stream_json_lines_with_na_values(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(files, "JSON_BATCH_LINES", 2)
+    monkeypatch.setattr(io_scan, "JSON_BATCH_LINES", 2)
     path = tmp_path / "tokens.jsonl"
     path.write_text(
         '{"a": "N/A", "b": "N/A"}\n{"a": "yes", "b": "yes"}\n{"a": "no", "b": "no"}\n'
@@ -298,9 +298,12 @@ def test_csv_blocks_parse_as_the_streaming_reader(case: str, suffix: str, tmp_pa
     read = pacsv.ReadOptions(block_size=512, **read_kw)
     parse = pacsv.ParseOptions(**parse_kw)
     convert = pacsv.ConvertOptions(**convert_kw)
-    got = list(files.csv_blocks(str(path), read, parse, convert))
+    got = list(io_scan.csv_blocks(str(path), read, parse, convert))
     with pacsv.open_csv(
-        files.csv_source(str(path)), read_options=read, parse_options=parse, convert_options=convert
+        io_scan.csv_source(str(path)),
+        read_options=read,
+        parse_options=parse,
+        convert_options=convert,
     ) as reader:
         want = reader.read_all()
     assert len(got) > 5
@@ -317,7 +320,7 @@ def test_csv_blocks_keep_line_breaks_in_quoted_values(tmp_path: Path) -> None:
     path.write_text('ann1,note\n1,"two\nlines"\n2,plain\n')
     read = pacsv.ReadOptions(block_size=16)
     parse = pacsv.ParseOptions(newlines_in_values=True)
-    got = list(files.csv_blocks(str(path), read, parse, pacsv.ConvertOptions()))
+    got = list(io_scan.csv_blocks(str(path), read, parse, pacsv.ConvertOptions()))
     assert sum(b.num_rows for b in got) == 2
     assert got[0].column("note")[0].as_py() == "two\nlines"
 

@@ -26,7 +26,6 @@ def scan_input(
     and ``--na-values`` missing).
     """
     from .._errors import KappaFrameError
-    from .._frames.files import scan
     from .._io.read import (
         Progress,
         as_numbers,
@@ -36,6 +35,7 @@ def scan_input(
         input_kind,
         read_head,
     )
+    from .._io.scan import scan
 
     if fmt in ("markdown", "html"):
         raise KappaFrameError(
@@ -118,9 +118,9 @@ def _stream_kinds(
     """Each column's kind (None: text), as the whole-file read decides it.
 
     The label columns decide together, every other set alone
-    (:func:`kappaframe._frames.files.csv_kinds`, the reader's own rule).
+    (:func:`kappaframe._io.scan.csv_kinds`, the reader's own rule).
     """
-    from .._frames.files import csv_kinds, scan
+    from .._io.scan import csv_kinds, scan
 
     files = scan(paths, format="csv", csv_options=options)
     return csv_kinds(files, [[str(c) for c in group] for group in sets if group])

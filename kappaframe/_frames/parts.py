@@ -12,10 +12,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["DEFAULT_BATCH_ROWS", "BatchReader", "PartReader"]
+from .._io.scan import DEFAULT_BATCH_ROWS
 
-#: Rows per batch when reading files or streaming a LazyFrame.
-DEFAULT_BATCH_ROWS = 1 << 18
+__all__ = ["DEFAULT_BATCH_ROWS", "BatchReader", "PartReader"]
 
 
 class PartReader(ABC):
