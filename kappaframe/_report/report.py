@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._api.many import raters
+from .._api.overall import raters
 from .._api.pairwise import confusion, matrix
 from .._errors import KappaFrameError
 from .._io.formats import _PARQUET_EXTRA
