@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .._count import kernel as _kernel
 from .._count.kernel import all_pairs
 from .._encode.codes import Groups, encode_groups, object_array
 from .._errors import (
@@ -49,6 +48,7 @@ from .._types import (
     Scale,
 )
 from .assemble import interpret, key_columns
+from .many_common import WHY_SYMMETRIC, _pair_tables, _prepared
 from .options import (
     as_list,
     check_min_items,
@@ -56,7 +56,6 @@ from .options import (
     check_pair_options,
     check_settings,
 )
-from .plan import adapt, prepare_input
 from .prepare import Prepared
 
 if TYPE_CHECKING:
@@ -65,29 +64,6 @@ if TYPE_CHECKING:
 __all__ = ["overall", "per_category", "raters"]
 
 FrameT = TypeVar("FrameT")
-
-
-def _prepared(
-    data: Any,
-    raters: Any,
-    by: Any,
-    item: Hashable | None,
-    rater: Hashable | None,
-    label: Hashable | None,
-    categories: Sequence[Any] | None,
-    duplicates: str,
-) -> Prepared:
-    """Adapt and prepare, gathering every rating (not only pair counts) from parts."""
-    return prepare_input(
-        adapt(data),
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-    )
 
 
 #: ``layout=`` of :func:`overall`: one label per rater and item, or per-item category counts.
@@ -213,13 +189,6 @@ def _count_table(
     return _CountSource(rt, cats, by_list, groups, frame)
 
 
-#: Why the many-rater coefficients need a symmetric disagreement matrix.
-WHY_SYMMETRIC = (
-    "the many-rater coefficients and the rater summary compare raters without an order "
-    "(no rater's labels are the rows)"
-)
-
-
 def _schema(columns: tuple[str, ...], ci: float | None) -> tuple[str, ...]:
     return (*columns, *(CI_COLUMNS if ci is not None else ()))
 
@@ -231,23 +200,6 @@ def _needs_ratings(prep: Prepared, what: str) -> None:
             "pair (the sparse path for many raters with few items each, or stored counts). "
             "Pass the wide layout (one column per rater), or fewer raters per call."
         )
-
-
-def _pair_tables(prep: Prepared, pairs: np.ndarray, what: str) -> np.ndarray:
-    """Count the full K x K tables ``(n_pairs, G, K, K)`` of ``pairs``.
-
-    From whatever counts them: the dense kernel, the crowd path or stored counts. ``what``
-    names the public function, whose own arguments the size error suggests changing.
-    """
-    _kernel.check_count_size(
-        len(pairs),
-        prep.groups.n_groups,
-        len(prep.categories),
-        why=f"{what}() needs the full K x K table of every rater pair in every group, and ",
-        ways_out="Pass fewer raters (raters=[...]) or fewer groups (by=), or merge rare "
-        "categories first",
-    )
-    return np.asarray(prep.tables(pairs, None, full=True))
 
 
 def _warn_undefined(values: np.ndarray, what: str) -> None:
