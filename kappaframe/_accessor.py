@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ._api import overall as _overall
 from ._api import pairwise as _api
+from ._api import raters as _raters
 from ._api import threshold
 from ._report import plots
 from ._stats.scales import MIN_ITEMS
@@ -222,7 +223,7 @@ class KappaAccessor(Generic[FrameT]):
             benchmark=benchmark,
         )
 
-    @_documented(_overall.raters)
+    @_documented(_raters.raters)
     def raters(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -235,7 +236,7 @@ class KappaAccessor(Generic[FrameT]):
         categories: Sequence[Any] | None = None,
         duplicates: Duplicates = "raise",
     ) -> FrameT:
-        return _overall.raters(
+        return _raters.raters(
             self._frame,
             raters,
             item=item,
