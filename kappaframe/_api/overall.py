@@ -26,10 +26,11 @@ from .._errors import (
 from .._frames.native import eager_adapter
 from .._frames.render import render as render_table
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, Column, Table
-from .._stats.agreement import agreement, require_symmetric, weight_matrix
+from .._stats.agreement import _one_vs_rest, agreement, require_symmetric, weight_matrix
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
     Ratings,
+    _raters_per_group,
     category_fleiss,
     compute,
     ratings_of,
@@ -217,19 +218,6 @@ def _rows(results: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
     if not results:
         return np.zeros(0)
     return np.stack([res[key] for res in results], axis=1).reshape(-1)
-
-
-def _raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
-    out = np.zeros(n_groups, dtype=np.int64)
-    if group is None and n_groups >= 1:  # one group: the raters with any label
-        if codes.shape[1]:
-            out[0] = np.count_nonzero(codes.max(axis=1) >= 0)
-        return out
-    for r in range(codes.shape[0]):
-        rated = codes[r] >= 0
-        where = np.zeros(rated.sum(), np.intp) if group is None else group[rated]
-        out += np.bincount(where, minlength=n_groups) > 0
-    return out
 
 
 def overall(
@@ -661,21 +649,6 @@ def per_category(
         errors = standard_errors(binary, plain, kappa, ci)
         columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
     return prep.frame.render(Table(columns))
-
-
-def _one_vs_rest(tables: np.ndarray) -> np.ndarray:
-    """Collapse ``tables[..., K, K]`` to ``[..., K, 2, 2]``: category k against the rest."""
-    tables = np.asarray(tables)
-    both = np.diagonal(tables, axis1=-2, axis2=-1)  # (..., K)
-    rows = tables.sum(axis=-1)
-    cols = tables.sum(axis=-2)
-    n = tables.sum(axis=(-2, -1))[..., None]
-    only_a = rows - both
-    only_b = cols - both
-    neither = n - rows - cols + both
-    top = np.stack([both, only_a], axis=-1)
-    bottom = np.stack([only_b, neither], axis=-1)
-    return np.stack([top, bottom], axis=-2)
 
 
 def _fleiss_table(

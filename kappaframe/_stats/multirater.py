@@ -121,6 +121,19 @@ def ratings_of(
     return Ratings(codes[:, keep], None, group[keep], n_groups, k)
 
 
+def _raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
+    out = np.zeros(n_groups, dtype=np.int64)
+    if group is None and n_groups >= 1:  # one group: the raters with any label
+        if codes.shape[1]:
+            out[0] = np.count_nonzero(codes.max(axis=1) >= 0)
+        return out
+    for r in range(codes.shape[0]):
+        rated = codes[r] >= 0
+        where = np.zeros(rated.sum(), np.intp) if group is None else group[rated]
+        out += np.bincount(where, minlength=n_groups) > 0
+    return out
+
+
 def _distinct_items(rt: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The distinct (group, per-item counts) of ``rt``: counts, group and number of items.
 
