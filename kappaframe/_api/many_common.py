@@ -15,8 +15,10 @@ from .._count import kernel as _kernel
 from .plan import adapt, prepare_input
 from .prepare import Prepared
 
+__all__ = ["WHY_SYMMETRIC", "pair_tables", "prepare_ratings"]
 
-def _prepared(
+
+def prepare_ratings(
     data: Any,
     raters: Any,
     by: Any,
@@ -46,7 +48,7 @@ WHY_SYMMETRIC = (
 )
 
 
-def _pair_tables(prep: Prepared, pairs: np.ndarray, what: str) -> np.ndarray:
+def pair_tables(prep: Prepared, pairs: np.ndarray, what: str) -> np.ndarray:
     """Count the full K x K tables ``(n_pairs, G, K, K)`` of ``pairs``.
 
     From whatever counts them: the dense kernel, the crowd path or stored counts. ``what``

@@ -26,13 +26,13 @@ from .._errors import (
 from .._frames.native import eager_adapter
 from .._frames.render import render as render_table
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, Column, Table
-from .._stats.agreement import _one_vs_rest, agreement, require_symmetric, weight_matrix
+from .._stats.agreement import agreement, one_vs_rest, require_symmetric, weight_matrix
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
     Ratings,
-    _raters_per_group,
     category_fleiss,
     compute,
+    raters_per_group,
     ratings_of,
 )
 from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
@@ -48,7 +48,7 @@ from .._types import (
     Scale,
 )
 from .assemble import interpret, key_columns
-from .many_common import WHY_SYMMETRIC, _pair_tables, _prepared
+from .many_common import WHY_SYMMETRIC, pair_tables, prepare_ratings
 from .options import (
     as_list,
     check_min_items,
@@ -441,7 +441,7 @@ def overall(
         rt = source.ratings
         codes = None
     else:
-        prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
+        prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
         _needs_ratings(prep, "overall()")
         if level == "ordinal":  # interval and ratio need numbers anyway
             prep.require_order(why="level='ordinal'")
@@ -478,7 +478,7 @@ def overall(
         np.maximum.at(most, rt.group, rt.counts.sum(axis=1))
         n_raters = np.ceil(most).astype(np.int64)
     else:
-        n_raters = _raters_per_group(codes, source.groups.codes, n_groups)
+        n_raters = raters_per_group(codes, source.groups.codes, n_groups)
     columns = key_columns(source, group_of_row, _schema(OVERALL_COLUMNS, ci), "overall")
     columns += [
         Column("method", "name", np.tile(names, n_groups)),
@@ -604,7 +604,7 @@ def per_category(
     ci = check_pair_options(ci).ci
     min_items = check_min_items(min_items)
     check_settings(scale=scale)
-    prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
+    prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
     scale_obj = resolve_scale(scale)
     k = len(prep.categories)
     n_groups = prep.groups.n_groups
@@ -614,8 +614,8 @@ def per_category(
         rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
         return prep.frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci, min_items))
     pairs = all_pairs(len(prep.raters))
-    tables = _pair_tables(prep, pairs, "per_category")  # (P, G, K, K)
-    binary = _one_vs_rest(tables)  # (P, G, K, 2, 2)
+    tables = pair_tables(prep, pairs, "per_category")  # (P, G, K, K)
+    binary = one_vs_rest(tables)  # (P, G, K, 2, 2)
     plain = 1.0 - np.eye(2)
     agreed = agreement(binary, plain)
     kappa = agreed["kappa"]

@@ -20,7 +20,7 @@ from .._stats.agreement import agreement, require_symmetric, weight_matrix
 from .._stats.raters import _partner_stats
 from .._types import Duplicates
 from .assemble import key_columns
-from .many_common import WHY_SYMMETRIC, _pair_tables, _prepared
+from .many_common import WHY_SYMMETRIC, pair_tables, prepare_ratings
 from .options import check_settings
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def raters(
     ('ann3', 0.182)
     """
     check_settings(weights=weights, by=by, output=RATER_COLUMNS, what="raters")
-    prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
+    prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
     prep.require_order(weights)
     disagree = weight_matrix(weights, prep.categories)
     require_symmetric(disagree, WHY_SYMMETRIC)
@@ -125,7 +125,7 @@ def raters(
     between = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
     own_pairs = np.repeat(np.arange(n_raters, dtype=np.intp), 2).reshape(-1, 2)
     pairs = np.concatenate([between, own_pairs])
-    tables = _pair_tables(prep, pairs, "raters")
+    tables = pair_tables(prep, pairs, "raters")
     mutual = tables[: len(between)]
     n_items = tables[len(between) :].sum(axis=(-2, -1)).T.astype(np.int64)  # (G, R)
     agreed = agreement(mutual, disagree)

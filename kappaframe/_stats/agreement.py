@@ -26,6 +26,7 @@ __all__ = [
     "check_weights",
     "diagonal_agreement",
     "finish_agreement",
+    "one_vs_rest",
     "pair_agreement",
     "require_symmetric",
     "weight_matrix",
@@ -396,7 +397,7 @@ def pair_agreement(tables: np.ndarray | DiagonalCounts, weights: Weights) -> dic
     return agreement(tables, weights.matrix)
 
 
-def _one_vs_rest(tables: np.ndarray) -> np.ndarray:
+def one_vs_rest(tables: np.ndarray) -> np.ndarray:
     """Collapse ``tables[..., K, K]`` to ``[..., K, 2, 2]``: category k against the rest."""
     tables = np.asarray(tables)
     both = np.diagonal(tables, axis1=-2, axis2=-1)  # (..., K)

@@ -43,6 +43,7 @@ __all__ = [
     "category_fleiss",
     "compute",
     "level_weights",
+    "raters_per_group",
     "ratings_of",
     "resolve_methods",
 ]
@@ -121,7 +122,8 @@ def ratings_of(
     return Ratings(codes[:, keep], None, group[keep], n_groups, k)
 
 
-def _raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
+def raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
+    """How many raters gave at least one label in each group (``-1`` codes: missing)."""
     out = np.zeros(n_groups, dtype=np.int64)
     if group is None and n_groups >= 1:  # one group: the raters with any label
         if codes.shape[1]:
