@@ -17,7 +17,7 @@ from .._encode.codes import object_array
 from .._errors import warn_undefined
 from .._schema import RATER_COLUMNS, Column, Table
 from .._stats.agreement import agreement, require_symmetric, weight_matrix
-from .._stats.raters import _partner_stats
+from .._stats.raters import label_mix, partner_summary
 from .._types import Duplicates
 from .assemble import key_columns
 from .many_common import WHY_SYMMETRIC, pair_tables, prepare_ratings
@@ -130,61 +130,16 @@ def raters(
     n_items = tables[len(between) :].sum(axis=(-2, -1)).T.astype(np.int64)  # (G, R)
     agreed = agreement(mutual, disagree)
     warn_undefined(agreed["undefined"], agreed["n"])
-    kappa = agreed["kappa"]  # (P, G)
-
-    # Each pair (a, b) in each group gives a the partner b and b the partner a.
-    group = np.broadcast_to(np.arange(n_groups), kappa.shape)
-    first = np.broadcast_to(between[:, :1], kappa.shape)
-    second = np.broadcast_to(between[:, 1:], kappa.shape)
-    raters_e = np.concatenate([first.ravel(), second.ravel()])
-    partners_e = np.concatenate([second.ravel(), first.ravel()])
-    summary = _partner_stats(
-        np.concatenate([group.ravel(), group.ravel()]),
-        raters_e,
-        partners_e,
-        np.concatenate([kappa.ravel(), kappa.ravel()]),
-        n_groups,
-        n_raters,
-    )
-    # The rater's labels and their partners' on the items they share, summed per rater.
-    rows_a = mutual.sum(axis=-1).reshape(kappa.size, k)  # rater a's labels on shared items
-    cols_b = mutual.sum(axis=-2).reshape(kappa.size, k)
-    key_a = (group * n_raters + first).ravel()
-    key_b = (group * n_raters + second).ravel()
-    cells = n_groups * n_raters
-    own_flat = np.zeros((cells, k))
-    others_flat = np.zeros((cells, k))
-    for c in range(k):
-        own_flat[:, c] = np.bincount(key_a, rows_a[:, c], cells) + np.bincount(
-            key_b, cols_b[:, c], cells
-        )
-        others_flat[:, c] = np.bincount(key_a, cols_b[:, c], cells) + np.bincount(
-            key_b, rows_a[:, c], cells
-        )
-    own = own_flat.reshape(n_groups, n_raters, k)
-    others = others_flat.reshape(n_groups, n_raters, k)
-    shared = own.sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        own_share = own / shared[..., None]
-        other_share = others / shared[..., None]
-    diff = own_share - other_share
-    shift = np.where(shared > 0, np.abs(np.nan_to_num(diff)).sum(axis=-1) / 2.0, np.nan)
-    top = np.argmax(np.nan_to_num(diff, nan=-np.inf), axis=-1) if k else np.zeros_like(shared)
-    top = top.astype(np.intp)
-    has_top = (shared > 0) & (shift > 0) if k else np.zeros_like(shared, dtype=bool)
+    summary = partner_summary(between, agreed["kappa"], n_groups, n_raters)
+    mix = label_mix(mutual, between, n_groups, n_raters)
 
     names = object_array(prep.raters)
     labels = object_array(prep.categories)
-    partner = np.empty(shift.shape, dtype=object)
+    partner = np.empty(mix["shift"].shape, dtype=object)
     partner[summary["some"]] = names[summary["argmin"]][summary["some"]]
-    overused = np.empty(shift.shape, dtype=object)
+    overused = np.empty(mix["shift"].shape, dtype=object)
     if k:
-        overused[has_top] = labels[top][has_top]
-
-    def take(values: np.ndarray) -> np.ndarray:
-        if not k:
-            return np.full(top.shape, np.nan)
-        return np.take_along_axis(values, top[..., None], axis=-1)[..., 0]
+        overused[mix["has_top"]] = labels[mix["top"]][mix["has_top"]]
 
     group_of_row = np.repeat(np.arange(n_groups), n_raters)
     columns = key_columns(prep, group_of_row, RATER_COLUMNS, "raters")
@@ -195,9 +150,9 @@ def raters(
         Column("median_kappa", "float", summary["median"].reshape(-1)),
         Column("min_kappa", "float", summary["min"].reshape(-1)),
         Column("min_kappa_with", "name", partner.reshape(-1)),
-        Column("label_shift", "float", shift.reshape(-1)),
+        Column("label_shift", "float", mix["shift"].reshape(-1)),
         Column("overused", "label", overused.reshape(-1)),
-        Column("overused_share", "float", np.where(has_top, take(own_share), np.nan).reshape(-1)),
-        Column("others_share", "float", np.where(has_top, take(other_share), np.nan).reshape(-1)),
+        Column("overused_share", "float", mix["overused_share"].reshape(-1)),
+        Column("others_share", "float", mix["others_share"].reshape(-1)),
     ]
     return prep.frame.render(Table(columns))
