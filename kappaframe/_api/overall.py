@@ -72,13 +72,86 @@ LAYOUTS = ("ratings", "counts")
 NEEDS_RATERS = ("conger", "light")
 
 
-class _ArrayFrame:
+class ArrayFrame:
     """Renders a result of a NumPy count table as pandas (no group keys)."""
 
     output = "pandas"
 
     def render(self, table: Table) -> Any:
         return render_table(table, None, "pandas")
+
+
+@dataclass
+class CountTable:
+    """An item x category table of counts, read into NumPy (rows: items, as given)."""
+
+    counts: np.ndarray  # (n_items, K) float: how many raters chose each category
+    categories: list[Any]
+    groups: Groups
+    frame: Any  # the adapter that renders results in the input's frame library
+
+
+def read_count_table(data: Any, by: list[Hashable], categories: Sequence[Any] | None) -> CountTable:
+    """Read an item x category table of counts (a frame, or a 2-D NumPy array).
+
+    ``by`` names the group columns of a frame; ``categories`` the category columns in
+    order (default: every other column; for an array, the labels of its columns).
+    """
+    if isinstance(data, np.ndarray) or (
+        eager_adapter(data) is None and not hasattr(data, "columns")
+    ):
+        if by:
+            raise KappaFrameError("by= needs a frame; a NumPy count table has no group columns.")
+        table = np.asarray(data)
+        if table.ndim != 2:
+            raise KappaFrameError(
+                f"layout='counts' needs a 2-D table (items x categories); got shape {table.shape}."
+            )
+        cats = list(range(table.shape[1])) if categories is None else list(categories)
+        if len(cats) != table.shape[1]:
+            raise KappaFrameError(
+                f"categories names {len(cats)} categories, but the table has "
+                f"{table.shape[1]} columns."
+            )
+        try:
+            counts = table.astype(float)
+        except (TypeError, ValueError):
+            raise KappaFrameError(
+                "layout='counts' needs numbers of raters in every cell."
+            ) from None
+        groups = Groups(None, 1, np.zeros(1, dtype=np.intp))
+        frame: Any = ArrayFrame()
+    else:
+        frame = eager_adapter(data)
+        if frame is None:
+            raise KappaFrameError(
+                "layout='counts' takes a pandas or polars DataFrame, or a 2-D NumPy array."
+            )
+        columns = list(frame.columns())
+        lacking = [b for b in by if b not in columns]
+        if lacking:
+            raise KappaFrameError(f"by column {lacking[0]!r} not in the columns {columns}.")
+        cats = [c for c in columns if c not in by] if categories is None else list(categories)
+        lacking = [c for c in cats if c not in columns]
+        if lacking:
+            raise KappaFrameError(f"category column {lacking[0]!r} not in the columns {columns}.")
+        frame.load([*by, *cats])
+        counts = np.zeros((frame.n_rows, len(cats)))
+        for j, c in enumerate(cats):
+            fact = frame.labels(c)
+            bad = [u for u in fact.uniques if isinstance(u, bool) or not isinstance(u, Real)]
+            if bad:
+                raise KappaFrameError(
+                    f"layout='counts' needs numbers of raters; column {c!r} holds {bad[0]!r}."
+                )
+            values = np.asarray([float(u) for u in fact.uniques] + [0.0])
+            counts[:, j] = values[np.asarray(fact.codes, dtype=np.intp)]  # missing: 0
+        groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
+    if not np.all(np.isfinite(counts)) or np.any(counts < 0):
+        raise KappaFrameError(
+            "layout='counts' needs finite, non-negative numbers of raters in every cell."
+        )
+    return CountTable(counts, cats, groups, frame)
 
 
 @dataclass
@@ -102,7 +175,11 @@ def _count_table(
     rater: Any,
     label: Any,
 ) -> _CountSource:
-    """Read an item x category table of counts (a frame, or a 2-D NumPy array)."""
+    """The ``layout="counts"`` input: the options that apply, then the table's counts.
+
+    The table is read by :func:`read_count_table`; here the methods are checked against
+    what counts can tell, and the items with no count are left out.
+    """
     if raters is not None or item is not None or rater is not None or label is not None:
         raise KappaFrameError(
             "layout='counts' reads one row per item and one column per category (cells: "
@@ -116,60 +193,8 @@ def _count_table(
             "per-item counts do not say; use the ratings (layout='ratings')."
         )
     by_list = as_list(by)
-    if isinstance(data, np.ndarray) or (
-        eager_adapter(data) is None and not hasattr(data, "columns")
-    ):
-        if by_list:
-            raise KappaFrameError("by= needs a frame; a NumPy count table has no group columns.")
-        table = np.asarray(data)
-        if table.ndim != 2:
-            raise KappaFrameError(
-                f"layout='counts' needs a 2-D table (items x categories); got shape {table.shape}."
-            )
-        cats = list(range(table.shape[1])) if categories is None else list(categories)
-        if len(cats) != table.shape[1]:
-            raise KappaFrameError(
-                f"categories names {len(cats)} categories, but the table has "
-                f"{table.shape[1]} columns."
-            )
-        try:
-            counts = table.astype(float)
-        except (TypeError, ValueError):
-            raise KappaFrameError(
-                "layout='counts' needs numbers of raters in every cell."
-            ) from None
-        groups = Groups(None, 1, np.zeros(1, dtype=np.intp))
-        frame: Any = _ArrayFrame()
-    else:
-        frame = eager_adapter(data)
-        if frame is None:
-            raise KappaFrameError(
-                "layout='counts' takes a pandas or polars DataFrame, or a 2-D NumPy array."
-            )
-        columns = list(frame.columns())
-        lacking = [b for b in by_list if b not in columns]
-        if lacking:
-            raise KappaFrameError(f"by column {lacking[0]!r} not in the columns {columns}.")
-        cats = [c for c in columns if c not in by_list] if categories is None else list(categories)
-        lacking = [c for c in cats if c not in columns]
-        if lacking:
-            raise KappaFrameError(f"category column {lacking[0]!r} not in the columns {columns}.")
-        frame.load([*by_list, *cats])
-        counts = np.zeros((frame.n_rows, len(cats)))
-        for j, c in enumerate(cats):
-            fact = frame.labels(c)
-            bad = [u for u in fact.uniques if isinstance(u, bool) or not isinstance(u, Real)]
-            if bad:
-                raise KappaFrameError(
-                    f"layout='counts' needs numbers of raters; column {c!r} holds {bad[0]!r}."
-                )
-            values = np.asarray([float(u) for u in fact.uniques] + [0.0])
-            counts[:, j] = values[np.asarray(fact.codes, dtype=np.intp)]  # missing: 0
-        groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
-    if not np.all(np.isfinite(counts)) or np.any(counts < 0):
-        raise KappaFrameError(
-            "layout='counts' needs finite, non-negative numbers of raters in every cell."
-        )
+    table = read_count_table(data, by_list, categories)
+    counts, groups = table.counts, table.groups
     fractional = bool(np.any(counts != np.round(counts)))
     if fractional and "krippendorff" in methods:
         raise KappaFrameError(
@@ -183,10 +208,10 @@ def _count_table(
         else np.asarray(groups.codes, dtype=np.intp)
     )
     keep = counts.sum(axis=1) > 0
-    k = len(cats)
+    k = len(table.categories)
     empty_codes = np.zeros((0, int(keep.sum())), dtype=np.int8)
     rt = Ratings(empty_codes, counts[keep], group[keep], groups.n_groups, k)
-    return _CountSource(rt, cats, by_list, groups, frame)
+    return _CountSource(rt, table.categories, by_list, groups, table.frame)
 
 
 def _schema(columns: tuple[str, ...], ci: float | None) -> tuple[str, ...]:
