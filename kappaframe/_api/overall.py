@@ -1,8 +1,9 @@
-"""Public functions for many raters at once: overall(), raters() and per_category().
+"""Public functions for all raters at once: overall() and per_category().
 
-Each one is frame -> codes (:func:`kappaframe._api.plan.prepare_input`) -> counts -> statistics
-(:mod:`kappaframe._stats.multirater`, :mod:`kappaframe._stats.agreement`) -> :class:`Table`
--> the caller's frame type. Nothing here knows a frame library.
+Each one is frame -> codes (:func:`kappaframe._api.many_common.prepare_ratings`), or an item x
+category table of counts (:func:`kappaframe._frames.tables.read_count_table`) -> counts ->
+statistics (:mod:`kappaframe._stats.multirater`, :mod:`kappaframe._stats.agreement`) ->
+:class:`Table` -> the caller's frame type. Nothing here knows a frame library.
 """
 
 from __future__ import annotations
