@@ -9,8 +9,9 @@ from __future__ import annotations
 from . import datasets
 from ._api.benchmark import benchmark
 from ._api.counts import Counts
-from ._api.many import overall, per_category, raters
+from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
+from ._api.raters import raters
 from ._api.threshold import threshold_sweep
 from ._errors import (
     KappaFrameError,

@@ -11,8 +11,10 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ._api import many, threshold
+from ._api import overall as _overall
 from ._api import pairwise as _api
+from ._api import raters as _raters
+from ._api import threshold
 from ._report import plots
 from ._stats.scales import MIN_ITEMS
 from ._types import (
@@ -176,7 +178,7 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         return _api.confusion(self._frame, a, b, categories=categories)
 
-    @_documented(many.overall)
+    @_documented(_overall.overall)
     def overall(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -199,7 +201,7 @@ class KappaAccessor(Generic[FrameT]):
         population: float | None = None,
         benchmark: Benchmark = "point",
     ) -> FrameT:
-        return many.overall(
+        return _overall.overall(
             self._frame,
             raters,
             item=item,
@@ -221,7 +223,7 @@ class KappaAccessor(Generic[FrameT]):
             benchmark=benchmark,
         )
 
-    @_documented(many.raters)
+    @_documented(_raters.raters)
     def raters(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -234,7 +236,7 @@ class KappaAccessor(Generic[FrameT]):
         categories: Sequence[Any] | None = None,
         duplicates: Duplicates = "raise",
     ) -> FrameT:
-        return many.raters(
+        return _raters.raters(
             self._frame,
             raters,
             item=item,
@@ -246,7 +248,7 @@ class KappaAccessor(Generic[FrameT]):
             duplicates=duplicates,
         )
 
-    @_documented(many.per_category)
+    @_documented(_overall.per_category)
     def per_category(
         self,
         raters: Hashable | Sequence[Hashable] | None = None,
@@ -262,7 +264,7 @@ class KappaAccessor(Generic[FrameT]):
         ci: float | None = None,
         duplicates: Duplicates = "raise",
     ) -> FrameT:
-        return many.per_category(
+        return _overall.per_category(
             self._frame,
             raters,
             item=item,

@@ -59,9 +59,9 @@ def _text_options(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``kappaframe report``: write the report of ``args.input``; return the exit code."""
-    from .._api.many import overall
-    from .._api.many import raters as rater_summary
+    from .._api.overall import overall
     from .._api.pairwise import pairwise
+    from .._api.raters import raters as rater_summary
     from .._errors import KappaFrameError
     from .._io.formats import STDIO, output_format
     from .._io.read import columns_of, read_input

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._api.many import raters
 from .._api.pairwise import confusion, matrix
+from .._api.raters import raters
 from .._errors import KappaFrameError
 from .._io.formats import _PARQUET_EXTRA
 from .._io.read import Progress

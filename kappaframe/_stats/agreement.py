@@ -26,6 +26,7 @@ __all__ = [
     "check_weights",
     "diagonal_agreement",
     "finish_agreement",
+    "one_vs_rest",
     "pair_agreement",
     "require_symmetric",
     "weight_matrix",
@@ -394,3 +395,18 @@ def pair_agreement(tables: np.ndarray | DiagonalCounts, weights: Weights) -> dic
     if isinstance(tables, DiagonalCounts):
         return diagonal_agreement(tables, weights.spec)
     return agreement(tables, weights.matrix)
+
+
+def one_vs_rest(tables: np.ndarray) -> np.ndarray:
+    """Collapse ``tables[..., K, K]`` to ``[..., K, 2, 2]``: category k against the rest."""
+    tables = np.asarray(tables)
+    both = np.diagonal(tables, axis1=-2, axis2=-1)  # (..., K)
+    rows = tables.sum(axis=-1)
+    cols = tables.sum(axis=-2)
+    n = tables.sum(axis=(-2, -1))[..., None]
+    only_a = rows - both
+    only_b = cols - both
+    neither = n - rows - cols + both
+    top = np.stack([both, only_a], axis=-1)
+    bottom = np.stack([only_b, neither], axis=-1)
+    return np.stack([top, bottom], axis=-2)

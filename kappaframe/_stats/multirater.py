@@ -43,6 +43,7 @@ __all__ = [
     "category_fleiss",
     "compute",
     "level_weights",
+    "raters_per_group",
     "ratings_of",
     "resolve_methods",
 ]
@@ -119,6 +120,20 @@ def ratings_of(
     if keep.all():
         return Ratings(codes, None, group, n_groups, k)
     return Ratings(codes[:, keep], None, group[keep], n_groups, k)
+
+
+def raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
+    """How many raters gave at least one label in each group (``-1`` codes: missing)."""
+    out = np.zeros(n_groups, dtype=np.int64)
+    if group is None and n_groups >= 1:  # one group: the raters with any label
+        if codes.shape[1]:
+            out[0] = np.count_nonzero(codes.max(axis=1) >= 0)
+        return out
+    for r in range(codes.shape[0]):
+        rated = codes[r] >= 0
+        where = np.zeros(rated.sum(), np.intp) if group is None else group[rated]
+        out += np.bincount(where, minlength=n_groups) > 0
+    return out
 
 
 def _distinct_items(rt: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

@@ -1,8 +1,9 @@
-"""Public functions for many raters at once: overall(), raters() and per_category().
+"""Public functions for all raters at once: overall() and per_category().
 
-Each one is frame -> codes (:func:`kappaframe._api.plan.prepare_input`) -> counts -> statistics
-(:mod:`kappaframe._stats.multirater`, :mod:`kappaframe._stats.agreement`) -> :class:`Table`
--> the caller's frame type. Nothing here knows a frame library.
+Each one is frame -> codes (:func:`kappaframe._api.many_common.prepare_ratings`), or an item x
+category table of counts (:func:`kappaframe._frames.tables.read_count_table`) -> counts ->
+statistics (:mod:`kappaframe._stats.multirater`, :mod:`kappaframe._stats.agreement`) ->
+:class:`Table` -> the caller's frame type. Nothing here knows a frame library.
 """
 
 from __future__ import annotations
@@ -10,30 +11,27 @@ from __future__ import annotations
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from numbers import Real
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .._count import kernel as _kernel
 from .._count.kernel import all_pairs
-from .._encode.codes import Groups, encode_groups, object_array
+from .._encode.codes import Groups, object_array
 from .._errors import (
     KappaFrameError,
     UndefinedKappaWarning,
     bad_option,
     user_stacklevel,
-    warn_undefined,
 )
-from .._frames.native import eager_adapter
-from .._frames.render import render as render_table
-from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, RATER_COLUMNS, Column, Table
-from .._stats.agreement import agreement, require_symmetric, weight_matrix
+from .._frames.tables import read_count_table
+from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, Column, Table
+from .._stats.agreement import agreement, one_vs_rest, require_symmetric, weight_matrix
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
     Ratings,
     category_fleiss,
     compute,
+    raters_per_group,
     ratings_of,
 )
 from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
@@ -49,6 +47,7 @@ from .._types import (
     Scale,
 )
 from .assemble import interpret, key_columns
+from .many_common import WHY_SYMMETRIC, pair_tables, prepare_ratings
 from .options import (
     as_list,
     check_min_items,
@@ -56,53 +55,20 @@ from .options import (
     check_pair_options,
     check_settings,
 )
-from .plan import adapt, prepare_input
 from .prepare import Prepared
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["overall", "per_category", "raters"]
+__all__ = ["overall", "per_category"]
 
 FrameT = TypeVar("FrameT")
-
-
-def _prepared(
-    data: Any,
-    raters: Any,
-    by: Any,
-    item: Hashable | None,
-    rater: Hashable | None,
-    label: Hashable | None,
-    categories: Sequence[Any] | None,
-    duplicates: str,
-) -> Prepared:
-    """Adapt and prepare, gathering every rating (not only pair counts) from parts."""
-    return prepare_input(
-        adapt(data),
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-    )
 
 
 #: ``layout=`` of :func:`overall`: one label per rater and item, or per-item category counts.
 LAYOUTS = ("ratings", "counts")
 #: The methods that need to know which rater gave which label: not from counts.
 NEEDS_RATERS = ("conger", "light")
-
-
-class _ArrayFrame:
-    """Renders a result of a NumPy count table as pandas (no group keys)."""
-
-    output = "pandas"
-
-    def render(self, table: Table) -> Any:
-        return render_table(table, None, "pandas")
 
 
 @dataclass
@@ -126,7 +92,11 @@ def _count_table(
     rater: Any,
     label: Any,
 ) -> _CountSource:
-    """Read an item x category table of counts (a frame, or a 2-D NumPy array)."""
+    """The ``layout="counts"`` input: the options that apply, then the table's counts.
+
+    The table is read by :func:`read_count_table`; here the methods are checked against
+    what counts can tell, and the items with no count are left out.
+    """
     if raters is not None or item is not None or rater is not None or label is not None:
         raise KappaFrameError(
             "layout='counts' reads one row per item and one column per category (cells: "
@@ -140,60 +110,8 @@ def _count_table(
             "per-item counts do not say; use the ratings (layout='ratings')."
         )
     by_list = as_list(by)
-    if isinstance(data, np.ndarray) or (
-        eager_adapter(data) is None and not hasattr(data, "columns")
-    ):
-        if by_list:
-            raise KappaFrameError("by= needs a frame; a NumPy count table has no group columns.")
-        table = np.asarray(data)
-        if table.ndim != 2:
-            raise KappaFrameError(
-                f"layout='counts' needs a 2-D table (items x categories); got shape {table.shape}."
-            )
-        cats = list(range(table.shape[1])) if categories is None else list(categories)
-        if len(cats) != table.shape[1]:
-            raise KappaFrameError(
-                f"categories names {len(cats)} categories, but the table has "
-                f"{table.shape[1]} columns."
-            )
-        try:
-            counts = table.astype(float)
-        except (TypeError, ValueError):
-            raise KappaFrameError(
-                "layout='counts' needs numbers of raters in every cell."
-            ) from None
-        groups = Groups(None, 1, np.zeros(1, dtype=np.intp))
-        frame: Any = _ArrayFrame()
-    else:
-        frame = eager_adapter(data)
-        if frame is None:
-            raise KappaFrameError(
-                "layout='counts' takes a pandas or polars DataFrame, or a 2-D NumPy array."
-            )
-        columns = list(frame.columns())
-        lacking = [b for b in by_list if b not in columns]
-        if lacking:
-            raise KappaFrameError(f"by column {lacking[0]!r} not in the columns {columns}.")
-        cats = [c for c in columns if c not in by_list] if categories is None else list(categories)
-        lacking = [c for c in cats if c not in columns]
-        if lacking:
-            raise KappaFrameError(f"category column {lacking[0]!r} not in the columns {columns}.")
-        frame.load([*by_list, *cats])
-        counts = np.zeros((frame.n_rows, len(cats)))
-        for j, c in enumerate(cats):
-            fact = frame.labels(c)
-            bad = [u for u in fact.uniques if isinstance(u, bool) or not isinstance(u, Real)]
-            if bad:
-                raise KappaFrameError(
-                    f"layout='counts' needs numbers of raters; column {c!r} holds {bad[0]!r}."
-                )
-            values = np.asarray([float(u) for u in fact.uniques] + [0.0])
-            counts[:, j] = values[np.asarray(fact.codes, dtype=np.intp)]  # missing: 0
-        groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
-    if not np.all(np.isfinite(counts)) or np.any(counts < 0):
-        raise KappaFrameError(
-            "layout='counts' needs finite, non-negative numbers of raters in every cell."
-        )
+    table = read_count_table(data, by_list, categories)
+    counts, groups = table.counts, table.groups
     fractional = bool(np.any(counts != np.round(counts)))
     if fractional and "krippendorff" in methods:
         raise KappaFrameError(
@@ -207,17 +125,10 @@ def _count_table(
         else np.asarray(groups.codes, dtype=np.intp)
     )
     keep = counts.sum(axis=1) > 0
-    k = len(cats)
+    k = len(table.categories)
     empty_codes = np.zeros((0, int(keep.sum())), dtype=np.int8)
     rt = Ratings(empty_codes, counts[keep], group[keep], groups.n_groups, k)
-    return _CountSource(rt, cats, by_list, groups, frame)
-
-
-#: Why the many-rater coefficients need a symmetric disagreement matrix.
-WHY_SYMMETRIC = (
-    "the many-rater coefficients and the rater summary compare raters without an order "
-    "(no rater's labels are the rows)"
-)
+    return _CountSource(rt, table.categories, by_list, groups, table.frame)
 
 
 def _schema(columns: tuple[str, ...], ci: float | None) -> tuple[str, ...]:
@@ -231,23 +142,6 @@ def _needs_ratings(prep: Prepared, what: str) -> None:
             "pair (the sparse path for many raters with few items each, or stored counts). "
             "Pass the wide layout (one column per rater), or fewer raters per call."
         )
-
-
-def _pair_tables(prep: Prepared, pairs: np.ndarray, what: str) -> np.ndarray:
-    """Count the full K x K tables ``(n_pairs, G, K, K)`` of ``pairs``.
-
-    From whatever counts them: the dense kernel, the crowd path or stored counts. ``what``
-    names the public function, whose own arguments the size error suggests changing.
-    """
-    _kernel.check_count_size(
-        len(pairs),
-        prep.groups.n_groups,
-        len(prep.categories),
-        why=f"{what}() needs the full K x K table of every rater pair in every group, and ",
-        ways_out="Pass fewer raters (raters=[...]) or fewer groups (by=), or merge rare "
-        "categories first",
-    )
-    return np.asarray(prep.tables(pairs, None, full=True))
 
 
 def _warn_undefined(values: np.ndarray, what: str) -> None:
@@ -266,19 +160,6 @@ def _rows(results: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
     if not results:
         return np.zeros(0)
     return np.stack([res[key] for res in results], axis=1).reshape(-1)
-
-
-def _raters_per_group(codes: np.ndarray, group: np.ndarray | None, n_groups: int) -> np.ndarray:
-    out = np.zeros(n_groups, dtype=np.int64)
-    if group is None and n_groups >= 1:  # one group: the raters with any label
-        if codes.shape[1]:
-            out[0] = np.count_nonzero(codes.max(axis=1) >= 0)
-        return out
-    for r in range(codes.shape[0]):
-        rated = codes[r] >= 0
-        where = np.zeros(rated.sum(), np.intp) if group is None else group[rated]
-        out += np.bincount(where, minlength=n_groups) > 0
-    return out
 
 
 def overall(
@@ -502,7 +383,7 @@ def overall(
         rt = source.ratings
         codes = None
     else:
-        prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
+        prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
         _needs_ratings(prep, "overall()")
         if level == "ordinal":  # interval and ratio need numbers anyway
             prep.require_order(why="level='ordinal'")
@@ -539,7 +420,7 @@ def overall(
         np.maximum.at(most, rt.group, rt.counts.sum(axis=1))
         n_raters = np.ceil(most).astype(np.int64)
     else:
-        n_raters = _raters_per_group(codes, source.groups.codes, n_groups)
+        n_raters = raters_per_group(codes, source.groups.codes, n_groups)
     columns = key_columns(source, group_of_row, _schema(OVERALL_COLUMNS, ci), "overall")
     columns += [
         Column("method", "name", np.tile(names, n_groups)),
@@ -567,225 +448,6 @@ def overall(
     columns.append(Column("interpretation", "enum", band, categories=labels))
     columns += [Column(name, "float", errors[name]) for name in options.ci_names]
     return source.frame.render(Table(columns))
-
-
-def _partner_stats(
-    group: np.ndarray,
-    rater: np.ndarray,
-    partner: np.ndarray,
-    kappa: np.ndarray,
-    n_groups: int,
-    n_raters: int,
-) -> dict[str, np.ndarray]:
-    """Summarise each (group, rater)'s kappas with their partners: mean, median, min.
-
-    Also the partner of the min (the first in rater order on ties). Undefined kappas are
-    left out.
-
-    One entry per (group, rater, partner); sorted once, no square matrix (crowds have
-    many raters and few partners each).
-    """
-    keep = np.isfinite(kappa)
-    key = group[keep] * n_raters + rater[keep]
-    value = kappa[keep]
-    other = partner[keep]
-    order = np.lexsort((other, value, key))
-    value, other = value[order], other[order]
-    cells = n_groups * n_raters
-    count = np.bincount(key, minlength=cells)
-    some = count > 0
-    first = np.cumsum(count) - count
-    last = max(len(value) - 1, 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = np.bincount(key, weights=kappa[keep], minlength=cells) / count
-    if len(value):
-        low = value[np.minimum(first + (count - 1) // 2, last)]
-        high = value[np.minimum(first + count // 2, last)]
-        minimum = value[np.minimum(first, last)]
-        worst = other[np.minimum(first, last)]
-    else:
-        low = high = minimum = np.zeros(cells)
-        worst = np.zeros(cells, dtype=np.intp)
-    shape = (n_groups, n_raters)
-    return {
-        "mean": np.where(some, mean, np.nan).reshape(shape),
-        "median": np.where(some, (low + high) / 2.0, np.nan).reshape(shape),
-        "min": np.where(some, minimum, np.nan).reshape(shape),
-        "argmin": worst.reshape(shape),
-        "some": some.reshape(shape),
-    }
-
-
-def raters(
-    data: FrameT,
-    raters: Hashable | Sequence[Hashable] | None = None,
-    *,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    by: Hashable | Sequence[Hashable] | None = None,
-    weights: str | ArrayLike | None = None,
-    categories: Sequence[Any] | None = None,
-    duplicates: Duplicates = "raise",
-) -> FrameT:
-    """One row per rater: how they agree with the others, and how their labels differ.
-
-    For each rater (per group): Cohen's kappa with every other rater on the items both
-    labeled (as in :func:`pairwise`), summarised; and the rater's label mix against
-    their colleagues' on the same items. With ``o_k`` the share of category k in the
-    rater's labels and ``c_k`` in their colleagues' labels, over every pair of labels
-    (the rater's, a colleague's) given to a shared item:
-
-    ``label_shift = sum_k |o_k - c_k| / 2`` (total variation distance: 0 = the same
-    mix, 1 = no label in common; the multi-rater form of Pontius' quantity
-    disagreement), and ``overused = argmax_k (o_k - c_k)``.
-
-    Parameters
-    ----------
-    data, raters, item, rater, label, by, weights, categories, duplicates
-        As in :func:`pairwise`.
-
-    Returns
-    -------
-    Frame of the input's library with one row per rater (per group), raters in order:
-        the ``by`` columns; ``rater``; ``n_items`` (items the rater labeled);
-        ``mean_kappa``, ``median_kappa``, ``min_kappa`` (over the partners with a
-        defined kappa: pairs with no shared item or chance agreement 1 are left out,
-        with one warning); ``min_kappa_with`` (the partner of ``min_kappa``: who they
-        disagree with most; missing without a defined kappa); ``label_shift``;
-        ``overused`` (the category the rater uses most above their colleagues; missing
-        when ``label_shift`` is 0 or nothing is shared); ``overused_share`` (the
-        rater's share of it) and ``others_share`` (the colleagues' share on the same
-        items). A rater who passes everything shows ``overused="pass"`` with, say,
-        0.95 against 0.60; one twice as strict ``overused="fail"`` with 0.40 against 0.20.
-
-    Warns
-    -----
-    UndefinedKappaWarning
-        Once per call, with a count, when some pair's kappa is undefined.
-
-    See Also
-    --------
-    pairwise : the kappa of each pair.
-    matrix : the same kappas as a rater x rater frame.
-    per_category : which category the raters disagree on.
-
-    Notes
-    -----
-    The label shares are paired: on each item a rater shares with a colleague, the
-    rater's label and the colleague's label are counted once each, so an item with three
-    colleagues weighs three times. That compares a rater with the colleagues who saw the
-    same items, not with a pool that saw different ones.
-
-    References
-    ----------
-    Pontius, R. G., & Millones, M. (2011). Death to kappa: birth of quantity disagreement
-    and allocation disagreement for accuracy assessment. *International Journal of
-    Remote Sensing* 32(15), 4407-4429.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import kappaframe as kf
-    >>> df = pd.DataFrame({
-    ...     "ann1": ["ok", "ok", "bad", "ok", "bad", "ok"],
-    ...     "ann2": ["ok", "ok", "bad", "ok", "bad", "bad"],
-    ...     "ann3": ["bad", "ok", "bad", "bad", "bad", "bad"],
-    ... })
-    >>> res = kf.raters(df)
-    >>> str(res["overused"].iloc[2]), round(float(res["overused_share"].iloc[2]), 3)
-    ('bad', 0.833)
-    >>> str(res["min_kappa_with"].iloc[0]), round(float(res["min_kappa"].iloc[0]), 3)
-    ('ann3', 0.182)
-    """
-    check_settings(weights=weights, by=by, output=RATER_COLUMNS, what="raters")
-    prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
-    prep.require_order(weights)
-    disagree = weight_matrix(weights, prep.categories)
-    require_symmetric(disagree, WHY_SYMMETRIC)
-    n_raters = len(prep.raters)
-    n_groups = prep.groups.n_groups
-    k = len(prep.categories)
-    # Every pair (on the sparse paths: the pairs that share an item), then each rater alone.
-    between = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
-    own_pairs = np.repeat(np.arange(n_raters, dtype=np.intp), 2).reshape(-1, 2)
-    pairs = np.concatenate([between, own_pairs])
-    tables = _pair_tables(prep, pairs, "raters")
-    mutual = tables[: len(between)]
-    n_items = tables[len(between) :].sum(axis=(-2, -1)).T.astype(np.int64)  # (G, R)
-    agreed = agreement(mutual, disagree)
-    warn_undefined(agreed["undefined"], agreed["n"])
-    kappa = agreed["kappa"]  # (P, G)
-
-    # Each pair (a, b) in each group gives a the partner b and b the partner a.
-    group = np.broadcast_to(np.arange(n_groups), kappa.shape)
-    first = np.broadcast_to(between[:, :1], kappa.shape)
-    second = np.broadcast_to(between[:, 1:], kappa.shape)
-    raters_e = np.concatenate([first.ravel(), second.ravel()])
-    partners_e = np.concatenate([second.ravel(), first.ravel()])
-    summary = _partner_stats(
-        np.concatenate([group.ravel(), group.ravel()]),
-        raters_e,
-        partners_e,
-        np.concatenate([kappa.ravel(), kappa.ravel()]),
-        n_groups,
-        n_raters,
-    )
-    # The rater's labels and their partners' on the items they share, summed per rater.
-    rows_a = mutual.sum(axis=-1).reshape(kappa.size, k)  # rater a's labels on shared items
-    cols_b = mutual.sum(axis=-2).reshape(kappa.size, k)
-    key_a = (group * n_raters + first).ravel()
-    key_b = (group * n_raters + second).ravel()
-    cells = n_groups * n_raters
-    own_flat = np.zeros((cells, k))
-    others_flat = np.zeros((cells, k))
-    for c in range(k):
-        own_flat[:, c] = np.bincount(key_a, rows_a[:, c], cells) + np.bincount(
-            key_b, cols_b[:, c], cells
-        )
-        others_flat[:, c] = np.bincount(key_a, cols_b[:, c], cells) + np.bincount(
-            key_b, rows_a[:, c], cells
-        )
-    own = own_flat.reshape(n_groups, n_raters, k)
-    others = others_flat.reshape(n_groups, n_raters, k)
-    shared = own.sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        own_share = own / shared[..., None]
-        other_share = others / shared[..., None]
-    diff = own_share - other_share
-    shift = np.where(shared > 0, np.abs(np.nan_to_num(diff)).sum(axis=-1) / 2.0, np.nan)
-    top = np.argmax(np.nan_to_num(diff, nan=-np.inf), axis=-1) if k else np.zeros_like(shared)
-    top = top.astype(np.intp)
-    has_top = (shared > 0) & (shift > 0) if k else np.zeros_like(shared, dtype=bool)
-
-    names = object_array(prep.raters)
-    labels = object_array(prep.categories)
-    partner = np.empty(shift.shape, dtype=object)
-    partner[summary["some"]] = names[summary["argmin"]][summary["some"]]
-    overused = np.empty(shift.shape, dtype=object)
-    if k:
-        overused[has_top] = labels[top][has_top]
-
-    def take(values: np.ndarray) -> np.ndarray:
-        if not k:
-            return np.full(top.shape, np.nan)
-        return np.take_along_axis(values, top[..., None], axis=-1)[..., 0]
-
-    group_of_row = np.repeat(np.arange(n_groups), n_raters)
-    columns = key_columns(prep, group_of_row, RATER_COLUMNS, "raters")
-    columns += [
-        Column("rater", "name", np.tile(names, n_groups)),
-        Column("n_items", "int", n_items.reshape(-1)),
-        Column("mean_kappa", "float", summary["mean"].reshape(-1)),
-        Column("median_kappa", "float", summary["median"].reshape(-1)),
-        Column("min_kappa", "float", summary["min"].reshape(-1)),
-        Column("min_kappa_with", "name", partner.reshape(-1)),
-        Column("label_shift", "float", shift.reshape(-1)),
-        Column("overused", "label", overused.reshape(-1)),
-        Column("overused_share", "float", np.where(has_top, take(own_share), np.nan).reshape(-1)),
-        Column("others_share", "float", np.where(has_top, take(other_share), np.nan).reshape(-1)),
-    ]
-    return prep.frame.render(Table(columns))
 
 
 def per_category(
@@ -884,7 +546,7 @@ def per_category(
     ci = check_pair_options(ci).ci
     min_items = check_min_items(min_items)
     check_settings(scale=scale)
-    prep = _prepared(data, raters, by, item, rater, label, categories, duplicates)
+    prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
     scale_obj = resolve_scale(scale)
     k = len(prep.categories)
     n_groups = prep.groups.n_groups
@@ -894,8 +556,8 @@ def per_category(
         rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
         return prep.frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci, min_items))
     pairs = all_pairs(len(prep.raters))
-    tables = _pair_tables(prep, pairs, "per_category")  # (P, G, K, K)
-    binary = _one_vs_rest(tables)  # (P, G, K, 2, 2)
+    tables = pair_tables(prep, pairs, "per_category")  # (P, G, K, K)
+    binary = one_vs_rest(tables)  # (P, G, K, 2, 2)
     plain = 1.0 - np.eye(2)
     agreed = agreement(binary, plain)
     kappa = agreed["kappa"]
@@ -929,21 +591,6 @@ def per_category(
         errors = standard_errors(binary, plain, kappa, ci)
         columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
     return prep.frame.render(Table(columns))
-
-
-def _one_vs_rest(tables: np.ndarray) -> np.ndarray:
-    """Collapse ``tables[..., K, K]`` to ``[..., K, 2, 2]``: category k against the rest."""
-    tables = np.asarray(tables)
-    both = np.diagonal(tables, axis1=-2, axis2=-1)  # (..., K)
-    rows = tables.sum(axis=-1)
-    cols = tables.sum(axis=-2)
-    n = tables.sum(axis=(-2, -1))[..., None]
-    only_a = rows - both
-    only_b = cols - both
-    neither = n - rows - cols + both
-    top = np.stack([both, only_a], axis=-1)
-    bottom = np.stack([only_b, neither], axis=-1)
-    return np.stack([top, bottom], axis=-2)
 
 
 def _fleiss_table(

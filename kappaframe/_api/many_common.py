@@ -1,0 +1,65 @@
+"""What overall(), per_category() and raters() share.
+
+Every rating of the input (not only pair counts), the full K x K table of rater pairs, and
+why their weights must be symmetric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .._count import kernel as _kernel
+from .plan import adapt, prepare_input
+from .prepare import Prepared
+
+__all__ = ["WHY_SYMMETRIC", "pair_tables", "prepare_ratings"]
+
+
+def prepare_ratings(
+    data: Any,
+    raters: Any,
+    by: Any,
+    item: Hashable | None,
+    rater: Hashable | None,
+    label: Hashable | None,
+    categories: Sequence[Any] | None,
+    duplicates: str,
+) -> Prepared:
+    """Adapt and prepare, gathering every rating (not only pair counts) from parts."""
+    return prepare_input(
+        adapt(data),
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+
+
+#: Why the many-rater coefficients need a symmetric disagreement matrix.
+WHY_SYMMETRIC = (
+    "the many-rater coefficients and the rater summary compare raters without an order "
+    "(no rater's labels are the rows)"
+)
+
+
+def pair_tables(prep: Prepared, pairs: np.ndarray, what: str) -> np.ndarray:
+    """Count the full K x K tables ``(n_pairs, G, K, K)`` of ``pairs``.
+
+    From whatever counts them: the dense kernel, the crowd path or stored counts. ``what``
+    names the public function, whose own arguments the size error suggests changing.
+    """
+    _kernel.check_count_size(
+        len(pairs),
+        prep.groups.n_groups,
+        len(prep.categories),
+        why=f"{what}() needs the full K x K table of every rater pair in every group, and ",
+        ways_out="Pass fewer raters (raters=[...]) or fewer groups (by=), or merge rare "
+        "categories first",
+    )
+    return np.asarray(prep.tables(pairs, None, full=True))
