@@ -116,8 +116,6 @@ def raters(
     check_settings(weights=weights, by=by, output=RATER_COLUMNS, what="raters")
     prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
     prep.require_order(weights)
-    disagree = weight_matrix(weights, prep.categories)
-    require_symmetric(disagree, WHY_SYMMETRIC)
     n_raters = len(prep.raters)
     n_groups = prep.groups.n_groups
     k = len(prep.categories)
@@ -125,7 +123,9 @@ def raters(
     between = all_pairs(n_raters) if prep.source is None else prep.source.pairs(1)
     own_pairs = np.repeat(np.arange(n_raters, dtype=np.intp), 2).reshape(-1, 2)
     pairs = np.concatenate([between, own_pairs])
-    tables = pair_tables(prep, pairs, "raters")
+    tables = pair_tables(prep, pairs, "raters")  # refuses too large tables before any K x K
+    disagree = weight_matrix(weights, prep.categories)
+    require_symmetric(disagree, WHY_SYMMETRIC)
     mutual = tables[: len(between)]
     n_items = tables[len(between) :].sum(axis=(-2, -1)).T.astype(np.int64)  # (G, R)
     agreed = agreement(mutual, disagree)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import kappaframe as kf
@@ -59,3 +60,20 @@ def test_the_command_line_names_the_flag_not_the_file(
 ) -> None:
     assert cli.main(["report", corrupt, "--raters", "a", "b", "--scale", "nope"]) == 2
     assert "--scale" in capsys.readouterr().err
+
+
+def test_raters_refuses_too_many_categories_before_any_k_by_k_array(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The size check comes before the weights matrix (10,000 labels: 800 MB each)."""
+    from kappaframe._api import raters as raters_module
+    from kappaframe._count import kernel
+
+    def no_matrix(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a K x K weights matrix was built before the size check")
+
+    monkeypatch.setattr(raters_module, "weight_matrix", no_matrix)
+    monkeypatch.setattr(kernel, "MAX_COUNT_BYTES", 10_000)
+    frame = {f"r{i}": np.arange(200) % 60 for i in range(3)}
+    with pytest.raises(kf.KappaFrameError, match=r"raters\(\) needs the full K x K table"):
+        kf.raters(pd.DataFrame(frame))
