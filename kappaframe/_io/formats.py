@@ -23,7 +23,16 @@ _INPUT_SUFFIXES = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
     ".json": "json",
+    ".txt": "csv",
 }
+
+#: Suffixes a folder given as input is searched for: every input format's, but ``.txt``
+#: (a folder's notes are not data).
+FOLDER_SUFFIXES = tuple(s for s in _INPUT_SUFFIXES if s != ".txt")
+
+#: The format a file is read in batches as (:mod:`kappaframe._io.scan`): TSV is CSV with
+#: another separator; a JSON array is read whole.
+SCAN_FORMATS = {"csv": "csv", "tsv": "csv", "parquet": "parquet", "jsonl": "jsonl"}
 
 _OUTPUT_SUFFIXES = {
     ".csv": "csv",
@@ -41,7 +50,8 @@ _OUTPUT_SUFFIXES = {
     ".txt": "text",
 }
 
-_COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
+#: Compression suffixes, decompressed while reading and written by the outputs.
+COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
 
 _PARQUET_EXTRA = 'reading and writing Parquet needs pyarrow: pip install "kappaframe[parquet]"'
 
@@ -49,8 +59,8 @@ _PARQUET_EXTRA = 'reading and writing Parquet needs pyarrow: pip install "kappaf
 def _split_suffix(path: Path) -> tuple[str, str | None]:
     suffixes = [s.lower() for s in path.suffixes]
     compression = None
-    if suffixes and suffixes[-1] in _COMPRESSION:
-        compression = _COMPRESSION[suffixes.pop()]
+    if suffixes and suffixes[-1] in COMPRESSION:
+        compression = COMPRESSION[suffixes.pop()]
     return (suffixes[-1] if suffixes else ""), compression
 
 
@@ -104,6 +114,16 @@ def output_format(path: str | os.PathLike[str] | None, fmt: str | None = None) -
             f"{Path(str(path)).suffix} suffix."
         )
     return fmt
+
+
+def suffix_format(path: str | os.PathLike[str]) -> str | None:
+    """The input format ``path``'s suffix names (after a compression suffix), or None."""
+    return _INPUT_SUFFIXES.get(_split_suffix(Path(path))[0])
+
+
+def compression_of(path: str | os.PathLike[str]) -> str | None:
+    """The compression a file's last suffix names (``.gz``: gzip), or None."""
+    return _split_suffix(Path(path))[1]
 
 
 def output_compression(path: str | os.PathLike[str] | None) -> str | None:

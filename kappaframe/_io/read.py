@@ -18,7 +18,14 @@ from typing import IO, Any
 import pandas as pd
 
 from .._errors import KappaFrameError, missing_columns, refuse_nested
-from .formats import _PARQUET_EXTRA, INPUT_FORMATS, STDIO, _split_suffix, input_format
+from .formats import (
+    _PARQUET_EXTRA,
+    FOLDER_SUFFIXES,
+    INPUT_FORMATS,
+    STDIO,
+    _split_suffix,
+    input_format,
+)
 
 
 class Progress:
@@ -209,8 +216,6 @@ _INTEGER = re.compile(r"-?[0-9]+")
 
 _MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd"}
 
-#: Suffixes a directory given as input is searched for.
-_LISTED = (".csv", ".tsv", ".tab", ".parquet", ".pq", ".jsonl", ".ndjson", ".json")
 
 _stdin_cache: dict[str, bytes] = {}
 
@@ -307,11 +312,12 @@ def expand_input(path: str | os.PathLike[str]) -> list[str]:
         found = sorted(
             str(p)
             for p in Path(text).rglob("*")
-            if p.is_file() and _split_suffix(p)[0] in _LISTED and not p.name.startswith(".")
+            if p.is_file() and _split_suffix(p)[0] in FOLDER_SUFFIXES and not p.name.startswith(".")
         )
         if not found:
             raise KappaFrameError(
-                f"the directory {text!r} holds no data file ({', '.join(_LISTED)}, compressed too)."
+                f"the directory {text!r} holds no data file "
+                f"({', '.join(FOLDER_SUFFIXES)}, compressed too)."
             )
         return found
     if any(ch in text for ch in "*?[") and not os.path.exists(text):

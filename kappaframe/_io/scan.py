@@ -33,6 +33,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import Any
 
 from .._errors import KappaFrameError, KappaFrameTypeError, refuse_nested
+from .formats import SCAN_FORMATS, compression_of, suffix_format
 from .read import (
     check_unique_names,
     expand_input,
@@ -69,22 +70,6 @@ CSV_BLOCK_BYTES = 8 * 1024**2
 JSON_BATCH_LINES = 1 << 16
 
 
-_FORMATS = {
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".csv": "csv",
-    ".tsv": "csv",
-    ".tab": "csv",
-    ".txt": "csv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-}
-
-
-#: Compression suffixes, decompressed while reading (CSV and JSON lines).
-_COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
-
-
 @contextlib.contextmanager
 def _reading(path: str, kind: str) -> Iterator[None]:
     """Turn what a decompressor or a parser raises for ``path`` into a clear error."""
@@ -93,7 +78,7 @@ def _reading(path: str, kind: str) -> Iterator[None]:
     except Exception as err:
         if not is_read_error(err):
             raise
-        raise unreadable_file(path, kind, err, _compression(path)) from None
+        raise unreadable_file(path, kind, err, compression_of(path)) from None
 
 
 def _arrow_dataset() -> Any:
@@ -359,20 +344,12 @@ def _expand(source: Any) -> list[str]:
     return paths
 
 
-def _format_suffix(path: str) -> str:
-    """The suffix that names a file's format, after a compression suffix (lower case)."""
-    stem, suffix = os.path.splitext(path)
-    if suffix.lower() in _COMPRESSION:
-        suffix = os.path.splitext(stem)[1]
-    return suffix.lower()
-
-
 def _infer_format(paths: list[str]) -> str:
     kinds = set()
     for path in paths:
-        suffix = _format_suffix(path)
-        kind = _FORMATS.get(suffix)
-        if suffix == ".json":
+        named = suffix_format(path)
+        kind = SCAN_FORMATS.get(named) if named is not None else None
+        if named == "json":
             raise KappaFrameError(
                 f"{path!r} is a JSON array, which is read whole, not in batches: read it "
                 "with pandas.read_json(path) and pass the frame, or write JSON lines (.jsonl)."
@@ -632,14 +609,9 @@ def _merge_schemas(schemas: Iterable[tuple[str, Any]], fmt: str) -> Any:
     return pa.schema(list(fields.values()))
 
 
-def _compression(path: str) -> str | None:
-    """The compression a file's last suffix names (``.gz``: gzip), or None."""
-    return _COMPRESSION.get(os.path.splitext(path)[1].lower())
-
-
 def _arrow_reads(path: str) -> bool:
     """Whether a pyarrow dataset decompresses ``path`` itself (plain, gzip, bz2)."""
-    return _compression(path) in (None, "gzip", "bz2")
+    return compression_of(path) in (None, "gzip", "bz2")
 
 
 def csv_source(path: str) -> Any:
@@ -653,13 +625,13 @@ def csv_source(path: str) -> Any:
 
     if _arrow_reads(path):
         return path
-    if _compression(path) == "zstd" and pa.Codec.is_available("zstd"):
+    if compression_of(path) == "zstd" and pa.Codec.is_available("zstd"):
         return pa.input_stream(path, compression="zstd")
     return _python_stream(path)
 
 
 def _python_stream(path: str) -> Any:
-    compression = _compression(path)
+    compression = compression_of(path)
     if compression == "xz":
         return lzma.open(path, "rb")
     if compression == "gzip":
@@ -687,7 +659,7 @@ def _binary_lines(path: str) -> Any:
     """``path`` as a buffered binary stream (iterated line by line), decompressed."""
     import pyarrow as pa
 
-    compression = _compression(path)
+    compression = compression_of(path)
     if compression is not None and compression != "xz" and pa.Codec.is_available(compression):
         return io.BufferedReader(pa.input_stream(path, compression=compression))
     return _python_stream(path)
@@ -850,7 +822,7 @@ def _csv_error(
     import pyarrow.csv as pacsv
 
     if "conversion error" not in str(err):
-        return unreadable_file(path, "csv", err, _compression(path))
+        return unreadable_file(path, "csv", err, compression_of(path))
     names = list(read.column_names)
     if head:
         names = header_names(pacsv.read_csv(pa.py_buffer(head), parse_options=parse).column_names)
@@ -948,7 +920,7 @@ class _CsvFile:
 
 def _sniffed_delimiter(path: str, read: dict[str, Any]) -> str:
     """The separator of a CSV file, found in its first lines as the command line finds it."""
-    default = "\t" if _format_suffix(path) in (".tsv", ".tab") else ","
+    default = "\t" if suffix_format(path) == "tsv" else ","
     with _reading(path, "csv"), _binary_lines(path) as stream:
         head = stream.read(65_536)
     try:
@@ -1052,7 +1024,7 @@ class JsonLines:
         except Exception as err:
             if not is_read_error(err):
                 raise
-            raise unreadable_file(path, "jsonl", err, _compression(path)) from None
+            raise unreadable_file(path, "jsonl", err, compression_of(path)) from None
 
     def parse(self, path: str, start: int, data: bytes) -> Any:
         """One chunk as a pandas frame: JSON types kept, ``null_values`` strings missing."""
