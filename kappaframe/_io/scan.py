@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import difflib
 import io
 import itertools
 import lzma
@@ -192,11 +193,27 @@ class FileScan:
                 f"csv_options takes 'parse', 'convert' and 'read' (pyarrow.csv option "
                 f"dicts); got {sorted(options)}."
             )
-        try:  # the caller's keywords, checked once here
+        kinds = {"parse": pacsv.ParseOptions, "convert": pacsv.ConvertOptions}
+        kinds["read"] = pacsv.ReadOptions
+        for name, given in (("parse", parse), ("convert", convert), ("read", read)):
+            blank = kinds[name]()
+            known = [
+                k for k in dir(blank) if not k.startswith("_") and not callable(getattr(blank, k))
+            ]
+            for key in given:
+                if key not in known:
+                    close = difflib.get_close_matches(key, known, n=1)
+                    hint = f" (did you mean {close[0]!r}?)" if close else ""
+                    raise KappaFrameError(
+                        f"csv_options[{name!r}] has no option {key!r}{hint}; pyarrow.csv."
+                        f"{kinds[name].__name__} takes {', '.join(map(repr, known))}.",
+                        option="csv_options",
+                    )
+        try:  # the caller's values, checked once here
             pacsv.ParseOptions(**parse), pacsv.ConvertOptions(**convert)
             pacsv.ReadOptions(**read)
         except (TypeError, ValueError) as err:
-            raise KappaFrameError(f"csv_options: {err}") from None
+            raise KappaFrameError(f"csv_options: {err}", option="csv_options") from None
         return parse, convert, read
 
     def batches(self, columns: Sequence[str]) -> Any:

@@ -150,3 +150,13 @@ def test_an_engine_list_column_is_named_as_the_caller_wrote_it() -> None:
             kf.pairwise(con.sql("SELECT * FROM t"))
     finally:
         con.close()
+
+
+def test_a_misspelled_csv_option_names_the_option_and_the_spelling(tmp_path: Any) -> None:
+    path = tmp_path / "team.csv"
+    TEAM.to_csv(path, index=False)
+    bad = {"convert": {"null_value": ["NA"]}}
+    with pytest.raises(kf.KappaFrameError, match=r"did you mean 'null_values'") as info:
+        kf.pairwise(kf.scan(str(path), csv_options=bad), R)
+    assert info.value.option == "csv_options"
+    assert "'equals'" not in str(info.value)  # methods are not options
