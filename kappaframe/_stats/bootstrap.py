@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import KappaFrameError, KappaFrameTypeError
-from .agreement import agreement
+from .agreement import agreement, finish_agreement
 
 __all__ = ["CHUNK_BYTES", "MAX_THREADS", "bootstrap_kappa", "check_bootstrap", "make_rng"]
 
@@ -31,6 +31,12 @@ __all__ = ["CHUNK_BYTES", "MAX_THREADS", "bootstrap_kappa", "check_bootstrap", "
 #: chunk sizes follow from this, K and ``n_boot`` only, so a call with a seed gives the
 #: same numbers on every machine.
 CHUNK_BYTES = 64 * 1024**2
+#: From this many categories on, a replicate is drawn over the table's occupied cells only
+#: and kappa is summed from them and the categories that occur: time and memory grow with
+#: the labels observed, not with K^2 (2,000 labels: seconds, not minutes). Below it, the
+#: whole K x K tables are drawn at once.
+SPARSE_CATEGORIES = 64
+
 #: At most this many threads draw at once (so at most 8 chunks, 512 MB, are in flight).
 MAX_THREADS = 8
 
@@ -122,14 +128,19 @@ def bootstrap_kappa(
         draw = np.random.Generator(np.random.PCG64(child)).multinomial
         idx = live[start : start + tables_per_chunk]
         n = totals[idx]
-        probs = flat[idx] / n[:, None]
         kappas = np.empty((idx.size, n_boot))
-        for r0 in range(0, n_boot, reps_per_chunk):
-            reps = min(reps_per_chunk, n_boot - r0)
-            draws = draw(np.broadcast_to(n[:, None], (idx.size, reps)), probs[:, None, :])
-            kappas[:, r0 : r0 + reps] = agreement(draws.reshape(idx.size, reps, k, k), weights)[
-                "kappa"
-            ]
+        if k >= SPARSE_CATEGORIES:
+            for row, table in enumerate(idx):
+                kappas[row] = _occupied_replicates(
+                    flat[table], int(totals[table]), k, weights, n_boot, draw, chunk_bytes
+                )
+        else:
+            probs = flat[idx] / n[:, None]
+            for r0 in range(0, n_boot, reps_per_chunk):
+                reps = min(reps_per_chunk, n_boot - r0)
+                draws = draw(np.broadcast_to(n[:, None], (idx.size, reps)), probs[:, None, :])
+                tables = draws.reshape(idx.size, reps, k, k)
+                kappas[:, r0 : r0 + reps] = agreement(tables, weights)["kappa"]
         defined = np.isfinite(kappas)
         enough = defined.sum(axis=1) >= 2
         if not enough.any():
@@ -155,3 +166,42 @@ def bootstrap_kappa(
             for done in [pool.submit(run, s, c) for s, c in zip(starts, children, strict=True)]:
                 done.result()
     return {"se": se.reshape(lead), "ci_low": low.reshape(lead), "ci_high": high.reshape(lead)}
+
+
+def _occupied_replicates(
+    table: np.ndarray,
+    n: int,
+    k: int,
+    weights: np.ndarray,
+    n_boot: int,
+    draw: Any,
+    chunk_bytes: int,
+) -> np.ndarray:
+    """``n_boot`` bootstrap kappas of one flat K x K table, drawn over its occupied cells.
+
+    A resampled table has items only where the table has them, so one multinomial draw
+    over the occupied cells is the same draw as over all K^2 cells; the disagreement sums
+    of :func:`kappaframe._stats.agreement.finish_agreement` need only those cells and the
+    marginals of the categories that occur.
+    """
+    cells = np.flatnonzero(table)
+    probs = table[cells] / n
+    row_of, col_of = np.divmod(cells, k)
+    used_rows, row_pos = np.unique(row_of, return_inverse=True)
+    used_cols, col_pos = np.unique(col_of, return_inverse=True)
+    cell_weights = weights[row_of, col_of]
+    sub_weights = weights[np.ix_(used_rows, used_cols)]
+    per_replicate = (cells.size + used_rows.size + used_cols.size) * 8 * 3
+    reps_per_chunk = max(1, min(n_boot, chunk_bytes // per_replicate))
+    out = np.empty(n_boot)
+    for r0 in range(0, n_boot, reps_per_chunk):
+        reps = min(reps_per_chunk, n_boot - r0)
+        draws = draw(n, probs, size=reps).astype(np.float64)  # (reps, occupied cells)
+        rows = np.zeros((used_rows.size, reps))
+        cols = np.zeros((used_cols.size, reps))
+        np.add.at(rows, row_pos, draws.T)
+        np.add.at(cols, col_pos, draws.T)
+        dis_obs = draws @ cell_weights
+        dis_exp = np.einsum("ri,ir->r", rows.T @ sub_weights, cols)
+        out[r0 : r0 + reps] = finish_agreement(np.full(reps, n), dis_obs, dis_exp)["kappa"]
+    return out
