@@ -521,3 +521,99 @@ def second_passes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
 
     monkeypatch.setattr(files, "csv_kinds", csv_kinds)
     return seen
+
+
+# --------------------------------------------------------------------------- decimal commas
+
+
+def semicolon_columns(path: Path, columns: dict[str, list[str]]) -> Path:
+    """A semicolon file; a cell holding a comma is quoted unless it is a number."""
+
+    def cell(v: str) -> str:
+        return f'"{v}"' if "," in v and not v.replace(",", "").lstrip("-").isdigit() else v
+
+    rows = zip(*columns.values(), strict=True)
+    text = ";".join(columns) + "\n" + "".join(";".join(map(cell, r)) + "\n" for r in rows)
+    path.write_text(text)
+    return path
+
+
+def test_decimal_commas_are_numbers_on_every_way_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "comma.csv"
+    path.write_text("a;b\n0,5;0,5\n1,5;0,5\n2,5;2,5\n10,5;1,5\n")
+    flags = ["--raters", "a", "b", "--weights", "linear"]
+    got = every_way(path, capsys, flags, raters=["a", "b"], weights="linear")
+    numbers = kf.cohen_kappa([0.5, 1.5, 2.5, 10.5], [0.5, 0.5, 2.5, 1.5], weights="linear")
+    assert got["n"].item() == 4
+    assert got["kappa"].item() == pytest.approx(numbers, abs=1e-12)
+    assert kf.confusion(str(path), "a", "b").index.tolist() == [0.5, 1.5, 2.5, 10.5]
+    passes = second_passes(monkeypatch)
+    kf.pairwise(str(path), ["a", "b"], weights="linear")
+    assert passes == []  # the first block's guess held: the file is read once
+
+
+def test_the_decimal_mark_can_be_given_to_the_scan_and_to_stream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Integers only in the first lines: nothing to sniff a decimal comma from.
+    a = ["1", "2", "3", "2"] * 15 + ["2,5", "1"]
+    b = ["1", "2", "2", "3"] * 15 + ["2,5", "2,5"]
+    path = semicolon_columns(tmp_path / "given.csv", {"a": a, "b": b})
+    flags = ["--raters", "a", "b", "--weights", "linear", "--decimal", ","]
+    expected = cli_table(path, capsys, *flags)
+    assert cli_table(path, capsys, *flags, "--stream").equals(expected)
+    given = kf.scan(path, csv_options={"convert": {"decimal_point": ","}})
+    same_numbers(kf.pairwise(given, ["a", "b"], weights="linear"), expected)
+    numbers = [float(v.replace(",", ".")) for v in a], [float(v.replace(",", ".")) for v in b]
+    assert expected["kappa"].item() == pytest.approx(
+        kf.cohen_kappa(*numbers, weights="linear"), abs=1e-12
+    )
+    with pytest.raises(kf.KappaFrameError, match="are text"):  # sniffed: '.', so text
+        kf.pairwise(str(path), ["a", "b"], weights="linear")
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_labels_with_commas_are_kept_as_written(
+    late: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A decimal comma sniffed from "score"; the raters hold text with commas, and in "b"
+    # the comma numbers of the first blocks meet a word only later.
+    rows = 200
+    a = ["a,b", "c,d", "1,5", "a,b"] * (rows // 4)
+    b = ["1,5", "2,5", "1,5", "3,5"] * (rows // 4)
+    b[-1] = "a,b"
+    score = ["0,5", "1,25"] * (rows // 2)
+    path = semicolon_columns(tmp_path / "text.csv", {"a": a, "b": b, "score": score})
+    if late:
+        monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 256)
+    got = every_way(path, capsys, ["--raters", "a", "b"], raters=["a", "b"])
+    assert got["kappa"].item() == pytest.approx(kf.cohen_kappa(a, b), abs=1e-12)
+    for source in (str(path), kf.scan(path)):
+        table = kf.confusion(source, "a", "b")
+        assert table.index.tolist() == ["1,5", "2,5", "3,5", "a,b", "c,d"]
+        assert table.columns.tolist() == table.index.tolist()
+
+
+def test_a_decimal_comma_in_a_later_block_is_a_number_on_every_way_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = np.random.default_rng(17)
+    a = [str(v) for v in rng.choice(["1", "2", "3"], 300)] + ["2,5", "1,5"] * 20
+    b = [str(v) for v in rng.choice(["1", "2", "3"], 300)] + ["2,5", "3"] * 20
+    score = ["0,5"] * len(a)  # the decimal comma the whole read sniffs from the first lines
+    path = semicolon_columns(tmp_path / "late.csv", {"score": score, "a": a, "b": b})
+    monkeypatch.setattr(io_scan, "CSV_BLOCK_BYTES", 256)  # the late values come blocks later
+    flags = ["--raters", "a", "b", "--weights", "linear"]
+    got = every_way(path, capsys, flags, raters=["a", "b"], weights="linear")
+    numbers = [float(v.replace(",", ".")) for v in a], [float(v.replace(",", ".")) for v in b]
+    assert got["n"].item() == len(a)
+    assert got["kappa"].item() == pytest.approx(
+        kf.cohen_kappa(*numbers, weights="linear"), abs=1e-12
+    )
+    for source in (str(path), kf.scan(path)):
+        assert kf.confusion(source, "a", "b").index.tolist() == [1.0, 1.5, 2.0, 2.5, 3.0]

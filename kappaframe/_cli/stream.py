@@ -74,11 +74,14 @@ def scan_input(
         "convert": {"null_values": ["", *args.na_values], "strings_can_be_null": True}
     }
     options["parse"] = {"delimiter": sep}
+    if text_options.decimal is not None:  # --decimal; else sniffed file by file
+        options["convert"]["decimal_point"] = text_options.decimal
     if text_options.encoding.replace("-", "").lower() not in ("utf8sig", "utf8"):
         options["read"] = {"encoding": text_options.encoding}
-    kinds = _stream_kinds(paths, options, sets)
-    types = {str(c): _ARROW_TYPES[kinds.get(c)] for c in columns}
-    options["convert"]["column_types"] = {c: _arrow_type(t) for c, t in types.items()}
+    kinds, commas = _stream_kinds(paths, options, sets)
+    if not commas:  # decimal commas: the reader rewrites them, deciding the kinds alike
+        types = {str(c): _ARROW_TYPES[kinds.get(c)] for c in columns}
+        options["convert"]["column_types"] = {c: _arrow_type(t) for c, t in types.items()}
     for group in sets:
         as_numbers(head, [c for c in group if c in head], kinds.get(group[0]) if group else None)
     return _counting(scan(paths, format="csv", csv_options=options), bar, counted), head
@@ -114,16 +117,19 @@ def _arrow_type(name: str) -> Any:
 
 def _stream_kinds(
     paths: list[str], options: dict[str, Any], sets: list[list[Hashable]]
-) -> dict[Any, Any]:
-    """Each column's kind (None: text), as the whole-file read decides it.
+) -> tuple[dict[Any, Any], bool]:
+    """Each column's kind (None: text), as the whole-file read decides it, and a flag.
 
     The label columns decide together, every other set alone
-    (:func:`kappaframe._io.scan.csv_kinds`, the reader's own rule).
+    (:func:`kappaframe._io.scan.csv_kinds`, the reader's own rule). The flag says whether
+    a file is written with a decimal comma (given or sniffed): its numbers are then read
+    as text and rewritten by the reader, not typed by pyarrow.
     """
     from .._io.scan import csv_kinds, scan
 
     files = scan(paths, format="csv", csv_options=options)
-    return csv_kinds(files, [[str(c) for c in group] for group in sets if group])
+    kinds = csv_kinds(files, [[str(c) for c in group] for group in sets if group])
+    return kinds, bool(files.dataset.decimal_commas)
 
 
 def streamable(args: argparse.Namespace, fmt: str) -> bool:

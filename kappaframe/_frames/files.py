@@ -22,6 +22,7 @@ from .._io.scan import (
     JsonLines,
     _as_kind,
     _as_kinds,
+    _CommasChanged,
     _CsvFiles,
     _distinct,
     _guessed_kinds,
@@ -109,10 +110,13 @@ class FileReader(BatchReader):
         check = None
         if kinds is None:
             kinds, check = _guessed_kinds(self.scan.dataset.schema, sets)
-        for batch in self.scan.batches(names):
-            if check is not None:
-                check.add(batch)
-            yield _as_kinds(batch, kinds).to_pandas()
+        try:
+            for batch in self.scan.batches(names):
+                if check is not None:
+                    check.add(batch)
+                yield _as_kinds(batch, kinds).to_pandas()
+        except _CommasChanged:
+            raise _KindsChanged(sets, commas=True) from None
         if check is not None:
             check.done()
             self._kinds[sets] = kinds
@@ -128,7 +132,7 @@ class FileReader(BatchReader):
         try:
             return super().map(columns, func, *args, together=together, compact=compact)
         except _KindsChanged as changed:
-            self._kinds[changed.sets] = csv_kinds(self.scan, changed.sets)
+            self._again(changed)
             return super().map(columns, func, *args, together=together, compact=compact)
 
     def reduce(
@@ -143,8 +147,15 @@ class FileReader(BatchReader):
         try:
             return super().reduce(columns, func, combine, *args, together=together, compact=compact)
         except _KindsChanged as changed:
-            self._kinds[changed.sets] = csv_kinds(self.scan, changed.sets)
+            self._again(changed)
             return super().reduce(columns, func, combine, *args, together=together, compact=compact)
+
+    def _again(self, changed: _KindsChanged) -> None:
+        """Decide every value of the columns whose guessed kind (or decimal mark) changed."""
+        if changed.commas:
+            columns = [c for group in changed.sets for c in group]
+            self.scan.dataset.decide_commas(columns)
+        self._kinds[changed.sets] = csv_kinds(self.scan, changed.sets)
 
     def whole(self, columns: Sequence[Hashable], compact: Sequence[Hashable] = ()) -> Any:
         """Every row of ``columns``; the strings of ``compact`` dictionary-encoded.

@@ -874,15 +874,43 @@ def _check_wanted(wanted: list[Hashable] | None, names: Sequence[Hashable], sour
         raise KappaFrameError(f"{source.name}: {err}")
 
 
+def comma_column(values: Iterable[str]) -> bool | None:
+    """Where the values of one column stand on the decimal-comma rule.
+
+    A column of a file whose decimal mark is ``,`` is rewritten with a point (``0,75`` to
+    ``0.75``, :func:`decimal_point`) only when every value of it in the file is an integer
+    or a decimal-comma number, and one at least is the latter. A label such as ``a,b``
+    keeps its column as written.
+
+    Returns
+    -------
+    bool or None
+        False: a value is neither (the column is never rewritten); True: every value is
+        one of the two and one at least has a decimal comma; None: integers only, or none.
+        Parts of a column combine: False if one is False, else True if one is True.
+    """
+    state = None
+    for v in values:
+        if _COMMA_NUMBER.fullmatch(v):
+            state = True
+        elif not _INTEGER.fullmatch(v):
+            return False
+    return state
+
+
+def decimal_point(text: str) -> str:
+    """A decimal-comma number written with a point (the rewrite of :func:`comma_column`)."""
+    return text.replace(",", ".")
+
+
 def _decimal_points(frame: pd.DataFrame) -> pd.DataFrame:
     """Numbers written with a decimal comma (``0,75``) rewritten with a point, column by column.
 
-    Only a column whose every value is an integer or a decimal-comma number changes.
+    Only a column whose every value is an integer or a decimal-comma number changes
+    (:func:`comma_column`).
     """
     for c in frame.columns:
-        values = _distinct_text(frame[c])
-        commas = [v for v in values if _COMMA_NUMBER.fullmatch(v)]
-        if commas and all(_COMMA_NUMBER.fullmatch(v) or _INTEGER.fullmatch(v) for v in values):
+        if comma_column(_distinct_text(frame[c])):
             frame[c] = frame[c].str.replace(",", ".", regex=False)
     return frame
 

@@ -10,11 +10,13 @@ a ``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet"
 files the command line reads for it (:func:`kappaframe._io.read.expand_input`). CSV files
 are cut into blocks of whole rows, each parsed on its own, decompressed as they are read
 (``.gz``, ``.bz2``, ``.xz``, ``.zst``); their cells are read as the command line reads
-them: as written, numbers only by :func:`kappaframe._io.read.number_kind` over every
-value (see :class:`FileReader`). JSON lines (``.jsonl``, ``.ndjson``, compressed too)
-are read in chunks of lines, each parsed as the command line's whole-file read parses the
-file (``pandas.read_json(lines=True, dtype=False)``). A file the decompressor or the parser
-rejects is a :class:`~kappaframe.KappaFrameError` naming the file and the way out.
+them: as written, decimal commas made points where the whole column is numbers
+(:func:`kappaframe._io.read.comma_column`), numbers only by
+:func:`kappaframe._io.read.number_kind` over every value (see :class:`FileReader`). JSON
+lines (``.jsonl``, ``.ndjson``, compressed too) are read in chunks of lines, each parsed as
+the command line's whole-file read parses the file (``pandas.read_json(lines=True,
+dtype=False)``). A file the decompressor or the parser rejects is a
+:class:`~kappaframe.KappaFrameError` naming the file and the way out.
 
 The long layout (one row per rating) needs every rating of an item together, which batches
 of rows do not give; it reads only its three or four columns (strings dictionary-encoded,
@@ -37,11 +39,14 @@ from .._errors import KappaFrameError, KappaFrameTypeError, refuse_nested
 from .formats import SCAN_FORMATS, compression_of, suffix_format
 from .read import (
     check_unique_names,
+    comma_column,
+    decimal_point,
     expand_input,
     header_names,
     is_read_error,
     number_kind,
     plain_number,
+    sniff_decimal,
     sniff_delimiter,
     unreadable_file,
 )
@@ -303,7 +308,12 @@ def scan(
         otherwise, and labels are compared as written (``01``, ``1`` and ``1.0`` are three
         labels, ``true`` and ``TRUE`` two): the rater columns become numbers together
         only when every label is a plain number and no two name the same number, so that
-        weights order ``1 < 2 < 10``; group keys decide each on their own.
+        weights order ``1 < 2 < 10``; group keys decide each on their own. The decimal
+        mark is sniffed file by file as the command line sniffs it (``,`` only when the
+        separator is not ``,``), unless ``{"convert": {"decimal_point": ","}}`` gives it
+        (``--decimal``); with ``,``, a column whose every value in the file is an
+        integer or a decimal-comma number (``0,75``) is read with points (``0.75``)
+        before that decision, and any other column (``a,b``) stays as written.
         ``{"convert": {"column_types": {...}}}`` gives columns a type instead.
     json_options : dict, optional
         JSON lines: ``{"null_values": [...], "encoding": "utf-8"}``. Each chunk of lines
@@ -382,12 +392,18 @@ def _infer_format(paths: list[str]) -> str:
     return kinds.pop()
 
 
+class _CommasChanged(Exception):
+    """A value showing that a column rewritten with decimal points is text: read again."""
+
+
 class _KindsChanged(Exception):
     """A value that changes the kind guessed for some CSV columns: read them again."""
 
-    def __init__(self, sets: tuple[tuple[str, ...], ...]) -> None:
+    def __init__(self, sets: tuple[tuple[str, ...], ...], commas: bool = False) -> None:
         super().__init__(sets)
         self.sets = sets
+        #: Whether a column rewritten with decimal points turned out to be text.
+        self.commas = commas
 
 
 def _numeric(kind: Any) -> bool:
@@ -499,14 +515,31 @@ def csv_kinds(scan: FileScan, sets: Sequence[Sequence[str]]) -> dict[str, str | 
     dict
         ``"int"``, ``"float"`` or None (text) for every column of ``sets``.
     """
-    import pyarrow.compute as pc
-
     files = scan.dataset
     kinds: dict[str, str | None] = {c: None for group in sets for c in group}
     if not isinstance(files, _CsvFiles):
         raise KappaFrameTypeError("csv_kinds reads CSV files (kf.scan(..., format='csv')).")
     pending = [g for g in sets if g and all(_numeric(files.schema.field(c).type) for c in g)]
     columns = list(dict.fromkeys(c for group in pending for c in group))
+    try:
+        seen, worded = _number_values(files, columns)
+    except _CommasChanged:  # a column rewritten with decimal points is text: see them all
+        files.decide_commas(columns)
+        seen, worded = _number_values(files, columns)
+    for group in pending:
+        if not any(c in worded for c in group):
+            kinds.update(dict.fromkeys(group, number_kind(set().union(*(seen[c] for c in group)))))
+    return kinds
+
+
+def _number_values(files: _CsvFiles, columns: list[str]) -> tuple[dict[str, set[str]], set[str]]:
+    """The distinct values of ``columns`` while they are plain numbers, and those that are not.
+
+    One pass over every file (decimal commas written with points), which ends once every
+    column holds a label that is not a plain number.
+    """
+    import pyarrow.compute as pc
+
     seen: dict[str, set[str]] = {c: set() for c in columns}
     worded: set[str] = set()  # columns holding a label that is not a plain number
     for path in files.files if columns else ():
@@ -525,10 +558,7 @@ def csv_kinds(scan: FileScan, sets: Sequence[Sequence[str]]) -> dict[str, str | 
                     break
         if len(worded) == len(columns):
             break
-    for group in pending:
-        if not any(c in worded for c in group):
-            kinds.update(dict.fromkeys(group, number_kind(set().union(*(seen[c] for c in group)))))
-    return kinds
+    return seen, worded
 
 
 def _as_kind(column: Any, kind: str) -> Any:
@@ -560,11 +590,22 @@ def _distinct(column: Any) -> set[str]:
     import pyarrow.compute as pc
 
     values: set[str] = set()
-    for chunk in column.chunks:
+    for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
         if pa.types.is_dictionary(chunk.type):
             chunk = chunk.dictionary.take(pc.unique(chunk.indices).drop_null())
         values.update(pc.unique(chunk).drop_null().to_pylist())
     return values
+
+
+def _with_points(array: Any) -> Any:
+    """Text (plain or dictionary-encoded) with its decimal commas made points."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(array.type):
+        points = pc.replace_substring(array.dictionary, ",", ".")
+        return pa.DictionaryArray.from_arrays(array.indices, points)
+    return pc.replace_substring(array, ",", ".")
 
 
 def _first_unreadable(paths: Sequence[str]) -> str:
@@ -886,18 +927,31 @@ class _CsvFile:
     """One CSV file: its read, parse and convert options, and its first block's columns.
 
     As the command line reads a CSV file: the separator, unless given, is sniffed among
-    ``, ; TAB |`` (TAB first for ``.tsv`` and ``.tab``), and an empty name in the header is
-    ``Unnamed: i`` (:func:`kappaframe._io.read.header_names`).
+    ``, ; TAB |`` (TAB first for ``.tsv`` and ``.tab``), the decimal mark, unless given
+    (``decimal_point``), is sniffed as :func:`kappaframe._io.read.sniff_decimal` finds it,
+    and an empty name in the header is ``Unnamed: i``
+    (:func:`kappaframe._io.read.header_names`).
+
+    With a decimal comma, a column read as text is rewritten with decimal points when
+    every value of it in the file is an integer or a decimal-comma number
+    (:func:`kappaframe._io.read.comma_column`): :meth:`blocks` does so as it reads, from
+    what it has seen, and raises :class:`_CommasChanged` should a later value show that a
+    column it rewrote is not one (:meth:`decide_commas` then looks at every value).
     """
 
     def __init__(
         self, path: str, parse: dict[str, Any], convert: dict[str, Any], read: dict[str, Any]
     ) -> None:
+        import pyarrow as pa
         import pyarrow.csv as pacsv
 
         self.path = path
-        if "delimiter" not in parse:
-            parse = {**parse, "delimiter": _sniffed_delimiter(path, read)}
+        sep, decimal = _sniffed_marks(path, read, parse.get("delimiter"))
+        parse = {**parse, "delimiter": sep}
+        #: The decimal mark: the caller's ``decimal_point``, else sniffed.
+        self.decimal = str(convert.get("decimal_point") or decimal)
+        #: The columns known to be rewritten (True) or not (False), with every value seen.
+        self.commas: dict[str, bool] = {}
         self.read = pacsv.ReadOptions(**read)
         self.parse = pacsv.ParseOptions(**parse)
         self.convert = dict(convert)
@@ -919,36 +973,108 @@ class _CsvFile:
             self.read.skip_rows += 1
             first = first.rename_columns(names)
         check_unique_names(first.schema.names, os.path.basename(path))
-        #: The columns and the types pyarrow infers from the first block.
-        self.schema = first.schema
+        schema = first.schema
+        if self.decimal == ",":  # the numbers pyarrow takes for text: decimal commas
+            typed = {str(c) for c in convert.get("column_types", {})}
+            for i, field in enumerate(schema):
+                if field.name in typed or not _is_string(field.type):
+                    continue
+                values = _distinct(first.column(i))
+                state = comma_column(values)
+                if state is False:
+                    self.commas[field.name] = False  # a value of it is neither: as written
+                elif state:
+                    values = {decimal_point(v) for v in values}
+                kind = number_kind(values)
+                if kind is not None:
+                    numbers = pa.int64() if kind == "int" else pa.float64()
+                    schema = schema.set(i, field.with_type(numbers))
+        #: The columns and the types pyarrow infers from the first block (a column of
+        #: decimal-comma numbers as numbers).
+        self.schema = schema
 
-    def blocks(self, columns: Sequence[str], types: dict[str, Any]) -> Iterator[Any]:
-        """Record batches of ``columns`` (absent ones missing), typed by ``types``."""
+    def blocks(
+        self, columns: Sequence[str], types: dict[str, Any], rewrite: bool = True
+    ) -> Generator[Any, None, None]:
+        """Record batches of ``columns`` (absent ones missing), typed by ``types``.
+
+        With a decimal comma, the text columns that are decimal-comma numbers rewritten
+        with points (unless ``rewrite`` is false): see the class.
+        """
+        import pyarrow as pa
         import pyarrow.csv as pacsv
 
+        given = {str(c) for c in self.convert.get("column_types", {})}
         convert = {
             **self.convert,
             "include_columns": list(columns),
             "include_missing_columns": True,
             "column_types": {**types, **self.convert.get("column_types", {})},
         }
-        yield from csv_blocks(self.path, self.read, self.parse, pacsv.ConvertOptions(**convert))
+        batches = csv_blocks(self.path, self.read, self.parse, pacsv.ConvertOptions(**convert))
+        text = [c for c in columns if c not in given and self.commas.get(c) is not False]
+        if not rewrite or self.decimal != "," or not text:
+            yield from batches
+            return
+        seen: dict[str, bool | None] = dict.fromkeys(text)  # comma_column of the values so far
+        for batch in batches:
+            arrays = list(batch.columns)
+            for c in text:
+                known = self.commas.get(c)
+                if known is None and seen[c] is not False:
+                    state = comma_column(_distinct(batch.column(c)))
+                    if state is False:
+                        if seen[c]:  # a rewritten column is not one of numbers after all
+                            self.commas[c] = False
+                            raise _CommasChanged(self.path)
+                        self.commas[c] = False
+                    seen[c] = seen[c] or state
+                if self.commas.get(c, seen[c]):
+                    i = batch.schema.get_field_index(c)
+                    arrays[i] = _with_points(arrays[i])
+            yield pa.RecordBatch.from_arrays(arrays, names=batch.schema.names)
+        for c in text:
+            self.commas.setdefault(c, bool(seen[c]))
+
+    def decide_commas(self, columns: Sequence[str]) -> None:
+        """Which of ``columns`` are rewritten, from every value of the file (one pass)."""
+        import pyarrow as pa
+
+        given = {str(c) for c in self.convert.get("column_types", {})}
+        todo = [c for c in columns if c not in given and c not in self.commas]
+        if self.decimal != "," or not todo:
+            return
+        seen: dict[str, bool | None] = dict.fromkeys(todo)
+        with contextlib.closing(self.blocks(todo, dict.fromkeys(todo, pa.string()), False)) as it:
+            for batch in it:
+                for c in todo:
+                    if seen[c] is not False:
+                        state = comma_column(_distinct(batch.column(c)))
+                        seen[c] = False if state is False else seen[c] or state
+                if all(v is False for v in seen.values()):
+                    break
+        self.commas.update({c: bool(v) for c, v in seen.items()})
 
 
-def _sniffed_delimiter(path: str, read: dict[str, Any]) -> str:
-    """The separator of a CSV file, found in its first lines as the command line finds it."""
+def _sniffed_marks(path: str, read: dict[str, Any], delimiter: str | None) -> tuple[str, str]:
+    """The separator (unless given) and the decimal mark of a CSV file, from its first lines.
+
+    As the command line finds them (:func:`kappaframe._io.read.sniff_delimiter`,
+    :func:`kappaframe._io.read.sniff_decimal`).
+    """
     default = "\t" if suffix_format(path) == "tsv" else ","
     with _reading(path, "csv"), _binary_lines(path) as stream:
         head = stream.read(65_536)
     try:
         text = head.decode(str(read.get("encoding", "utf8")), errors="replace")
     except LookupError:  # pyarrow names the unknown encoding when it reads
-        return default
+        return delimiter or default, "."
     text = text.lstrip("\ufeff")
     skip = int(read.get("skip_rows", 0))
     if skip:
         text = "".join(text.splitlines(keepends=True)[skip:])
-    return sniff_delimiter(text, default)
+    sep = delimiter or sniff_delimiter(text, default)
+    return sep, sniff_decimal(text, sep)
 
 
 class _CsvFiles:
@@ -970,10 +1096,22 @@ class _CsvFiles:
         self.schema = _merge_schemas(((p, f.schema) for p, f in self.csv.items()), "csv")
         scan.schema = self.schema
 
+    @property
+    def decimal_commas(self) -> bool:
+        """Whether a file is written with a decimal comma."""
+        return any(f.decimal == "," for f in self.csv.values())
+
+    def decide_commas(self, columns: Sequence[str]) -> None:
+        """Which of ``columns`` each file rewrites, from every value (:class:`_CsvFile`)."""
+        for path in self.files:
+            self.csv[path].decide_commas([c for c in columns if c in self.csv[path].schema.names])
+
     def blocks(self, path: str, columns: Sequence[str], dictionary: Sequence[str] = ()) -> Any:
         """Record batches of ``columns`` of one file, each cell as written (text).
 
-        A column given a type keeps it; ``dictionary`` ones are dictionary-encoded text.
+        A column given a type keeps it; ``dictionary`` ones are dictionary-encoded text;
+        decimal-comma numbers are written with points (:class:`_CsvFile`), which may
+        raise :class:`_CommasChanged`.
         """
         import pyarrow as pa
 
@@ -987,7 +1125,11 @@ class _CsvFiles:
         """Every row of ``columns``, file after file, as :meth:`blocks` reads them."""
         import pyarrow as pa
 
-        batches = [b for path in self.files for b in self.blocks(path, columns, dictionary)]
+        try:
+            batches = [b for path in self.files for b in self.blocks(path, columns, dictionary)]
+        except _CommasChanged:
+            self.decide_commas(columns)
+            batches = [b for path in self.files for b in self.blocks(path, columns, dictionary)]
         if batches:
             return pa.Table.from_batches(batches)
         return pa.schema([self.schema.field(c) for c in columns]).empty_table()
