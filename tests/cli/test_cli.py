@@ -20,7 +20,7 @@ from kappaframe._report.report import Report, _plain
 
 TEAM = list(datasets.TEAM)
 GRADES = list(datasets.GRADES)
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

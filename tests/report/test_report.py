@@ -29,7 +29,7 @@ from kappaframe._report.report import (
 
 TEAM = list(datasets.TEAM)
 GRADES = list(datasets.GRADES)
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 
 

@@ -15,7 +15,7 @@ from kappaframe._count import diagonal as _diagonal
 from kappaframe._count import kernel as _kernel
 from kappaframe._count.diagonal import DiagonalCounts
 
-from .conftest import to_pandas
+from ..conftest import to_pandas
 
 #: The labels of :func:`team`, in order (their sorted order is another).
 GRADES = ["bad", "ok", "good"]

@@ -12,7 +12,7 @@ from sklearn.metrics import accuracy_score, cohen_kappa_score, confusion_matrix
 
 import kappaframe as kf
 
-from .conftest import native_type_matches, to_pandas
+from ..conftest import native_type_matches, to_pandas
 
 COUNTS = ["tn", "fp", "fn", "tp"]
 

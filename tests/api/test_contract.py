@@ -11,7 +11,7 @@ import pytest
 
 import kappaframe as kf
 
-from .conftest import to_pandas
+from ..conftest import to_pandas
 
 nan = np.nan
 

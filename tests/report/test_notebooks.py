@@ -15,7 +15,7 @@ import pytest
 import kappaframe as kf
 from kappaframe._report.display import cell_style, matrix_styler
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

@@ -19,7 +19,7 @@ import kappaframe as kf
 from kappaframe import cli, datasets
 from kappaframe._io.read import Progress, counted, sniff_decimal, sniff_delimiter
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TEAM = list(datasets.TEAM)
 
 

@@ -15,9 +15,9 @@ import kappaframe as kf
 from kappaframe._api.plan import adapt, prepare
 from kappaframe._count import crowd as _crowd
 
-from .conftest import to_pandas
+from ..conftest import to_pandas
 
-DATA = Path(__file__).parents[2] / "shared" / "data"
+DATA = Path(__file__).parents[3] / "shared" / "data"
 ANSWERS = sorted(DATA.glob("*_answers.csv")) if DATA.is_dir() else []
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import kappaframe as kf
 
-from .conftest import native_type_matches, to_pandas
+from ..conftest import native_type_matches, to_pandas
 
 TIDY = ["rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation"]
 

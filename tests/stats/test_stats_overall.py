@@ -15,7 +15,7 @@ import kappaframe as kf
 from kappaframe._stats.agreement import weight_matrix
 from kappaframe._stats.multirater import METHODS, compute, ratings_of
 
-from .conftest import native_type_matches, to_pandas
+from ..conftest import native_type_matches, to_pandas
 
 inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
 

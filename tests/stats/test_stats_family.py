@@ -14,7 +14,7 @@ from kappaframe._stats.agreement import agreement, weight_matrix
 from kappaframe._stats.bootstrap import bootstrap_kappa
 from kappaframe._stats.family import FAMILY, family, kappa_max
 
-from .conftest import native_type_matches, to_pandas
+from ..conftest import native_type_matches, to_pandas
 
 inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
 

@@ -11,7 +11,7 @@ import pytest
 import kappaframe as kf
 import kappaframe._count.kernel as kernel
 
-from .conftest import to_pandas
+from ..conftest import to_pandas
 
 LABELS = {"a": [1, 2, 1, 2, 3, 1], "b": [1, 2, 2, 2, 3, 3], "c": [2, 2, 1, 1, 3, 1]}
 NUMBERS = ["n", "p_o", "p_e", "kappa"]

@@ -10,7 +10,7 @@ import pytest
 
 import kappaframe as kf
 
-from .conftest import to_pandas
+from ..conftest import to_pandas
 
 BASE = {
     "project": ["p", "p", "q", "q"],

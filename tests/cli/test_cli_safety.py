@@ -30,7 +30,7 @@ import kappaframe as kf
 from kappaframe import cli
 from kappaframe._io.write import TEMP_MARK, write_atomic
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

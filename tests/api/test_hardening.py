@@ -11,7 +11,7 @@ import pytest
 
 import kappaframe as kf
 
-from .conftest import to_pandas
+from ..conftest import to_pandas
 
 
 def test_cohen_kappa_refuses_mixed_label_types_like_pairwise() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import kappaframe as kf
 
-from .conftest import native_type_matches, to_pandas
+from ..conftest import native_type_matches, to_pandas
 
 RATER_COLUMNS = [
     "rater",
