@@ -144,6 +144,18 @@ def population_factor(n: np.ndarray, population: float | None) -> np.ndarray:
     return 1.0 - np.asarray(n, dtype=float) / float(population)
 
 
+#: A variance below this is rounding left over from sums that cancel (a standard error
+#: under 1.4e-14, where no finite sample of items reaches): it counts as 0, so that ``z``
+#: is undefined rather than 1e15 and one ordering of the same sums does not differ from
+#: another by 5%.
+ROUNDING_VARIANCE = (64 * np.finfo(float).eps) ** 2
+
+
+def _rounded_to_zero(var: Any) -> np.ndarray:
+    var = np.asarray(var, dtype=float)
+    return np.where(var < ROUNDING_VARIANCE, 0.0, var)
+
+
 def normal_interval(
     value: np.ndarray,
     var: np.ndarray,
@@ -164,7 +176,8 @@ def normal_interval(
     Student's ``t_(1 - alpha/2, n - 1)``. ``z = value / se0`` and ``p_value`` tests
     value = 0 against ``alternative`` (``"two-sided"``, ``"greater"``: value > 0, or
     ``"less"``) on the same distribution; NaN where the null variance is 0 (no test).
-    Negative variances (rounding) count as 0; everything is NaN where ``value`` is.
+    Variances within rounding of 0 (negative, or below :data:`ROUNDING_VARIANCE`) count as
+    0; everything is NaN where ``value`` is.
     """
     if not 0 < level < 1:
         raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
@@ -185,8 +198,8 @@ def normal_interval(
         factor = np.clip(population_factor(items, population), 0.0, None)
         var = np.asarray(var, dtype=float) * factor
         var0 = np.asarray(var0, dtype=float) * factor
-    se = np.where(defined, np.sqrt(np.clip(var, 0.0, None)), np.nan)
-    null = np.sqrt(np.clip(var0, 0.0, None))
+    se = np.where(defined, np.sqrt(_rounded_to_zero(var)), np.nan)
+    null = np.sqrt(_rounded_to_zero(var0))
     se0 = np.where(defined, null, np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(defined & (null > 0), value / null, np.nan)
