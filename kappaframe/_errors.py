@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import difflib
 import os
 import sys
 import warnings
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +20,7 @@ __all__ = [
     "UndefinedKappaWarning",
     "bad_option",
     "missing_columns",
+    "quiet_undefined",
     "refuse_nested",
     "too_few_raters",
     "user_stacklevel",
@@ -124,10 +127,31 @@ class KappaFrameTypeError(KappaFrameError, TypeError):
     """Raised when an argument has an unsupported type (e.g. not a frame)."""
 
 
+#: Set (per thread and task) while a call runs on no rows to plan its result, or redoes
+#: what was already reported: its undefined results are not news.
+_QUIET_UNDEFINED: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "kappaframe_quiet_undefined", default=False
+)
+
+
+@contextlib.contextmanager
+def quiet_undefined() -> Iterator[None]:
+    """Say nothing of undefined results inside the block, in this thread only.
+
+    ``warnings.catch_warnings`` changes the filters of every thread at once: a Dask or
+    polars worker thread leaving its own block could restore them under this one.
+    """
+    token = _QUIET_UNDEFINED.set(True)
+    try:
+        yield
+    finally:
+        _QUIET_UNDEFINED.reset(token)
+
+
 def warn_undefined(undefined: np.ndarray, n: np.ndarray, what: str = "pair x group cells") -> None:
     """One warning per call naming how many results are undefined and why."""
     count = int(np.count_nonzero(undefined))
-    if not count:
+    if not count or _QUIET_UNDEFINED.get():
         return
     empty = int(np.count_nonzero(undefined & (n == 0)))
     parts = []

@@ -15,7 +15,6 @@ import functools
 import inspect
 import os
 import sys
-import warnings
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
@@ -23,8 +22,8 @@ from .._count.tables import CategoriesDiffer
 from .._errors import (
     KappaFrameError,
     KappaFrameTypeError,
-    UndefinedKappaWarning,
     missing_columns,
+    quiet_undefined,
     too_few_raters,
 )
 from .._frames.engines import EngineFrame, engine_frame
@@ -503,8 +502,7 @@ def _planned_schema(
             call.pop(key, None)
         call["raters"] = raters[:2]
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # undefined kappa of no rows says nothing
+        with quiet_undefined():  # undefined kappa of no rows says nothing
             out = func(polars_frames.empty_frame(columns), **call)
     except KappaFrameError:
         return None
@@ -549,8 +547,7 @@ def _dask_deferred(
     from .._frames.dask import DaskReader, planned
 
     target = _Deferred(DaskReader(data))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedKappaWarning)  # no rows: says nothing
+    with quiet_undefined():  # no rows: says nothing
         meta = func(target, *args, **kwargs)  # plans the counts; the result on no rows
     if target.total is None:  # pragma: no cover - the function read no counts
         return func(data, *args, **kwargs)

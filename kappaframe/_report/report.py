@@ -24,7 +24,7 @@ import pandas as pd
 
 from .._api.pairwise import confusion, matrix
 from .._api.raters import raters
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, quiet_undefined
 from .._io.formats import _PARQUET_EXTRA
 from .._io.read import Progress
 from .._io.write import json_text, write_atomic
@@ -691,8 +691,6 @@ def render_html(report: Report) -> str:
     On screen a long pairs table scrolls in its box; printed (or saved as PDF) every
     row is there, rows are not split across pages, and the header repeats on each page.
     """
-    import warnings
-
     tidy = report.tidy
     facts = "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in _describe(report))
     nothing = report.nothing_to_show()
@@ -710,9 +708,7 @@ def render_html(report: Report) -> str:
             f'<section id="pairs"><h2>Pairs</h2>{legend_html}{note_html}<div class="scroll">'
             f"{_html_table(tidy, colour=('kappa',), below=report.below())}</div></section>"
         )
-    with warnings.catch_warnings():
-        # The pairwise call already reported undefined kappas once.
-        warnings.simplefilter("ignore", category=RuntimeWarning)
+    with quiet_undefined():  # the pairwise call already reported undefined kappas once
         if nothing is None:
             sections += _sections(report)
     title = f"Agreement report: {report.source}" if report.source else "Agreement report"

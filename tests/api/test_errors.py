@@ -143,3 +143,30 @@ def test_errors_leave_the_frame_alone(constructor: Any) -> None:
     with pytest.raises(kf.KappaFrameError):
         to_pandas(frame.kappa.pairwise(["ann1", "ann2"], categories=[1]))
     pd.testing.assert_frame_equal(before, to_pandas(frame))
+
+
+def test_quiet_undefined_is_per_thread() -> None:
+    """Planning a lazy result on no rows says nothing, without silencing other threads."""
+    import threading
+
+    import numpy as np
+
+    from kappaframe._errors import quiet_undefined, warn_undefined
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def planner() -> None:
+        with quiet_undefined():
+            warn_undefined(np.array([True]), np.array([0]))  # silent here
+            inside.set()
+            leave.wait(5)
+
+    thread = threading.Thread(target=planner)
+    thread.start()
+    try:
+        assert inside.wait(5)
+        with pytest.warns(kf.UndefinedKappaWarning, match="1 with no item rated by both"):
+            warn_undefined(np.array([True]), np.array([0]))  # this thread still warns
+    finally:
+        leave.set()
+        thread.join()
