@@ -9,7 +9,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from .._stats.family import resolve_stats
 from .._stats.inference import ALTERNATIVES, CI_DISTS
 from .._stats.multirater import LEVELS, resolve_methods
 from .._stats.scales import resolve_scale
+from .._types import Benchmark, CIMethod, Duplicates, Stat
 
 __all__ = [
     "BENCHMARKS",
@@ -48,8 +49,8 @@ __all__ = [
     "with_reference",
 ]
 
-CI_METHODS = ("analytic", "bootstrap")
-BENCHMARKS = ("point", "probabilistic")
+CI_METHODS: tuple[str, ...] = get_args(CIMethod)
+BENCHMARKS: tuple[str, ...] = get_args(Benchmark)
 
 #: The most bootstrap replicates one call draws: more only costs time and memory.
 MAX_BOOT = 1_000_000
@@ -319,7 +320,7 @@ class LongLayout:
     label: Hashable
 
 
-DUPLICATES = ("raise", "first", "last")
+DUPLICATES: tuple[str, ...] = get_args(Duplicates)
 
 
 def check_categories(categories: Any, option: str = "categories") -> None:
@@ -432,7 +433,7 @@ def check_settings(
         check_names(as_list(by), output, what)
 
 
-STATS = ("kappa", "p_o", "p_e", "n")
+STATS: tuple[str, ...] = get_args(Stat)
 
 
 def check_stat(stat: Any) -> str:

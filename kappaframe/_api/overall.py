@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, get_args
 
 import numpy as np
 
@@ -66,7 +66,8 @@ FrameT = TypeVar("FrameT")
 
 
 #: ``layout=`` of :func:`overall`: one label per rater and item, or per-item category counts.
-LAYOUTS = ("ratings", "counts")
+LAYOUTS: tuple[str, ...] = get_args(Layout)
+CATEGORY_METHODS: tuple[str, ...] = get_args(CategoryMethod)
 #: The methods that need to know which rater gave which label: not from counts.
 NEEDS_RATERS = ("conger", "light")
 
@@ -541,8 +542,8 @@ def per_category(
     >>> [round(float(v), 3) for v in res["kappa"]]
     [0.245, 0.245, 0.52, 0.471, 0.566]
     """
-    if method not in ("fleiss", "cohen"):
-        raise bad_option("method", method, ("fleiss", "cohen"))
+    if method not in CATEGORY_METHODS:
+        raise bad_option("method", method, CATEGORY_METHODS)
     ci = check_pair_options(ci).ci
     min_items = check_min_items(min_items)
     check_settings(scale=scale)

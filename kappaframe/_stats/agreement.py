@@ -11,12 +11,13 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
 from .._count.diagonal import DiagonalCounts, is_named
 from .._errors import KappaFrameError, bad_option
+from .._types import WeightsName
 
 __all__ = [
     "CHANCE_ONE",
@@ -32,7 +33,7 @@ __all__ = [
     "weight_matrix",
 ]
 
-WEIGHT_NAMES = ("linear", "quadratic")
+WEIGHT_NAMES: tuple[str, ...] = get_args(WeightsName)
 #: Gwet's (2014) named weights, as irrCAC defines them (there as agreement weights).
 GWET_WEIGHT_NAMES = ("ordinal", "radical", "ratio", "circular", "bipolar")
 _ALLOWED = [

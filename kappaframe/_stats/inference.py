@@ -15,11 +15,12 @@ import math
 from dataclasses import dataclass
 from math import erfc, sqrt
 from statistics import NormalDist
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
 from .._errors import KappaFrameError
+from .._types import Alternative, CIDist
 
 __all__ = [
     "ALTERNATIVES",
@@ -36,9 +37,9 @@ __all__ = [
 ]
 
 #: ``alternative=``: the hypothesis the ``p_value`` tests against (value = 0 under H0).
-ALTERNATIVES = ("two-sided", "greater", "less")
+ALTERNATIVES: tuple[str, ...] = get_args(Alternative)
 #: ``ci_dist=``: the reference distribution of the interval and the test.
-CI_DISTS = ("normal", "t")
+CI_DISTS: tuple[str, ...] = get_args(CIDist)
 
 
 def normal_quantile(level: float) -> float:

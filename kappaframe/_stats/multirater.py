@@ -31,7 +31,7 @@ import numpy as np
 
 from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
-from .._types import Method
+from .._types import Level, Method
 from .agreement import agreement, chance_corrected
 from .inference import fce_terms
 
@@ -51,7 +51,7 @@ __all__ = [
 METHODS: tuple[str, ...] = get_args(Method)
 #: The methods that are not scale-free in the weights: they take the weights as given.
 AS_GIVEN = ("gwet_ac2", "percent")
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
+LEVELS: tuple[str, ...] = get_args(Level)
 
 _FEW_CATEGORIES = 32  # up to this many categories, count items by comparison, not bincount
 _DISTINCT_SPAN = 4  # distinct items by bincount while it spans at most this many per item
