@@ -92,6 +92,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "stats_all": {"stats": "all"},
     "reference": {"reference": "r4"},
     "min_overlap": {"min_overlap": 30},
+    "min_items": {"min_items": 40},  # some pairs of some groups share fewer items
     "fine_print": {
         "ci": 0.9,
         "alternative": "greater",
@@ -245,6 +246,8 @@ def cli_flags(opts: dict[str, Any]) -> list[str]:
             flags += ["--reference", str(value)]
         elif key == "min_overlap":
             flags += ["--min-overlap", str(value)]
+        elif key == "min_items":
+            flags += ["--min-items", str(value)]
         elif key in ("alternative", "ci_dist", "benchmark"):
             flags += [f"--{key.replace('_', '-')}", str(value)]
         elif key == "population":
