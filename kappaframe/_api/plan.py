@@ -246,6 +246,7 @@ class _Plan:
             self.rater,
             bool(self.options.get("inferred")),
         )
+        self.options.pop("inferred", None)  # every part's columns were checked in this pass
         if self.options.get("categories") is None:
             self.options["categories"] = merge_categories(found, self.labels)
             # The parts are then prepared with categories=: say what the data declared.

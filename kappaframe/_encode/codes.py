@@ -261,11 +261,12 @@ def refuse_unlikely_raters(columns: dict[Hashable, Factorized]) -> None:
     for name, col in columns.items():
         if col.declared is not None:
             continue
-        labelled = int(np.count_nonzero(col.codes >= 0))
         distinct = len(col.uniques)
-        if distinct >= ID_MIN_DISTINCT and distinct >= ID_SHARE * labelled:
-            found.append(f"{name!r} ({distinct} distinct values in {labelled} labelled rows)")
-            continue
+        if distinct >= ID_MIN_DISTINCT:  # only then count the labelled rows (a pass)
+            labelled = int(np.count_nonzero(col.codes >= 0))
+            if distinct >= ID_SHARE * labelled:
+                found.append(f"{name!r} ({distinct} distinct values in {labelled} labelled rows)")
+                continue
         fraction = _a_fraction(col.uniques)
         if fraction is not None:
             found.append(f"{name!r} (numbers that are not whole, such as {fraction!r})")
