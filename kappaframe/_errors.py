@@ -8,7 +8,7 @@ import difflib
 import os
 import sys
 import warnings
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,13 +18,16 @@ __all__ = [
     "KappaFrameTypeError",
     "MissingTokenWarning",
     "UndefinedKappaWarning",
+    "arg",
     "bad_option",
     "missing_columns",
     "quiet_undefined",
     "refuse_nested",
+    "spelled_as",
     "too_few_raters",
     "user_stacklevel",
     "warn_undefined",
+    "ways",
 ]
 
 #: The package root: warnings point at the first frame outside it.
@@ -59,10 +62,60 @@ class UndefinedKappaWarning(RuntimeWarning):
     """Some pair (or group) has an undefined kappa: no shared items, or chance agreement 1."""
 
 
+#: The caller's spelling of options while a call runs: ``None`` for Python's keyword
+#: arguments, or a map from option name to command-line flag that the command line
+#: installs (``spelled_as``). Messages name options through ``arg``, so each
+#: caller reads its own way out, and nothing rewrites a message afterwards.
+_FLAGS: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar(
+    "kappaframe_flags", default=None
+)
+
+#: ``arg(name)`` without a value: the option's name alone (``by=`` / ``--by``).
+_NAME_ONLY = object()
+
+
+@contextlib.contextmanager
+def spelled_as(flags: Mapping[str, str]) -> Iterator[None]:
+    """Name options by ``flags`` (option name -> flag) in messages built inside the block."""
+    token = _FLAGS.set(flags)
+    try:
+        yield
+    finally:
+        _FLAGS.reset(token)
+
+
+def arg(name: str, value: object = _NAME_ONLY) -> str:
+    """An option as the caller writes it: ``weights='linear'`` in Python, ``--weights linear``.
+
+    ``value=...`` (Ellipsis) stands for a list to fill in: ``raters=[...]`` /
+    ``--raters ...``. Options the command line has no flag for keep the Python spelling.
+    """
+    flags = _FLAGS.get()
+    flag = None if flags is None else flags.get(name)
+    if flag is None:
+        if value is _NAME_ONLY:
+            return f"{name}="
+        return f"{name}=[...]" if value is Ellipsis else f"{name}={value!r}"
+    if value is _NAME_ONLY:
+        return flag
+    if value is Ellipsis:
+        return f"{flag} ..."
+    if isinstance(value, (list, tuple)):
+        return " ".join([flag, *(str(v) for v in value)])
+    return f"{flag} {value}"
+
+
+def ways(python: str, command_line: str) -> str:
+    """The way out in the caller's terms: Python code, or what to do on the command line."""
+    return python if _FLAGS.get() is None else command_line
+
+
 def bad_option(name: str, value: object, allowed: Iterable[object]) -> KappaFrameError:
     """Build the error for an option outside its allowed values (scikit-learn's template)."""
     choices = ", ".join(repr(a) for a in allowed)
-    return KappaFrameError(f"{name} must be one of {choices}; got {value!r}.", option=name)
+    flags = _FLAGS.get()
+    shown = name if flags is None else flags.get(name, name)
+    return KappaFrameError(f"{shown} must be one of {choices}; got {value!r}.", option=name)
 
 
 def refuse_nested(frame: Any, name: str) -> None:
@@ -93,7 +146,7 @@ def too_few_raters(
     if column is None:
         return KappaFrameError(
             f"agreement needs at least {need} raters; got {len(found)}: {list(found)}. "
-            "Name the rater columns with raters=[...]."
+            f"Name the rater columns with {arg('raters', ...)}."
         )
     return KappaFrameError(
         f"agreement needs at least {need} raters; column {column!r} has "

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from ._cli import EXIT_BELOW as EXIT_BELOW
 from ._cli import EXIT_FAULT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from ._cli.messages import for_cli, usage_error
-from ._cli.parser import build_parser
+from ._cli.messages import usage_error
+from ._cli.parser import build_parser, option_flags
 
 __all__ = ["build_parser", "main"]
 
@@ -64,14 +64,16 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     from ._cli import demo, report
-    from ._errors import KappaFrameError
+    from ._errors import KappaFrameError, spelled_as
 
     try:
-        if args.command == "demo":
-            return demo.run(args, sys.stdout)
-        return report.run(args, sys.stdout, sys.stderr)
+        # Messages built inside name the flags (--categories), not Python's categories=.
+        with spelled_as(option_flags(parser)):
+            if args.command == "demo":
+                return demo.run(args, sys.stdout)
+            return report.run(args, sys.stdout, sys.stderr)
     except KappaFrameError as err:
-        return usage_error(for_cli(str(err)), sys.stderr)
+        return usage_error(str(err), sys.stderr)
     except ModuleNotFoundError as err:
         return usage_error(str(err), sys.stderr)
     except BrokenPipeError:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._count import kernel as _kernel
+from .._errors import arg
 from .plan import adapt, prepare_input
 from .prepare import Prepared
 
@@ -59,7 +60,7 @@ def pair_tables(prep: Prepared, pairs: np.ndarray, what: str) -> np.ndarray:
         prep.groups.n_groups,
         len(prep.categories),
         why=f"{what}() needs the full K x K table of every rater pair in every group, and ",
-        ways_out="Pass fewer raters (raters=[...]) or fewer groups (by=), or merge rare "
-        "categories first",
+        ways_out=f"Pass fewer raters ({arg('raters', ...)}) or fewer groups ({arg('by')}), "
+        "or merge rare categories first",
     )
     return np.asarray(prep.tables(pairs, None, full=True))

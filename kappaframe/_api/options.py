@@ -14,7 +14,14 @@ from typing import Any, get_args
 import numpy as np
 
 from .._count.kernel import all_pairs
-from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, missing_columns
+from .._errors import (
+    KappaFrameError,
+    KappaFrameTypeError,
+    arg,
+    bad_option,
+    missing_columns,
+    ways,
+)
 from .._schema import BENCHMARK_COLUMNS, CI_COLUMNS, check_names
 from .._stats.agreement import check_weights
 from .._stats.bootstrap import check_bootstrap, make_rng
@@ -125,8 +132,10 @@ def check_pair_options(
         raise bad_option("benchmark", benchmark, BENCHMARKS)
     if benchmark == "probabilistic" and ci is None:
         raise KappaFrameError(
-            "benchmark='probabilistic' interprets the coefficient with its standard error; "
-            "pass ci=0.95 (the probability the chosen band must reach) or drop benchmark=."
+            f"{arg('benchmark', 'probabilistic')} interprets the coefficient with its "
+            f"standard error; pass {arg('ci', 0.95)} (the probability the chosen band must "
+            f"reach) or drop {arg('benchmark')}.",
+            option="benchmark",
         )
     if alternative not in ALTERNATIVES:
         raise bad_option("alternative", alternative, ALTERNATIVES)
@@ -144,27 +153,33 @@ def check_pair_options(
             if value != default
         ]
         raise KappaFrameError(
-            f"{'= and '.join(given)}= shape the ci= columns; pass ci=0.95 (or another "
-            "level) or drop them."
+            f"{' and '.join(arg(g) for g in given)} shape{'s' if len(given) == 1 else ''} "
+            f"the {arg('ci')} columns; pass {arg('ci', 0.95)} (or another level) or drop "
+            f"{'it' if len(given) == 1 else 'them'}.",
+            option=given[0],
         )
     if ci is not None:
         ci = check_level(ci)
     if ci_method == "bootstrap":
         if ci is None:
             raise KappaFrameError(
-                "ci_method='bootstrap' needs a confidence level: pass ci=0.95 (or another level)."
+                f"{arg('ci_method', 'bootstrap')} needs a confidence level: pass "
+                f"{arg('ci', 0.95)} (or another level).",
+                option="ci",
             )
         n_boot = check_bootstrap(1000 if n_boot is None else n_boot)
         if n_boot > MAX_BOOT:
             raise KappaFrameError(
                 f"n_boot must be at most {MAX_BOOT:,} replicates (10,000 is plenty for a 95% "
-                f"interval); got {n_boot:,}."
+                f"interval); got {n_boot:,}.",
+                option="n_boot",
             )
         make_rng(seed)  # check the seed now, before counting
     elif n_boot is not None or seed is not None:
         raise KappaFrameError(
-            "n_boot= and seed= apply to ci_method='bootstrap' only; pass "
-            "ci_method='bootstrap' (with ci=) or drop them."
+            f"{arg('n_boot')} and {arg('seed')} apply to {arg('ci_method', 'bootstrap')} "
+            f"only; pass {arg('ci_method', 'bootstrap')} (with {arg('ci')}) or drop them.",
+            option="n_boot" if n_boot is not None else "seed",
         )
     return PairOptions(
         ci,
@@ -193,7 +208,8 @@ def check_population(population: Any) -> float | None:
     ):
         raise KappaFrameError(
             f"population must be the number of items in the population the rated items "
-            f"were drawn from (a positive number, e.g. 500); got {population!r}."
+            f"were drawn from (a positive number, e.g. 500); got {population!r}.",
+            option="population",
         )
     return float(population)
 
@@ -210,7 +226,9 @@ def check_level(ci: Any) -> float:
         or not 0 < float(ci) < 1
     ):
         raise KappaFrameError(
-            f"ci must be a confidence level between 0 and 1 (e.g. 0.95); got {ci!r}."
+            f"{ways('ci', arg('ci'))} must be a confidence level between 0 and 1 (e.g. 0.95); "
+            f"got {ci!r}.",
+            option="ci",
         )
     if isinstance(ci, np.floating) and not isinstance(ci, float):
         return float(str(ci))  # the shortest decimal that round-trips in its own precision
@@ -233,7 +251,8 @@ def rater_pairs(raters: Sequence[Hashable], reference: Any = None) -> np.ndarray
         shown = list(raters)[:20]
         raise KappaFrameError(
             f"reference {reference!r} is not one of the raters {shown}; name a rater column "
-            "(or, in the long layout, a rater id)."
+            "(or, in the long layout, a rater id).",
+            option="reference",
         ) from None
     pairs = [(r, ref) for r in range(len(raters)) if r != ref]
     return np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
@@ -288,8 +307,9 @@ def check_min_overlap(min_overlap: Any) -> int | None:
         or min_overlap < 0
     ):
         raise KappaFrameError(
-            f"min_overlap must be a whole number of shared items (>= 0) or None; got "
-            f"{min_overlap!r}."
+            f"{ways('min_overlap', arg('min_overlap'))} must be a whole number of shared items "
+            f"(>= 0){ways(' or None', '')}; got {min_overlap!r}.",
+            option="min_overlap",
         )
     return int(min_overlap)
 
@@ -304,9 +324,15 @@ def check_min_items(min_items: Any) -> int | None:
         or min_items < 0
     ):
         raise KappaFrameError(
-            f"min_items must be a whole number of items (>= 0) or None; got {min_items!r}. "
-            "Below it, interpretation says 'too few items' instead of a band; 0 or None "
-            "gives every value its band."
+            ways(
+                f"min_items must be a whole number of items (>= 0) or None; got {min_items!r}. "
+                "Below it, interpretation says 'too few items' instead of a band; 0 or None "
+                "gives every value its band.",
+                f"{arg('min_items')} must be a whole number of items (>= 0); got "
+                f"{min_items!r}. Below it, interpretation says 'too few items' instead of a "
+                f"band; {arg('min_items', 0)} gives every row its band.",
+            ),
+            option="min_items",
         )
     return int(min_items) or None
 
@@ -366,7 +392,8 @@ def check_layout(
     if isinstance(raters, (list, tuple)) and len(raters) == 0:
         raise KappaFrameError(
             "raters=[] names no rater; pass raters=None for every column not in by "
-            "(wide layout) or every rater id (long layout), or list at least two."
+            "(wide layout) or every rater id (long layout), or list at least two.",
+            option="raters",
         )
     check_categories(categories)
     if duplicates not in DUPLICATES:
@@ -377,12 +404,16 @@ def check_layout(
     lacking = [k for k, v in long_args.items() if v is None]
     if lacking:
         raise KappaFrameError(
-            f"the long layout needs item=, rater= and label=; {', '.join(lacking)}= "
-            "missing. For one column per rater (wide layout) pass none of them."
+            f"the long layout needs {arg('item')}, {arg('rater')} and {arg('label')}; "
+            f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater (wide "
+            "layout) pass none of them.",
+            option=next(k for k, v in long_args.items() if v is not None),
         )
     if len({item, rater, label}) < 3:
         raise KappaFrameError(
-            f"item=, rater= and label= must be three different columns; got {long_args}."
+            f"{arg('item')}, {arg('rater')} and {arg('label')} must be three different "
+            f"columns; got {long_args}.",
+            option="item",
         )
     return LongLayout(item, rater, label)
 
@@ -397,18 +428,22 @@ def check_overall_options(method: Any, level: Any, weights: Any) -> list[str]:
         raise bad_option("level", level, LEVELS)
     if level != "nominal" and "krippendorff" not in methods:
         raise KappaFrameError(
-            f"level={level!r} applies to method='krippendorff' only; add it to method= or "
-            "drop level=."
+            f"level={level!r} applies to {arg('method', 'krippendorff')} only; add it to "
+            f"{arg('method')} or drop level=.",
+            option="level",
         )
     if weights is not None and methods == ["gwet_ac1"]:  # nothing would use them
         raise KappaFrameError(
-            "weights= does not apply to method 'gwet_ac1': Gwet's weighted coefficient is "
-            "method='gwet_ac2'. Drop weights= or add a weighted method to method=."
+            f"{arg('weights')} does not apply to method 'gwet_ac1': Gwet's weighted "
+            f"coefficient is {arg('method', 'gwet_ac2')}. Drop {arg('weights')} or add a "
+            f"weighted method to {arg('method')}.",
+            option="weights",
         )
     if "gwet_ac2" in methods and weights is None:
         raise KappaFrameError(
-            "method 'gwet_ac2' is Gwet's weighted coefficient and needs weights= (e.g. "
-            "'linear' or 'quadratic'); without weights it is 'gwet_ac1'."
+            f"method 'gwet_ac2' is Gwet's weighted coefficient and needs {arg('weights')} "
+            "(e.g. 'linear' or 'quadratic'); without weights it is 'gwet_ac1'.",
+            option="weights",
         )
     return methods
 

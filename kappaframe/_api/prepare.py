@@ -31,7 +31,7 @@ from .._encode.codes import (
     sort_ratings,
     warn_missing_tokens,
 )
-from .._errors import KappaFrameError, missing_columns, too_few_raters
+from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
 from .._frames.native import concat, eager_adapter, take
 from .._frames.render import render
 from .._schema import Table
@@ -226,7 +226,9 @@ def _prepare_long(
         check_columns([col], names, f"{role} column")
     if len({item, rater, label}) < 3:
         raise KappaFrameError(
-            f"item=, rater= and label= must be three different columns; got {roles}."
+            f"{arg('item')}, {arg('rater')} and {arg('label')} must be three different "
+            f"columns; got {roles}.",
+            option="item",
         )
     for col in by_list:
         if col in roles.values():
@@ -434,7 +436,8 @@ def merge_categories(found: Iterable[dict[Any, Any]], columns: Sequence[Hashable
         if any(list(d) != list(declared[0]) for d in declared[1:]):
             raise KappaFrameError(
                 f"column {col!r} declares different category orders in different parts; "
-                "pass categories= (or, in Dask, make the categories known)."
+                f"pass {arg('categories', ...)} (or, in Dask, make the categories known).",
+                option="categories",
             )
         merged[col] = Factorized(
             np.zeros(0, dtype=np.intp), uniques, list(declared[0]) if declared else None

@@ -1,63 +1,14 @@
-"""Errors in the command line's words: its flags for the API's options, the file's lines."""
+"""Errors in the command line's words: one ``kappaframe: error:`` line, the file's lines."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import os
-import re
 from collections.abc import Iterator
 from typing import IO
 
 from . import EXIT_USAGE
-
-#: Python spellings in the API's messages, and what a command-line user types instead.
-_FOR_CLI = (
-    (
-        r"Convert the column to one type first, e\.g\. \.astype\(str\)\.",
-        "Write the column's labels as one type in the file, or list them with --categories.",
-    ),
-    (
-        r"Convert them to one type \(e\.g\. \.astype\(str\) on the numeric ones\), or pass",
-        "Write them as one type in the file, or pass",
-    ),
-    (r"\.astype\(str\)", "labels of one type"),
-    (r", or use an ordered pandas Categorical or a polars Enum\.", "."),
-    (
-        r"name them: null_values=\[(.*?)\] \(a file read by kf\.scan\), or replace them with "
-        r"None in the frame\.",
-        lambda m: "name them: --na-values " + " ".join(re.findall(r"'([^']*)'", m.group(1))) + ".",
-    ),
-    (r" \(or drop (it|them) first\)\.", r" (or leave \1 out with --exclude)."),
-    (r"duplicates='first' or 'last'", "--duplicates first or --duplicates last"),
-    (r"\b(duplicates|weights|scale|stats)='([\w-]+)'", r"--\1 \2"),
-    (r"not in categories= ", "not in categories (--categories) "),
-    (r"(categories|raters)=\[\.\.\.\]", r"--\1 ..."),
-    (r"raters=None", "no --raters"),
-    (r"\bmin_overlap=", "--min-overlap"),
-    (
-        r"\bmin_items must be a whole number of items \(>= 0\) or None",
-        "--min-items must be a whole number of items (>= 0)",
-    ),
-    (r"; 0 or None gives every value its band", "; --min-items 0 gives every row its band"),
-    (r"\bmethod='(\w+)'", r"--overall \1"),
-    (
-        r"\b(categories|raters|weights|by|reference|stats|scale|ci|item|rater|label|method)=",
-        r"--\1",
-    ),
-    (
-        r"Add it to --categories, or recode or drop those rows first\.",
-        "Add it to --categories, treat it as missing with --drop-labels LABEL, or rename it "
-        "with --map LABEL=NEW.",
-    ),
-)
-
-
-def for_cli(message: str) -> str:
-    """An API message with its Python option spellings turned into command-line flags."""
-    for pattern, flag in _FOR_CLI:
-        message = re.sub(pattern, flag, message)
-    return message
 
 
 def usage_error(message: str, stream: IO[str]) -> int:

@@ -290,6 +290,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Python options whose flag has another name (the rest are spelled alike: ``min_items``
+#: is ``--min-items``).
+_RENAMED = {"method": "overall", "null_values": "na_values"}
+
+
+def option_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Each Python option the command line offers, and the flag that sets it.
+
+    Read off the parser, so a new flag names itself in messages: ``{"weights":
+    "--weights", "method": "--overall", ...}``.
+    """
+    flags: dict[str, str] = {}
+    actions = list(parser._actions)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            actions += [a for sub in action.choices.values() for a in sub._actions]
+    for action in actions:
+        long = [s for s in action.option_strings if s.startswith("--")]
+        if long and action.dest not in ("help", "version"):
+            flags[action.dest] = long[0]
+    for option, dest in _RENAMED.items():
+        flags[option] = flags[dest]
+    return flags
+
+
 #: The named weights ``--weights`` offers (those of kappaframe's ``weights=``).
 NAMED_WEIGHTS = ("linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
 

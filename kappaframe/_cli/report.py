@@ -9,7 +9,7 @@ from collections.abc import Hashable, Sequence
 from typing import IO, Any
 
 from . import EXIT_BELOW, EXIT_OK
-from .messages import comma_hint, for_cli, line_numbers, shown_input, usage_error
+from .messages import comma_hint, line_numbers, shown_input, usage_error
 from .output import write_result, written_files
 from .stream import scan_input, stream_read_errors, streamable
 
@@ -212,7 +212,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         summary = rater_summary(source, raters, **shared) if args.raters_summary else None
     shown_warnings = dict.fromkeys(str(w.message) for w in caught)
     for message in shown_warnings:
-        err.write(f"kappaframe: warning: {visible(for_cli(message))}\n")
+        err.write(f"kappaframe: warning: {visible(message)}\n")
 
     checked: Any = many if on_overall else tidy
     column = "value" if on_overall else args.fail_on

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._errors import arg
 from . import kernel as _kernel
 
 __all__ = [
@@ -67,7 +68,7 @@ def use_diagonal(
         return False
     if is_named(weights) and not full:
         return True
-    needs = "a custom weights matrix" if not is_named(weights) else "ci= (standard errors)"
+    needs = "a custom weights matrix" if not is_named(weights) else f"{arg('ci')} (standard errors)"
     _kernel.check_count_size(
         n_pairs,
         n_groups,

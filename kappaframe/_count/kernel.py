@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, arg
 
 __all__ = [
     "MAX_COUNT_BYTES",
@@ -58,8 +58,7 @@ def check_count_size(
     n_categories: int,
     limit: int | None = None,
     why: str = "",
-    ways_out: str = "Pass min_overlap= to keep only the pairs that share items, fewer raters "
-    "or groups, or merge rare categories",
+    ways_out: str | None = None,
 ) -> None:
     """Raise before allocating ``n_pairs x n_groups x K x K`` counts over ``limit`` bytes.
 
@@ -67,6 +66,11 @@ def check_count_size(
     ``ways_out`` the caller's own options that make them smaller.
     """
     limit = MAX_COUNT_BYTES if limit is None else limit
+    if ways_out is None:
+        ways_out = (
+            f"Pass {arg('min_overlap', 1)} to keep only the pairs that share items, fewer "
+            "raters or groups, or merge rare categories"
+        )
     size = n_pairs * n_groups * (n_categories + 1) ** 2 * 8
     if size > limit:
         raise KappaFrameError(

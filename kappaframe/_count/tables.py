@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, arg
 from .diagonal import DiagonalCounts
 from .kernel import all_pairs, check_count_size
 
@@ -85,7 +85,7 @@ def merge_order(lists: list[list[Any]], what: str) -> list[Any]:
     raise KappaFrameError(
         f"cannot add counts whose {what} orders disagree ({first[:10]} vs "
         f"{next(lst for lst in lists if lst != first)[:10]}); build every part with the "
-        f"same {'categories=' if what == 'category' else 'raters='}."
+        f"same {arg('categories' if what == 'category' else 'raters')}."
     )
 
 
@@ -135,7 +135,7 @@ def combine_tables(
             raise CategoriesDiffer(
                 "cannot add diagonal-and-marginal counts over different categories (the "
                 "sums of |i - j| depend on each label's position); count every part with "
-                "the same categories= (all labels, in order)."
+                f"the same {arg('categories', ...)} (all labels, in order)."
             )
         diag = DiagonalCounts.zeros(len(distinct), n_groups, k)
         for part, (key, flip), gmap in zip(parts, keyed, group_maps, strict=True):
@@ -190,9 +190,9 @@ def lookup(
         if full:
             raise KappaFrameError(
                 f"these counts keep only the diagonal and the marginals ({k} categories "
-                "made the full tables too large): ci=, stats= and a custom weights matrix "
-                "need the full tables. Use weights=None, 'linear' or 'quadratic' without "
-                "them, merge rare categories, or count fewer raters or groups."
+                f"made the full tables too large): {arg('ci')}, {arg('stats')} and a custom "
+                "weights matrix need the full tables. Use no weights, 'linear' or 'quadratic' "
+                "without them, merge rare categories, or count fewer raters or groups."
             )
         out = DiagonalCounts.zeros(len(pairs), g, k)
     else:

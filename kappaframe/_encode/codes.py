@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._count.kernel import code_dtype
-from .._errors import KappaFrameError, MissingTokenWarning, user_stacklevel
+from .._errors import KappaFrameError, MissingTokenWarning, arg, user_stacklevel, ways
 
 __all__ = [
     "Factorized",
@@ -165,7 +165,11 @@ def _column_kind(name: Hashable, uniques: Sequence[Any]) -> str | None:
         examples = ", ".join(f"{v!r} ({k})" for k, v in kinds.items())
         raise KappaFrameError(
             f"column {name!r} mixes label types that cannot be compared: {examples}. "
-            "Convert the column to one type first, e.g. .astype(str)."
+            + ways(
+                "Convert the column to one type first, e.g. .astype(str).",
+                "Write the column's labels as one type in the file, or list them with "
+                f"{arg('categories', ...)}.",
+            )
         )
     return next(iter(kinds), None)
 
@@ -193,14 +197,17 @@ def shared_categories(
         )
         raise KappaFrameError(
             f"rater columns hold label types that cannot be compared: {described}. "
-            "Convert them to one type (e.g. .astype(str) on the numeric ones), or pass "
-            f"{option}= listing every label."
+            + ways(
+                "Convert them to one type (e.g. .astype(str) on the numeric ones), or pass ",
+                "Write them as one type in the file, or pass ",
+            )
+            + f"{arg(option, ...)} listing every label."
         )
 
     if categories is not None:
         cats = list(categories)
         _check_unique_categories(cats, option)
-        source = f"{option}="
+        source = arg(option)
     else:
         declared = {name: col.declared for name, col in columns.items() if col.declared is not None}
         if declared:
@@ -210,7 +217,8 @@ def shared_categories(
                 if list(declared[other]) != cats:
                     raise KappaFrameError(
                         f"columns {names[0]!r} and {other!r} declare different category orders "
-                        f"({cats} vs {list(declared[other])}); pass categories= to choose one."
+                        f"({cats} vs {list(declared[other])}); pass {arg('categories', ...)} "
+                        "to choose one."
                     )
             source = f"the ordered categories of column {names[0]!r}"
         else:
@@ -221,7 +229,7 @@ def shared_categories(
                 return sorted(distinct)
             except TypeError as err:  # pragma: no cover - guarded by the kind check above
                 raise KappaFrameError(
-                    f"labels cannot be sorted: {err}; pass categories=."
+                    f"labels cannot be sorted: {err}; pass {arg('categories', ...)}."
                 ) from None
 
     allowed = set(cats)
@@ -231,7 +239,12 @@ def shared_categories(
                 shown = cats if len(cats) <= 20 else [*cats[:20], "..."]
                 raise KappaFrameError(
                     f"column {name!r} has label {value!r}, which is not in {source} {shown}. "
-                    f"Add it to {option}=, or recode or drop those rows first."
+                    f"Add it to {arg(option)}, "
+                    + ways(
+                        "or recode or drop those rows first.",
+                        f"treat it as missing with {arg('drop_labels', 'LABEL')}, or rename it "
+                        f"with {arg('map', 'LABEL=NEW')}.",
+                    )
                 )
     return cats
 
@@ -273,9 +286,10 @@ def refuse_unlikely_raters(columns: dict[Hashable, Factorized]) -> None:
     if found:
         it = "it" if len(found) == 1 else "them"
         raise KappaFrameError(
-            f"no raters= was given, so every column not in by= would be a rater, but "
-            f"{'; '.join(found)} look{'s' if len(found) == 1 else ''} like ids or scores, "
-            f"not labels. Name the rater columns with raters=[...] (or drop {it} first).",
+            f"no {arg('raters')} was given, so every column not in {arg('by')} would be a "
+            f"rater, but {'; '.join(found)} look{'s' if len(found) == 1 else ''} like ids or "
+            f"scores, not labels. Name the rater columns with {arg('raters', ...)} "
+            + ways(f"(or drop {it} first).", f"(or leave {it} out with {arg('exclude')})."),
             option="raters",
         )
 
@@ -332,8 +346,12 @@ def warn_missing_tokens(
     tokens = list(found)
     warnings.warn(
         f"labels that often mean missing are counted as categories: {where}. Only an empty "
-        f"cell is missing; if these are missing values, name them: null_values={tokens!r} "
-        "(a file read by kf.scan), or replace them with None in the frame.",
+        "cell is missing; if these are missing values, name them: "
+        + ways(
+            f"null_values={tokens!r} (a file read by kf.scan), or replace them with None in "
+            "the frame.",
+            f"{arg('null_values', tokens)}.",
+        ),
         MissingTokenWarning,
         stacklevel=user_stacklevel(),
     )
@@ -393,7 +411,7 @@ def require_order(
     if why is None:
         if not needs_order(weights, len(categories)):
             return
-        why = f"weights={weights!r}" if isinstance(weights, str) else "a weights matrix"
+        why = arg("weights", weights) if isinstance(weights, str) else "a weights matrix"
     if order_is_known(categories, declared):
         return
     text = [c for c in categories if not _orders_itself(c)]
@@ -408,8 +426,8 @@ def require_order(
     raise KappaFrameError(
         f"{why} needs the order of the categories, and {source} are text "
         f"({text[0]!r}) with no declared order: sorting them alphabetically ([{shown}{more}]) "
-        f"would guess it. Pass {option}=[...] listing every label in order, or use an ordered "
-        "pandas Categorical or a polars Enum.",
+        f"would guess it. Pass {arg(option, ...)} listing every label in order"
+        + ways(", or use an ordered pandas Categorical or a polars Enum.", "."),
         option=option,
     )
 
@@ -574,7 +592,8 @@ def sort_ratings(
                 f"rater {raters.uniques[raters.codes[first]]!r} rated item "
                 f"{items.uniques[items.codes[first]]!r} more than once (rows {first} and "
                 f"{int(pos[0])}); {n_dup} duplicate rating(s) in all. Remove them, or pass "
-                "duplicates='first' or 'last' to keep one rating per item and rater."
+                f"{arg('duplicates', 'first')} or {arg('duplicates', 'last')} to keep one "
+                "rating per item and rater."
             )
         if duplicates == "first":
             keep = order[np.concatenate([[True], ~repeated])]

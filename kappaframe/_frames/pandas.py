@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._encode.codes import Factorized, compact_categorical, offset_codes, small_codes
-from .._errors import KappaFrameError, KappaFrameTypeError
+from .._errors import KappaFrameError, KappaFrameTypeError, ways
 from .._schema import MARK, Table
 
 __all__ = ["PandasFrame", "factorize_keys", "factorize_labels"]
@@ -86,8 +86,11 @@ def factorize_keys(series: pd.Series, name: Hashable) -> tuple[np.ndarray, int]:
         if not_scalar is not None:
             raise not_scalar from None
         raise KappaFrameError(
-            f"group column {name!r} holds values that cannot be sorted ({err}); convert it to "
-            "one type first, e.g. .astype(str)."
+            f"group column {name!r} holds values that cannot be sorted ({err}); "
+            + ways(
+                "convert it to one type first, e.g. .astype(str).",
+                "write its values as one type in the file.",
+            )
         ) from None
     return np.asarray(codes, dtype=np.intp), len(uniques)
 

@@ -19,7 +19,7 @@ from typing import Any, get_args
 
 import numpy as np
 
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, arg
 from .._types import Alternative, CIDist
 
 __all__ = [
@@ -193,8 +193,9 @@ def normal_interval(
     if population is not None:
         if np.any(items > population):
             raise KappaFrameError(
-                f"population={population:g} is smaller than the {int(np.nanmax(items))} items "
-                "rated: it is the size of the population the items were drawn from."
+                f"{arg('population', population)} is smaller than the "
+                f"{int(np.nanmax(items))} items rated: it is the size of the population the "
+                "items were drawn from."
             )
         factor = np.clip(population_factor(items, population), 0.0, None)
         var = np.asarray(var, dtype=float) * factor

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._errors import KappaFrameError, bad_option
+from .._errors import KappaFrameError, arg, bad_option, ways
 from .inference import normal_sf
 
 __all__ = ["MIN_ITEMS", "SCALES", "TOO_FEW_ITEMS", "Scale", "resolve_scale", "with_min_items"]
@@ -245,7 +245,8 @@ def with_min_items(
     if TOO_FEW_ITEMS in labels:
         raise KappaFrameError(
             f"the scale has a band named {TOO_FEW_ITEMS!r}, the interpretation of values "
-            "on fewer than min_items items; rename that band, or pass min_items=None."
+            f"on fewer than {arg('min_items')} items; rename that band, or pass "
+            f"{ways('min_items=None', arg('min_items', 0))}."
         )
     codes = band.astype(np.min_scalar_type(-len(labels) - 1))
     has_band = codes >= 0

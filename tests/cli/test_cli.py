@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -312,9 +313,17 @@ def test_fail_under_ignores_undefined(tmp_path: Path, capsys: pytest.CaptureFixt
         (["report", "{csv}", "--format", "parquet"], "parquet is binary"),
         (["report", "{csv}", "-o", "out.xlsx"], "cannot tell the output format"),
         (["report", "{dir}/data.xyz"], "cannot tell the format"),
-        (["report", "{csv}", "--raters", "ana", "ben", "--categories", "bad"], "not in categories"),
+        (
+            ["report", "{csv}", "--raters", "ana", "ben", "--categories", "bad"],
+            "not in --categories",
+        ),
         (["report", "{csv}", "--ci", "95"], "between 0 and 1"),
         (["report", "{csv}", "--weights", "cubic"], "invalid choice"),
+        (["report", "{csv}", "--raters", "ana", "ben", "--ci-dist", "t"], "--ci-dist shapes"),
+        (["report", "{csv}", "--by", "project"], "leave them out with --exclude"),
+        (["report", "{csv}", "--raters", "ana", "ben", "--weights", "linear"], "--categories ..."),
+        (["report", "{csv}", "--raters", "ana", "ben", "--overall", "gwet_ac2"], "--weights"),
+        (["report", "{csv}", "--raters", "ana", "ben", "--min-items", "-1"], "--min-items 0"),
         (["report"], "the following arguments are required: INPUT"),
         ([], "usage: kappaframe"),
     ],
@@ -327,6 +336,8 @@ def test_usage_and_input_errors_exit_2(
     code, out, err = run(args, capsys)
     assert code == 2 and out == ""
     assert message in err
+    # The command line's own words: flags, never Python's keyword arguments.
+    assert not re.search(r"\b[a-z_]{2,}=(?!NEW)", err), err
     assert "Traceback" not in err
 
 

@@ -393,16 +393,37 @@ def test_mixed_label_types_name_flags_not_python(tmp_path: Path) -> None:
     assert "--categories" in message and ".astype" not in message and "=" not in message
 
 
-def test_for_cli_turns_python_options_into_flags() -> None:
-    assert cli.for_cli("pass duplicates='first' or 'last' to keep") == (
-        "pass --duplicates first or --duplicates last to keep"
-    )
-    assert cli.for_cli("Pass fewer raters (raters=[...]) or fewer groups (by=)") == (
-        "Pass fewer raters (--raters ...) or fewer groups (--by)"
-    )
-    assert cli.for_cli("needs weights= (e.g. method='gwet_ac2')") == (
-        "needs --weights (e.g. --overall gwet_ac2)"
-    )
+def test_options_are_named_by_the_callers_spelling() -> None:
+    from kappaframe._cli.parser import option_flags
+    from kappaframe._errors import arg, spelled_as, ways
+
+    assert arg("duplicates", "first") == "duplicates='first'"
+    assert arg("raters", ...) == "raters=[...]" and arg("by") == "by="
+    flags = option_flags(cli.build_parser())
+    # Read off the parser: the Python name of --overall and --na-values is another word.
+    assert flags["method"] == "--overall" and flags["null_values"] == "--na-values"
+    assert flags["min_items"] == "--min-items"
+    with spelled_as(flags):
+        assert arg("duplicates", "first") == "--duplicates first"
+        assert arg("raters", ...) == "--raters ..." and arg("by") == "--by"
+        assert arg("method", "gwet_ac2") == "--overall gwet_ac2"
+        assert arg("null_values", ["NA", "N/A"]) == "--na-values NA N/A"
+        assert arg("labels") == "labels="  # no flag: the Python spelling
+        assert ways("python", "flags") == "flags"
+    assert ways("python", "flags") == "python"
+
+
+def test_errors_carry_their_option_and_the_cli_names_its_flag(tmp_path: Path) -> None:
+    (tmp_path / "t.csv").write_text("a,b\nx,y\ny,z\nz,x\n")
+    with pytest.raises(kf.KappaFrameError) as caught:
+        kf.pairwise(str(tmp_path / "t.csv"), ["a", "b"], weights="linear")
+    assert caught.value.option == "categories"
+    assert "categories=[...]" in str(caught.value)
+    run = kappaframe("report", "t.csv", "--raters", "a", "b", "--weights", "linear", cwd=tmp_path)
+    assert run.returncode == 2
+    message = text(run.stderr)
+    assert "--categories ..." in message and "categories=" not in message
+    assert "--weights linear needs the order" in message
 
 
 # ------------------------------------------------------------------ 7. smaller things
