@@ -19,6 +19,7 @@ from .._stats.scales import MIN_ITEMS
 from .._types import Alternative, Benchmark, CIDist, CIMethod, Duplicates, Scale, Stat
 from .assemble import matrix_table, tidy
 from .counts import Counts
+from .lazy import lazy_result
 from .options import (
     check_categories,
     check_min_items,
@@ -28,7 +29,7 @@ from .options import (
     check_stat,
     with_reference,
 )
-from .plan import adapt, count_input, lazy_result, prepare_input
+from .plan import adapt, count_input, prepare_input
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
