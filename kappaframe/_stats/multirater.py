@@ -22,7 +22,7 @@ Agreement weights here are ``A = 1 - W`` for the disagreement weights ``W`` of
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, get_args
@@ -37,9 +37,11 @@ from .inference import fce_terms
 
 __all__ = [
     "AS_GIVEN",
+    "COEFFICIENTS",
     "LEVELS",
     "METHODS",
     "Ratings",
+    "Weighting",
     "category_fleiss",
     "compute",
     "level_weights",
@@ -634,6 +636,45 @@ def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, 
     return out
 
 
+@dataclass(frozen=True)
+class Weighting:
+    """The weights as each coefficient reads them.
+
+    ``disagree``: scaled to a maximum of 1; ``agree``: ``1 - disagree``; ``as_given``:
+    agreement weights on the caller's own scale (Gwet's AC2 and the percent agreement
+    change with it); ``weighted``: weights were given; ``level``: Krippendorff's level of
+    measurement; ``categories``: the labels, for the levels that read their values.
+    """
+
+    disagree: np.ndarray
+    agree: np.ndarray
+    as_given: np.ndarray
+    weighted: bool
+    level: str
+    categories: Sequence[Any]
+
+
+Coefficient = Callable[[Ratings, Weighting, bool], dict[str, np.ndarray]]
+
+#: Every many-rater coefficient by its ``method=`` name: ``f(ratings, weighting,
+#: with_variance)`` gives ``p_o``, ``p_e``, ``value`` (and ``var``, ``var0``). A new
+#: coefficient is one function and one entry here (and its name in ``_types.Method``).
+COEFFICIENTS: dict[str, Coefficient] = {
+    "fleiss": lambda rt, w, v: _fleiss(rt, w.agree, not w.weighted, v),
+    "conger": lambda rt, w, v: _conger(rt, w.agree, v),
+    "light": lambda rt, w, v: _light(rt, w.disagree, v),
+    "krippendorff": lambda rt, w, v: _krippendorff(
+        rt, w.level, w.categories, v, w.agree if w.weighted and w.level == "nominal" else None
+    ),
+    "gwet_ac1": lambda rt, w, v: _gwet(rt, np.eye(rt.n_categories), v),
+    "gwet_ac2": lambda rt, w, v: _gwet(rt, w.as_given, v),
+    "brennan_prediger": lambda rt, w, v: _brennan_prediger(rt, w.agree, v),
+    "percent": lambda rt, w, v: _percent(
+        rt, w.as_given if w.weighted else np.eye(rt.n_categories), v
+    ),
+}
+
+
 def compute(
     rt: Ratings,
     method: str,
@@ -654,27 +695,13 @@ def compute(
     labeled item.
     """
     agree = 1.0 - disagree
-    as_given = agree if given is None else 1.0 - given
-    if method == "fleiss":
-        out = _fleiss(rt, agree, not weighted, with_variance)
-    elif method == "gwet_ac1":
-        out = _gwet(rt, np.eye(rt.n_categories), with_variance)
-    elif method == "gwet_ac2":
-        out = _gwet(rt, as_given, with_variance)
-    elif method == "percent":
-        out = _percent(rt, as_given if weighted else np.eye(rt.n_categories), with_variance)
-    elif method == "brennan_prediger":
-        out = _brennan_prediger(rt, agree, with_variance)
-    elif method == "conger":
-        out = _conger(rt, agree, with_variance)
-    elif method == "krippendorff":
-        out = _krippendorff(
-            rt, level, categories, with_variance, agree if weighted and level == "nominal" else None
-        )
-    elif method == "light":
-        out = _light(rt, disagree, with_variance)
-    else:  # pragma: no cover - resolve_methods checked the name
+    weighting = Weighting(
+        disagree, agree, agree if given is None else 1.0 - given, weighted, level, categories
+    )
+    coefficient = COEFFICIENTS.get(method)
+    if coefficient is None:  # pragma: no cover - resolve_methods checked the name
         raise bad_option("method", method, METHODS)
+    out = coefficient(rt, weighting, with_variance)
     empty = np.bincount(rt.group, minlength=rt.n_groups) == 0
     if empty.any():
         out = {key: np.where(empty, np.nan, value) for key, value in out.items()}

@@ -459,3 +459,9 @@ def test_krippendorff_over_distinct_items_equals_item_by_item(level: str, n_grou
     assert fast.keys() == slow.keys()
     for name in slow:
         np.testing.assert_allclose(fast[name], slow[name], rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+def test_every_method_name_has_its_coefficient_and_no_other() -> None:
+    from kappaframe._stats.multirater import COEFFICIENTS, METHODS
+
+    assert set(COEFFICIENTS) == set(METHODS)
