@@ -180,7 +180,7 @@ class KappaFrameTypeError(KappaFrameError, TypeError):
     """Raised when an argument has an unsupported type (e.g. not a frame)."""
 
 
-#: Set (per thread and task) while a call runs on no rows to plan its result, or redoes
+#: Set (per thread and task) while a call runs on no rows, or redoes
 #: what was already reported: its undefined results are not news.
 _QUIET_UNDEFINED: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "kappaframe_quiet_undefined", default=False

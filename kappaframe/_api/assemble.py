@@ -6,6 +6,7 @@ input, eager or counted in parts: the one place where pair counts become output 
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,16 @@ from .._stats.scales import Scale, resolve_scale, with_min_items
 from .options import PairOptions, check_pair_options, rater_pairs
 from .prepare import Prepared
 
-__all__ = ["interpret", "key_columns", "matrix_table", "pair_extras", "square_values", "tidy"]
+__all__ = [
+    "interpret",
+    "key_columns",
+    "matrix_schema",
+    "matrix_table",
+    "pair_extras",
+    "square_values",
+    "tidy",
+    "tidy_schema",
+]
 
 
 def tidy(
@@ -69,7 +79,7 @@ def tidy(
         def rows(values: np.ndarray) -> np.ndarray:
             return np.swapaxes(values, 0, 1)[group_of_row, pair_of_row]
 
-    columns = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
+    keys = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
     kappa = rows(stats["kappa"])
     extras = pair_extras(counts, w.matrix, stats["kappa"], extra) if extra.names else {}
     extras = {name: rows(values) for name, values in extras.items()}
@@ -78,17 +88,57 @@ def tidy(
     band, labels = with_min_items(
         interpret(scale_obj, kappa, extras, extra), n, min_items, scale_obj.labels
     )
-    columns += [
-        Column("rater_a", "name", a_idx, categories=list(prep.raters)),
-        Column("rater_b", "name", b_idx, categories=list(prep.raters)),
-        Column("n", "int" if whole else "float", n),
-        Column("p_o", "float", rows(stats["p_o"])),
-        Column("p_e", "float", rows(stats["p_e"])),
-        Column("kappa", "float", kappa),
-        Column("interpretation", "enum", band, categories=labels),
+    return tidy_table(
+        keys,
+        list(prep.raters),
+        (a_idx, b_idx),
+        {"n": n, "p_o": rows(stats["p_o"]), "p_e": rows(stats["p_e"]), "kappa": kappa},
+        (band, labels),
+        {name: extras[name] for name in extra.names},
+    )
+
+
+def tidy_table(
+    keys: list[Column],
+    raters: list[Hashable],
+    pair: tuple[np.ndarray, np.ndarray],
+    values: dict[str, np.ndarray],
+    band: tuple[np.ndarray, tuple[str, ...]],
+    extras: dict[str, np.ndarray],
+) -> Table:
+    """The pairwise table's columns, in output order: keys, pair, statistics, extras.
+
+    ``pair``: each row's raters (positions into ``raters``); ``values``: ``n`` (integer
+    when whole), ``p_o``, ``p_e`` and ``kappa``; ``band``: the interpretation codes and
+    their labels; ``extras``: the optional columns, in order.
+    """
+    n = values["n"]
+    columns = [
+        *keys,
+        Column("rater_a", "name", pair[0], categories=raters),
+        Column("rater_b", "name", pair[1], categories=raters),
+        Column("n", "int" if n.dtype.kind in "iu" else "float", n),
+        *(Column(name, "float", values[name]) for name in ("p_o", "p_e", "kappa")),
+        Column("interpretation", "enum", band[0], categories=band[1]),
     ]
-    columns += [Column(name, "float", extras[name]) for name in extra.names]
+    columns += [Column(name, "float", column) for name, column in extras.items()]
     return Table(columns)
+
+
+def tidy_schema(
+    by: list[Hashable], raters: list[Hashable], labels: tuple[str, ...], extras: Sequence[str]
+) -> Table:
+    """The pairwise table with no rows: its schema, before anything is counted."""
+    check_names(by, (*TIDY_COLUMNS, *extras), "pairwise")
+    none, nothing = np.zeros(0, dtype=np.intp), np.zeros(0)
+    return tidy_table(
+        [Column(b, "key", none, source=b) for b in by],
+        raters,
+        (none, none),
+        {"n": np.zeros(0, dtype=np.int64), "p_o": nothing, "p_e": nothing, "kappa": nothing},
+        (np.zeros(0, dtype=np.int8), labels),
+        {name: nothing for name in extras},
+    )
 
 
 def interpret(
@@ -179,17 +229,43 @@ def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
     rater_of_row = np.tile(np.arange(n_raters), n_groups)
     flat = square.reshape(n_groups * n_raters, n_raters)
     kind: Kind = "int" if square.dtype.kind == "i" else "float"
-    if MATRIX_KEY in prep.raters:
+    _check_matrix_raters(prep.raters)
+    keys = key_columns(prep, group_of_row, (MATRIX_KEY, *prep.raters), "matrix")
+    return matrix_columns(keys, list(prep.raters), rater_of_row, flat, kind, stat)
+
+
+def matrix_columns(
+    keys: list[Column],
+    raters: list[Hashable],
+    rater_of_row: np.ndarray,
+    flat: np.ndarray,
+    kind: Kind,
+    stat: str,
+) -> Table:
+    """The matrix's columns, in output order: keys, the row's rater, one column per rater."""
+    columns = [*keys, Column(MATRIX_KEY, "name", rater_of_row, categories=raters)]
+    columns += [Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(raters)]
+    index = [*(c.name for c in keys), MATRIX_KEY]
+    return Table(columns, index=index, mark={"kind": "matrix", "stat": stat})
+
+
+def _check_matrix_raters(raters: Sequence[Hashable]) -> None:
+    if MATRIX_KEY in raters:
         raise KappaFrameError(
             f"a rater is named {MATRIX_KEY!r}, the name of the matrix's rater column; rename "
             "that rater first (or use pairwise(), whose columns are rater_a and rater_b)."
         )
-    columns = key_columns(prep, group_of_row, (MATRIX_KEY, *prep.raters), "matrix")
-    columns.append(Column(MATRIX_KEY, "name", rater_of_row, categories=list(prep.raters)))
-    columns += [
-        Column(r, kind, np.ascontiguousarray(flat[:, j])) for j, r in enumerate(prep.raters)
-    ]
-    return Table(columns, index=[*prep.by, MATRIX_KEY], mark={"kind": "matrix", "stat": stat})
+
+
+def matrix_schema(by: list[Hashable], raters: list[Hashable], stat: str) -> Table:
+    """The matrix with no rows: its schema, before anything is counted."""
+    _check_matrix_raters(raters)
+    check_names(by, (MATRIX_KEY, *raters), "matrix")
+    kind: Kind = "int" if stat == "n" else "float"
+    flat = np.zeros((0, len(raters)), dtype=np.int64 if kind == "int" else np.float64)
+    none = np.zeros(0, dtype=np.intp)
+    keys = [Column(b, "key", none, source=b) for b in by]
+    return matrix_columns(keys, raters, none, flat, kind, stat)
 
 
 def square_values(prep: Prepared, stat: str, weights: Any) -> np.ndarray:

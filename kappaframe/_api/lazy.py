@@ -1,4 +1,12 @@
-"""Lazy results: a polars LazyFrame or Dask DataFrame in, a plan that runs later out."""
+"""Lazy results: a polars LazyFrame or Dask DataFrame in, a plan that runs later out.
+
+A function that can answer lazily has a planner beside it (``@lazy_result(planner)``):
+from the input's column names and the call's options alone, the planner checks what
+needs no data (options, columns) and describes the result with no rows (a
+:class:`kappaframe._schema.Table`), and says what to count. The lazy result's schema is
+that table rendered by the input's library; nothing runs on the data, not even on an
+empty frame of its schema, until the plan is collected (polars) or computed (Dask).
+"""
 
 from __future__ import annotations
 
@@ -6,41 +14,92 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .._errors import KappaFrameError, quiet_undefined
+from .._schema import Table
 from .counts import Counts
-from .options import as_list
-from .plan import Counted, Deferred
+from .options import as_list, check_columns, check_layout
+from .plan import Counted, delayed_counts
+from .prepare import LongLayout, eager_adapter, long_columns, wide_raters
 
-__all__ = ["LAZY_FUNCTIONS", "deferred", "lazy_result"]
+__all__ = ["Planned", "Planner", "deferred", "lazy_result", "planned_layout"]
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
-
-#: The functions whose result on a polars LazyFrame is a plan that runs at ``.collect()``.
-#: Their output schema follows from the input's schema and the options alone (``matrix``
-#: only in the wide layout: in the long layout its columns are rater ids, found in the
-#: data). The others compute when called and wrap the answer as a LazyFrame.
-LAZY_FUNCTIONS = ("pairwise", "matrix")
 
 _LONG = ("item", "rater", "label")
 
 
-def lazy_result(func: FuncT) -> FuncT:
-    """Make ``func(data, ...)`` return a lazy plan for a LazyFrame or Dask DataFrame.
+@dataclass(frozen=True)
+class Planned:
+    """A lazy call before it runs: its result with no rows, and what it counts.
 
-    See :func:`deferred`.
+    ``raters`` and ``count`` are the raters and the counting options (``by``, ``item``,
+    ``rater``, ``label``, ``categories``, ``duplicates``) of the pair counts the call
+    reads; ``long``: the long layout, whose rater ids (and so the dtype of the rater
+    columns) come from the rater column.
     """
 
-    @functools.wraps(func)
-    def call(data: Any, *args: Any, **kwargs: Any) -> Any:
-        return deferred(func, data, args, kwargs, finish=call)
+    table: Table
+    raters: Any
+    count: dict[str, Any] = field(default_factory=dict)
+    long: bool = False
+    label_columns: list[Hashable] = field(default_factory=list)
 
-    return call  # type: ignore[return-value]
+    @staticmethod
+    def of(table: Table, raters: Any, count: dict[str, Any], columns: list[Hashable]) -> Planned:
+        """A plan counting ``raters`` with ``count``; ``columns``: the wide layout's raters."""
+        long = not columns
+        labels = [count["label"]] if long else list(columns)
+        return Planned(table, raters, count, long, labels)
+
+
+#: ``planner(names, options) -> Planned | None``: ``options`` holds every argument of the
+#: call by name (defaults filled in); ``None`` when the result's columns depend on the
+#: data (the call then computes at once).
+Planner = Callable[[list[Hashable], dict[str, Any]], "Planned | None"]
+
+
+def lazy_result(planner: Planner) -> Callable[[FuncT], FuncT]:
+    """Make ``func(data, ...)`` return a lazy result for a LazyFrame or Dask DataFrame.
+
+    ``planner`` describes the result from the input's schema and the options; see
+    :func:`deferred`.
+    """
+
+    def decorate(func: FuncT) -> FuncT:
+        @functools.wraps(func)
+        def call(data: Any, *args: Any, **kwargs: Any) -> Any:
+            return deferred(func, planner, data, args, kwargs, finish=call)
+
+        return call  # type: ignore[return-value]
+
+    return decorate
+
+
+def planned_layout(
+    names: list[Hashable], options: dict[str, Any], raters: Any = None, min_raters: int = 2
+) -> tuple[list[Hashable], list[Hashable], dict[str, Any]]:
+    """The ``by`` columns, the rater columns and the counting options of a lazy call.
+
+    From the input's column names alone, with the checks an eager input gets; the rater
+    columns are ``[]`` in the long layout (its raters are ids in the data). ``raters``:
+    the raters to count when not ``options["raters"]`` (a reference rater added).
+    """
+    count = {k: options[k] for k in ("by", *_LONG, "categories", "duplicates")}
+    raters = options["raters"] if raters is None else raters
+    check_layout(raters, **{k: count[k] for k in (*_LONG, "categories", "duplicates")})
+    by = as_list(count["by"], names)
+    check_columns(by, names, "by column")
+    if any(count[k] is not None for k in _LONG):
+        long_columns(names, by, LongLayout(*(count[k] for k in _LONG)))
+        return by, [], count
+    return by, wide_raters(names, raters, by, min_raters), count
 
 
 def deferred(
     func: Callable[..., Any],
+    planner: Planner,
     data: Any,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
@@ -49,36 +108,40 @@ def deferred(
     """``func(data, *args, **kwargs)``; for a lazy input, a lazy result that runs it later.
 
     polars LazyFrame: the plan reads the input (in batches) and computes at
-    ``.collect()``, from the data as it is then. Its schema comes before any data is read:
-    from the input's schema (metadata only) and a run of ``func`` on an empty frame of that
-    schema, which also raises at call time the errors that need no data (unknown columns,
-    bad options). Functions outside :data:`LAZY_FUNCTIONS`, a long-layout ``matrix``
-    (whose columns are the rater ids in the data), and a call whose schema cannot be
-    planned from no rows (a weight matrix without ``categories``) compute at once.
+    ``.collect()``, from the data as it is then. Its schema is the planner's table
+    rendered as polars, known before any data is read; the planner raises at call time
+    the errors that need no data (unknown columns, bad options). What needs the labels
+    (an order for weights on text, the size of a weight matrix) is checked at
+    ``.collect()``. A call whose columns depend on the data (a long-layout ``matrix``,
+    whose columns are the rater ids) computes at once.
 
     Dask DataFrame, wide layout with ``categories`` given: the call builds one graph (the
     partition counts, their sum, then ``finish`` of the total) and runs nothing until
-    ``.compute()``; its schema is ``func`` on the empty pandas frame of the input's schema.
-    ``finish`` is the public function (it pickles by name for a ``distributed`` worker);
-    default ``func``. Otherwise a pass over the data finds the categories first (see
-    :func:`count_parts`), and the call computes at once.
+    ``.compute()``; its ``meta`` is the planner's table rendered as pandas. ``finish``
+    is the public function (it pickles by name for a ``distributed`` worker); default
+    ``func``. Otherwise a pass over the data finds the categories first (see
+    :func:`kappaframe._api.plan.count_parts`), and the call computes at once.
     """
     pl = sys.modules.get("polars")
     dd = sys.modules.get("dask.dataframe")
-    name = getattr(func, "__name__", "")
-    if name in LAZY_FUNCTIONS and dd is not None and isinstance(data, dd.DataFrame):
-        return _dask_deferred(func, data, args, kwargs, finish or func)
-    if pl is None or not isinstance(data, pl.LazyFrame) or name not in LAZY_FUNCTIONS:
+    if dd is not None and isinstance(data, dd.DataFrame):
+        return _dask_deferred(func, planner, data, args, kwargs, finish or func)
+    if pl is None or not isinstance(data, pl.LazyFrame):
         return func(data, *args, **kwargs)
     from .._frames import polars as polars_frames
 
-    options, long = _call_options(func, data, args, kwargs)
-    if name == "matrix" and long:  # columns named by the rater ids in the data
-        return func(data, *args, **kwargs)
     source = polars_frames.schema_of(data)
-    schema = _planned_schema(func, source, options, long)
-    if schema is None:
+    planned = planner(list(source), _call_options(func, data, args, kwargs))
+    if planned is None:
         return func(data, *args, **kwargs)
+    keys = as_list(planned.count["by"], list(source))
+    polars_frames.check_dtypes(source, planned.label_columns, keys)
+    schema = polars_frames.schema_of(
+        polars_frames.render(planned.table, polars_frames.empty_frame(source))
+    )
+    if planned.long:  # rater ids keep the dtype of their column
+        ids = polars_frames.name_dtype(source[planned.count["rater"]])
+        schema.update({c: ids for c in ("rater_a", "rater_b") if c in schema})
 
     def compute(frame: Any) -> Any:
         return func(frame, *args, **kwargs)
@@ -88,66 +151,37 @@ def deferred(
 
 def _call_options(
     func: Callable[..., Any], data: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[dict[str, Any], bool]:
-    """The call's options by name (its data left out), and whether it is the long layout."""
+) -> dict[str, Any]:
+    """Every argument of the call by name, defaults filled in (its data left out)."""
     bound = inspect.signature(func).bind(data, *args, **kwargs)
+    bound.apply_defaults()
     first = next(iter(bound.arguments))
-    options = {k: v for k, v in bound.arguments.items() if k != first}
-    return options, any(options.get(k) is not None for k in _LONG)
-
-
-def _planned_schema(
-    func: Callable[..., Any], source: dict[Hashable, Any], options: dict[str, Any], long: bool
-) -> dict[Hashable, Any] | None:
-    """The output schema of ``func`` on data of schema ``source``, from an empty frame."""
-    from .._frames import polars as polars_frames
-
-    call = dict(options)
-    columns = dict(source)
-    if long:
-        # An empty long frame names no rater, and agreement needs two: plan on an empty
-        # wide frame with two raters of the label's dtype; rater ids keep their own dtype.
-        by = as_list(options.get("by"), list(source))
-        if any(c not in source for c in [*by, *(options[k] for k in _LONG)]):
-            return None  # the call itself says which column is missing
-        columns = {b: source[b] for b in by}
-        raters = [f"rater {i}" for i in range(len(columns) + 2) if f"rater {i}" not in columns]
-        label = source[options["label"]]
-        columns.update({r: label for r in raters[:2]})
-        for key in (*_LONG, "duplicates", "reference"):
-            call.pop(key, None)
-        call["raters"] = raters[:2]
-    try:
-        with quiet_undefined():  # undefined kappa of no rows says nothing
-            out = func(polars_frames.empty_frame(columns), **call)
-    except KappaFrameError:
-        return None
-    schema = polars_frames.schema_of(out)
-    if long:
-        ids = polars_frames.name_dtype(source[options["rater"]])
-        schema.update({c: ids for c in ("rater_a", "rater_b") if c in schema})
-    return schema
+    return {k: v for k, v in bound.arguments.items() if k != first}
 
 
 def _dask_deferred(
     func: Callable[..., Any],
+    planner: Planner,
     data: Any,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     finish: Callable[..., Any],
 ) -> Any:
     """``func`` on a Dask DataFrame, as a graph when no pass over the data must come first."""
-    options, long = _call_options(func, data, args, kwargs)
-    if long or options.get("categories") is None:
+    options = _call_options(func, data, args, kwargs)
+    if any(options.get(k) is not None for k in _LONG) or options.get("categories") is None:
         return func(data, *args, **kwargs)
-    from .._frames.dask import DaskReader, planned
+    planned = planner(list(data.columns), options)
+    if planned is None:  # pragma: no cover - the wide layout always plans
+        return func(data, *args, **kwargs)
+    from .._frames.dask import DaskReader
+    from .._frames.dask import planned as dask_planned
 
-    target = Deferred(DaskReader(data))
-    with quiet_undefined():  # no rows: says nothing
-        meta = func(target, *args, **kwargs)  # plans the counts; the result on no rows
-    if target.total is None:  # pragma: no cover - the function read no counts
-        return func(data, *args, **kwargs)
-    return planned(target.total, _finish, (finish, args, kwargs), meta)
+    adapter = eager_adapter(data._meta)
+    assert adapter is not None  # a Dask DataFrame's meta is a pandas frame
+    meta = adapter.render(planned.table)
+    total = delayed_counts(DaskReader(data), planned.raters, **planned.count)
+    return dask_planned(total, _finish, (finish, args, kwargs), meta)
 
 
 def _finish(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -15,18 +16,20 @@ from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._frames.arrays import factorize_any
 from .._schema import TIDY_COLUMNS, Column, Table
 from .._stats.agreement import Weights, pair_agreement
-from .._stats.scales import MIN_ITEMS
+from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
 from .._types import Alternative, Benchmark, CIDist, CIMethod, Duplicates, Scale, Stat
-from .assemble import matrix_table, tidy
+from .assemble import matrix_schema, matrix_table, tidy, tidy_schema
 from .counts import Counts
-from .lazy import lazy_result
+from .lazy import Planned, lazy_result, planned_layout
 from .options import (
+    PairOptions,
     check_categories,
     check_min_items,
     check_pair_options,
     check_reference,
     check_settings,
     check_stat,
+    rater_pairs,
     with_reference,
 )
 from .plan import adapt, count_input, prepare_input
@@ -39,7 +42,63 @@ __all__ = ["cohen_kappa", "confusion", "counts", "matrix", "pairwise", "score"]
 FrameT = TypeVar("FrameT")
 
 
-@lazy_result
+def _pair_settings(
+    *,
+    ci: Any,
+    ci_method: Any,
+    n_boot: Any,
+    seed: Any,
+    stats: Any,
+    alternative: Any,
+    ci_dist: Any,
+    population: Any,
+    benchmark: Any,
+    min_items: Any,
+    weights: Any,
+    scale: Any,
+    by: Any,
+    reference: Any,
+) -> tuple[PairOptions, int | None]:
+    """Check :func:`pairwise`'s options before any data: the extra columns, ``min_items``."""
+    extra = check_pair_options(
+        ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
+    )
+    min_items = check_min_items(min_items)
+    check_settings(weights=weights, scale=scale, by=by, output=(*TIDY_COLUMNS, *extra.names))
+    check_reference(reference)
+    return extra, min_items
+
+
+_PAIR_SETTINGS = tuple(inspect.signature(_pair_settings).parameters)
+
+
+def _plan_pairwise(names: list[Hashable], o: dict[str, Any]) -> Planned:
+    """:func:`pairwise`'s result with no rows, from the input's columns and the options."""
+    extra, min_items = _pair_settings(**{k: o[k] for k in _PAIR_SETTINGS})
+    raters = with_reference(o["raters"], o["reference"])
+    by, rater_list, count = planned_layout(names, o, raters)
+    if rater_list and o["reference"] is not None:
+        rater_pairs(rater_list, o["reference"])  # a reference among the raters
+    none = np.zeros(0, dtype=np.int8)
+    _, labels = with_min_items(none, none, min_items, resolve_scale(o["scale"]).labels)
+    table = tidy_schema(by, rater_list, labels, extra.names)
+    return Planned.of(table, raters, count, rater_list)
+
+
+def _plan_matrix(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
+    """:func:`matrix`'s result with no rows (``None`` in the long layout).
+
+    In the long layout its columns are the rater ids in the data.
+    """
+    check_stat(o["stat"])
+    check_settings(weights=o["weights"])
+    by, rater_list, count = planned_layout(names, o)
+    if not rater_list:
+        return None
+    return Planned.of(matrix_schema(by, rater_list, o["stat"]), o["raters"], count, rater_list)
+
+
+@lazy_result(_plan_pairwise)
 def pairwise(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,
@@ -247,12 +306,11 @@ def pairwise(
     >>> round(float(res["pabak"].iloc[0]), 4), round(float(res["gwet_ac1"].iloc[0]), 4)
     (0.5, 0.5294)
     """
-    extra = check_pair_options(
-        ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
-    )
-    min_items = check_min_items(min_items)
-    check_settings(weights=weights, scale=scale, by=by, output=(*TIDY_COLUMNS, *extra.names))
-    check_reference(reference)
+    extra, min_items = _pair_settings(
+        ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,
+        alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,
+        min_items=min_items, weights=weights, scale=scale, by=by, reference=reference,
+    )  # fmt: skip
     prep = prepare_input(
         adapt(data),
         with_reference(raters, reference),
@@ -278,7 +336,7 @@ def pairwise(
     )
 
 
-@lazy_result
+@lazy_result(_plan_matrix)
 def matrix(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,

@@ -11,20 +11,17 @@ label codes are gathered and stacked (:func:`item_parts`).
 from __future__ import annotations
 
 import copy
-import os
-import sys
 from collections.abc import Hashable
 from typing import Any
 
 from .._count.tables import CategoriesDiffer
 from .._errors import (
     KappaFrameError,
-    KappaFrameTypeError,
     missing_columns,
     too_few_raters,
 )
-from .._frames.engines import EngineFrame, engine_frame
-from .._frames.files import file_reader
+from .._frames.engines import EngineFrame
+from .._frames.kinds import adapt as input_adapter
 from .._frames.parts import PartReader
 from .counts import Counts, combine
 from .options import as_list, check_layout, check_min_overlap
@@ -41,7 +38,6 @@ from .prepare import (
 
 __all__ = [
     "Counted",
-    "Deferred",
     "adapt",
     "count_input",
     "count_parts",
@@ -59,35 +55,9 @@ def adapt(data: Any) -> Frame | PartReader | EngineFrame:
     A DuckDB relation or a PySpark DataFrame becomes an :class:`EngineFrame`: its pair
     counts are computed in the engine (:func:`engine_counts`).
     """
-    if isinstance(data, (Counted, Deferred)):
+    if isinstance(data, Counted):
         return data  # type: ignore[return-value]
-    pl = sys.modules.get("polars")
-    if pl is not None and isinstance(data, pl.LazyFrame):
-        from .._frames.polars import LazyReader
-
-        return LazyReader(data)
-    frame = eager_adapter(data)
-    if frame is not None:
-        return frame
-    dd = sys.modules.get("dask.dataframe")
-    if dd is not None and isinstance(data, dd.DataFrame):
-        from .._frames.dask import DaskReader
-
-        return DaskReader(data)
-    files = file_reader(data)  # a path, paths, a pyarrow Dataset or kf.scan(...)
-    if files is not None:
-        return files
-    engine = engine_frame(data)  # a DuckDB relation, a PySpark DataFrame
-    if engine is not None:
-        return engine
-    kind = f"{type(data).__module__}.{type(data).__qualname__}"
-    if isinstance(data, (str, os.PathLike)):
-        kind = f"{os.fspath(data)!r}, which is not an existing file"
-    raise KappaFrameTypeError(
-        f"expected a pandas or Dask DataFrame, a polars DataFrame/LazyFrame, a DuckDB "
-        f"relation, a PySpark DataFrame, or parquet/CSV files (a path); got {kind}. "
-        "For two plain arrays of labels use kappaframe.cohen_kappa(y1, y2)."
-    )
+    return input_adapter(data)
 
 
 def output_of(frame: Frame | PartReader | EngineFrame) -> str:
@@ -117,13 +87,6 @@ def prepare_input(
         frame, Counted
     ):  # the finishing step of a Dask graph (see ``kappaframe._api.lazy``)
         return frame.counts.prepared(min_overlap)
-    if isinstance(frame, Deferred):
-        if not from_counts:  # pragma: no cover - deferred plans counting functions only
-            frame = frame.reader
-        else:
-            frame.total = delayed_counts(frame.reader, raters, min_raters=min_raters, **options)
-            empty = frame.reader.wrap()(frame.reader.empty())
-            return prepare(empty, raters, min_raters=min_raters, min_overlap=min_overlap, **options)
     if isinstance(frame, EngineFrame):
         if not from_counts:
             raise KappaFrameError(
@@ -408,11 +371,3 @@ class Counted:
     def __init__(self, counts: Counts) -> None:
         self.counts = copy.copy(counts)
         self.counts.output = "pandas"  # the finishing task gives a pandas part
-
-
-class Deferred:
-    """A Dask reader whose counts :func:`prepare_input` plans (``total``) instead of running."""
-
-    def __init__(self, reader: PartReader) -> None:
-        self.reader = reader
-        self.total: Any = None

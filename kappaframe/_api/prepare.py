@@ -45,11 +45,13 @@ __all__ = [
     "distinct_labels",
     "eager_adapter",
     "group_keys",
+    "long_columns",
     "merge_categories",
     "merge_keys",
     "prepare",
     "same_keys",
     "stack_items",
+    "wide_raters",
 ]
 
 
@@ -175,18 +177,8 @@ def prepare(
         return _prepare_long(
             frame, names, raters, by_list, layout, categories, duplicates, min_raters, min_overlap
         )
-    rater_list = as_list(raters, names)
-    inferred = inferred or not rater_list
-    if not rater_list:
-        rater_list = [c for c in names if c not in set(by_list) and not is_index_column(c)]
-    check_columns(rater_list, names, "rater column")
-    overlap = [c for c in rater_list if c in set(by_list)]
-    if overlap:
-        raise KappaFrameError(
-            f"column {overlap[0]!r} is both a rater and a by column; a group key cannot be rated."
-        )
-    if len(rater_list) < min_raters:
-        raise too_few_raters(min_raters, rater_list)
+    rater_list = wide_raters(names, raters, by_list, min_raters)
+    inferred = inferred or not as_list(raters, names)
     frame.load([*by_list, *rater_list])
     facts = {r: frame.labels(r) for r in rater_list}
     if inferred:
@@ -209,6 +201,45 @@ def prepare(
     )
 
 
+def wide_raters(
+    names: Sequence[Hashable], raters: Any, by: list[Hashable], min_raters: int = 2
+) -> list[Hashable]:
+    """The rater columns of the wide layout: those named, or every column not in ``by``.
+
+    Needs the column names only (a schema): index columns written by pandas are never
+    raters; a rater that is missing, or also a ``by`` column, or too few raters, is refused.
+    """
+    rater_list = as_list(raters, names)
+    if not rater_list:
+        rater_list = [c for c in names if c not in set(by) and not is_index_column(c)]
+    check_columns(rater_list, names, "rater column")
+    overlap = [c for c in rater_list if c in set(by)]
+    if overlap:
+        raise KappaFrameError(
+            f"column {overlap[0]!r} is both a rater and a by column; a group key cannot be rated."
+        )
+    if len(rater_list) < min_raters:
+        raise too_few_raters(min_raters, rater_list)
+    return rater_list
+
+
+def long_columns(names: Sequence[Hashable], by: list[Hashable], layout: LongLayout) -> None:
+    """Check the long layout's columns against the column names (a schema is enough)."""
+    item, rater, label = layout.item, layout.rater, layout.label
+    roles = {"item": item, "rater": rater, "label": label}
+    for role, col in roles.items():
+        check_columns([col], names, f"{role} column")
+    if len({item, rater, label}) < 3:
+        raise KappaFrameError(
+            f"{arg('item')}, {arg('rater')} and {arg('label')} must be three different "
+            f"columns; got {roles}.",
+            option="item",
+        )
+    for col in by:
+        if col in roles.values():
+            raise KappaFrameError(f"by column {col!r} is also the item, rater or label column.")
+
+
 def _prepare_long(
     frame: Frame,
     names: list[Hashable],
@@ -220,19 +251,8 @@ def _prepare_long(
     min_raters: int,
     min_overlap: int | None = None,
 ) -> Prepared:
+    long_columns(names, by_list, layout)
     item, rater, label = layout.item, layout.rater, layout.label
-    roles = {"item": item, "rater": rater, "label": label}
-    for role, col in roles.items():
-        check_columns([col], names, f"{role} column")
-    if len({item, rater, label}) < 3:
-        raise KappaFrameError(
-            f"{arg('item')}, {arg('rater')} and {arg('label')} must be three different "
-            f"columns; got {roles}.",
-            option="item",
-        )
-    for col in by_list:
-        if col in roles.values():
-            raise KappaFrameError(f"by column {col!r} is also the item, rater or label column.")
     frame.load([*by_list, item, rater, label])
     items = frame.labels(item)
     rater_fact = _sorted_ids(frame.labels(rater))

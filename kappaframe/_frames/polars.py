@@ -52,6 +52,15 @@ def _check_scalar(series: pl.Series, what: str = "labels") -> None:
         )
 
 
+def check_dtypes(
+    schema: dict[Hashable, Any], labels: Sequence[Hashable], keys: Sequence[Hashable]
+) -> None:
+    """Refuse, from a schema alone, label and group-key columns that hold lists or structs."""
+    for names, what in ((labels, "labels"), (keys, "group keys")):
+        for name in names:
+            _check_scalar(pl.Series(str(name), [], dtype=schema[name]), what)
+
+
 # Whole numbers up to these magnitudes are exact in each float type (and in float64
 # arithmetic); integers are kept well inside int64 so that ``value - min`` cannot overflow.
 # Float16 is left to hashing (polars' ``floor`` does not round it).

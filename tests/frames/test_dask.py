@@ -136,6 +136,29 @@ def test_known_categories_build_a_graph_only(labels: pd.DataFrame) -> None:
         )
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"by": "project", "ci": 0.9, "stats": ["pabak"]},
+        {"reference": "ann1", "min_items": None},
+        {"stat": "n", "by": "project"},
+    ],
+)
+def test_the_planned_meta_is_the_computed_schema(labels: pd.DataFrame, options: dict) -> None:
+    ddf = dd.from_pandas(labels, npartitions=3)
+    func = kf.matrix if "stat" in options else kf.pairwise
+    with dask.config.set(scheduler="sync"):
+        got = func(ddf, RATERS, categories=CATEGORIES, **options)
+        computed = got.compute()
+    assert list(got.columns) == list(computed.columns)
+    assert got._meta.index.name == computed.index.name
+    for column in computed.columns:
+        meta, real = got._meta[column].dtype, computed[column].dtype
+        assert meta == real or (  # Dask keeps strings as pyarrow strings in its meta
+            pd.api.types.is_string_dtype(meta) and pd.api.types.is_string_dtype(real)
+        ), (column, meta, real)
+
+
 def test_known_categories_check_columns_at_call_time(labels: pd.DataFrame) -> None:
     ddf = dd.from_pandas(labels, npartitions=2)
     with (

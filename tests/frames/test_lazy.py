@@ -133,3 +133,80 @@ def test_a_call_that_cannot_be_planned_computes_at_once() -> None:
     res = data.lazy().kappa.pairwise(by="project", weights=weights)
     assert isinstance(res, pl.LazyFrame)
     assert res.collect().equals(kf.pairwise(data, by="project", weights=weights))
+
+
+PLANS = [
+    {},
+    {"by": "project"},
+    {"by": ["project", "year"], "ci": 0.9},
+    {"by": "project", "stats": ["pabak", "gwet_ac1"], "min_items": None},
+    {"ci": 0.95, "benchmark": "probabilistic", "scale": "fleiss"},
+    {"reference": "ann1", "by": "year"},
+    {"scale": {0.0: "low", 0.5: "high"}},
+]
+
+
+def typed(seed: int) -> pl.DataFrame:
+    frame = pl.from_pandas(ratings(seed), nan_to_null=True)
+    return frame.with_columns(
+        pl.col("project").cast(pl.Enum(["q", "p"])),
+        year=pl.Series([2024, 2025] * (frame.height // 2), dtype=pl.Int16),
+    )
+
+
+@pytest.mark.parametrize("options", PLANS)
+def test_the_planned_schema_is_the_collected_one(options: dict) -> None:
+    data = typed(12)
+    raters = ["ann1", "ann2", "ann3"]
+    planned = data.lazy().kappa.pairwise(raters, **options)
+    assert planned.collect_schema() == planned.collect().schema
+    assert planned.collect().equals(kf.pairwise(data, raters, **options))
+
+
+@pytest.mark.parametrize("stat", ["kappa", "n"])
+def test_the_planned_matrix_schema_is_the_collected_one(stat: str) -> None:
+    data = typed(13)
+    planned = data.lazy().kappa.matrix(["ann1", "ann2", "ann3"], by=["project", "year"], stat=stat)
+    assert planned.collect_schema() == planned.collect().schema
+    assert planned.collect_schema()["ann1"] == (pl.Int64 if stat == "n" else pl.Float64)
+
+
+@pytest.mark.parametrize("ids", [pl.String, pl.Int32, pl.Categorical])
+def test_the_long_layouts_rater_ids_keep_their_dtype(ids: pl.DataType) -> None:
+    long = (
+        typed(14)
+        .with_row_index("item")
+        .unpivot(
+            ["ann1", "ann2", "ann3"], index=["item", "project"], variable_name="who", value_name="y"
+        )
+    )
+    who = pl.col("who").str.slice(3)
+    long = long.with_columns(who.cast(pl.Int32) if ids == pl.Int32 else who.cast(ids))
+    planned = long.lazy().kappa.pairwise(item="item", rater="who", label="y", by="project")
+    assert planned.collect_schema() == planned.collect().schema
+
+
+def test_a_plan_reads_nothing_not_even_an_empty_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kappaframe._api import pairwise as pairwise_module
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("prepared at call time")
+
+    data = typed(15)
+    with monkeypatch.context() as patched:
+        patched.setattr(pairwise_module, "prepare_input", refuse)
+        planned = data.lazy().kappa.pairwise(by="project", ci=0.95)
+        schema = planned.collect_schema()
+    assert schema.names()[:3] == ["project", "rater_a", "rater_b"]
+    assert planned.collect().equals(kf.pairwise(data, by="project", ci=0.95))
+
+
+def test_an_order_is_asked_for_at_collect() -> None:
+    data = pl.DataFrame({"a": ["lo", "mid", "hi", "mid"], "b": ["lo", "hi", "hi", "mid"]})
+    planned = data.lazy().kappa.pairwise(weights="linear")  # the labels are not read yet
+    with pytest.raises(kf.KappaFrameError, match=r"categories=\[\.\.\.\]"):
+        planned.collect()
+    ordered = data.lazy().kappa.pairwise(weights="linear", categories=["lo", "mid", "hi"])
+    assert ordered.collect().equals(
+        kf.pairwise(data, weights="linear", categories=["lo", "mid", "hi"])
+    )
