@@ -9,9 +9,11 @@ terminated (SIGTERM) while writing.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
+import time
 import traceback
 from collections.abc import Sequence
 
@@ -63,13 +65,26 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    from ._cli.logs import level_of, to_stream
+
+    with to_stream(level_of(args), sys.stderr):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command; errors said on stderr, as exit codes."""
     from ._cli import demo, report
+    from ._cli.logs import log
     from ._errors import KappaFrameError
 
+    start = time.perf_counter()
     try:
         if args.command == "demo":
-            return demo.run(args, sys.stdout)
-        return report.run(args, sys.stdout, sys.stderr)
+            code = demo.run(args, sys.stdout)
+        else:
+            code = report.run(args, sys.stdout, sys.stderr)
+        log.info("done in %.2f s (exit %d)", time.perf_counter() - start, code)
+        return code
     except KappaFrameError as err:
         return usage_error(for_cli(str(err)), sys.stderr)
     except ModuleNotFoundError as err:
