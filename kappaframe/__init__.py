@@ -19,6 +19,7 @@ from ._errors import (
     MissingTokenWarning,
     UndefinedKappaWarning,
 )
+from ._io.provenance import provenance
 from ._io.scan import FileScan, scan
 from ._register import (
     register_dask_when_imported,
@@ -50,6 +51,7 @@ __all__ = [
     "overall",
     "pairwise",
     "per_category",
+    "provenance",
     "raters",
     "scan",
     "score",

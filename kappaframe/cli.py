@@ -9,9 +9,11 @@ terminated (SIGTERM) while writing.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
+import time
 import traceback
 from collections.abc import Sequence
 
@@ -63,15 +65,31 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    from ._cli.logs import level_of, to_stream
+
+    with to_stream(level_of(args), sys.stderr):
+        return _run(args, option_flags(parser))
+
+
+def _run(args: argparse.Namespace, flags: dict[str, str]) -> int:
+    """Run the parsed command; errors said on stderr, as exit codes.
+
+    ``flags``: each option's flag, which messages name instead of the Python argument.
+    """
     from ._cli import demo, report
+    from ._cli.logs import log
     from ._errors import KappaFrameError, spelled_as
 
+    start = time.perf_counter()
     try:
         # Messages built inside name the flags (--categories), not Python's categories=.
-        with spelled_as(option_flags(parser)):
+        with spelled_as(flags):
             if args.command == "demo":
-                return demo.run(args, sys.stdout)
-            return report.run(args, sys.stdout, sys.stderr)
+                code = demo.run(args, sys.stdout)
+            else:
+                code = report.run(args, sys.stdout, sys.stderr)
+        log.info("done in %.2f s (exit %d)", time.perf_counter() - start, code)
+        return code
     except KappaFrameError as err:
         return usage_error(str(err), sys.stderr)
     except ModuleNotFoundError as err:

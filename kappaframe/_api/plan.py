@@ -11,6 +11,8 @@ label codes are gathered and stacked (:func:`item_parts`).
 from __future__ import annotations
 
 import copy
+import logging
+import time
 from collections.abc import Hashable
 from typing import Any
 
@@ -48,6 +50,8 @@ __all__ = [
     "prepare_input",
 ]
 
+_log = logging.getLogger(__name__)
+
 
 def adapt(data: Any) -> Frame | PartReader | EngineFrame:
     """Wrap a supported input in its adapter (eager) or reader (parts); else a clear error.
@@ -80,7 +84,40 @@ def prepare_input(
     ``prep.codes``: a reader's parts are then counted and added (:func:`count_parts`).
     Otherwise their label codes are gathered (one small integer per rating).
     ``options``: ``by``, ``item``, ``rater``, ``label``, ``categories``, ``duplicates``.
+    Logged (INFO, logger ``kappaframe``): the raters taken, the categories and groups
+    found, and the time taken.
     """
+    start = time.perf_counter()
+    prep = _prepare_input(
+        frame,
+        raters,
+        from_counts=from_counts,
+        min_overlap=min_overlap,
+        min_raters=min_raters,
+        **options,
+    )
+    if _log.isEnabledFor(logging.INFO):
+        names = [str(r) for r in prep.raters]
+        shown = ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "")
+        _log.info(
+            "raters %s; %d categories; %d group(s); prepared in %.2f s",
+            shown,
+            len(prep.categories),
+            prep.groups.n_groups,
+            time.perf_counter() - start,
+        )
+    return prep
+
+
+def _prepare_input(
+    frame: Frame | PartReader | EngineFrame,
+    raters: Any,
+    *,
+    from_counts: bool,
+    min_overlap: Any,
+    min_raters: int,
+    **options: Any,
+) -> Prepared:
     min_overlap = check_min_overlap(min_overlap)
     check_layout(raters, **_layout_options(options))
     if isinstance(

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
             f"{len(data)} patients in two samples, classes {' < '.join(MS_CLASSES)}.\n"
         )
     if args.save:
-        _save_dataset(data, args.save)
+        _save_dataset(data, args.save, args)
         out.write(f"saved the data set to {args.save}\n")
 
     with warnings.catch_warnings():
@@ -77,10 +77,13 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
 _SAVE_FORMATS = ("csv", "tsv", "json", "jsonl", "parquet")
 
 
-def _save_dataset(data: Any, path: str) -> None:
+def _save_dataset(data: Any, path: str, args: argparse.Namespace) -> None:
+    """Write the data set to ``path``, with its provenance (no input; the demo's options)."""
     from .._errors import KappaFrameError
     from .._io.formats import output_format, suffixes
+    from .._io.provenance import METADATA_KEY, provenance, provenance_json
     from .._io.write import plain, table_bytes, write_output
+    from .output import write_sidecar
 
     allowed = [x for f in _SAVE_FORMATS for x in suffixes(f)]
     try:
@@ -93,4 +96,8 @@ def _save_dataset(data: Any, path: str) -> None:
             f"{', '.join(allowed)} (text ones compressed too: .gz, .bz2, .xz, .zst); "
             f"got {path!r}."
         )
-    write_output(path, table_bytes(plain(data), fmt))
+    options = {k: v for k, v in vars(args).items() if k not in ("quiet", "verbose")}
+    record = provenance([], options)
+    metadata = {METADATA_KEY: provenance_json(record)} if fmt == "parquet" else None
+    write_output(path, table_bytes(plain(data), fmt, metadata=metadata))
+    write_sidecar(path, fmt, record)

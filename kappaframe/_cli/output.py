@@ -1,7 +1,17 @@
-"""The report's tables, written to ``--output`` (the extra tables beside it) or stdout."""
+"""The report's tables, written to ``--output`` (the extra tables beside it) or stdout.
+
+Every file written says what made it (:func:`kappaframe._io.provenance.provenance`):
+a Parquet file in its key-value metadata (key ``kappaframe``, the record as JSON), an
+HTML report in its footer, and every other file in a sidecar beside it,
+``<file>.provenance.json``, which also gives the file's own size and SHA-256 (a sidecar
+left from an older run is told apart by that digest). A CSV comment line would break
+CSV readers and JSON has no comments, so the other formats get no header line. Nothing
+is written beside standard output or a device (``-o /dev/null``).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -11,6 +21,19 @@ TABLE_FORMATS = ("csv", "tsv", "json", "jsonl", "parquet")
 
 #: The flag that asks for each extra table.
 TABLE_FLAGS = {"overall": "--overall", "raters": "--raters-summary"}
+
+#: The formats that carry their provenance inside the file (no sidecar).
+SELF_DESCRIBED = ("parquet", "html")
+
+#: What :func:`written_files` appends to a table's flag for that table's sidecar.
+SIDECAR_MARK = " (its provenance)"
+
+
+def records_provenance(fmt: str, output: str | None) -> bool:
+    """Whether writing ``fmt`` to ``output`` stores a provenance record anywhere."""
+    from .._io.formats import STDIO
+
+    return fmt in SELF_DESCRIBED or (output is not None and output != STDIO)
 
 
 def side_path(output: str, name: str) -> Path:
@@ -29,15 +52,18 @@ def written_files(output: str | None, fmt: str, names: Sequence[str]) -> dict[st
     """The files :func:`write_result` writes, each with the flag that asks for it.
 
     ``--output`` (unless standard output) and, for a table format, the extra tables
-    ``names`` beside it.
+    ``names`` beside it; and the provenance sidecar of each (but Parquet and HTML), its
+    flag followed by :data:`SIDECAR_MARK`.
     """
-    from .._io.formats import STDIO
+    from .._io.formats import STDIO, sidecar_path
 
     if output is None or output == STDIO:
         return {}
     files = {output: "--output"}
     if fmt in TABLE_FORMATS:
         files.update({str(side_path(output, name)): TABLE_FLAGS[name] for name in names})
+    if fmt not in SELF_DESCRIBED:
+        files.update({sidecar_path(path): flag + SIDECAR_MARK for path, flag in files.items()})
     return files
 
 
@@ -48,28 +74,46 @@ def write_result(
     raw: bool,
     tables: dict[str, Any],
     out: IO[str],
+    provenance: dict[str, Any] | None = None,
 ) -> None:
-    """Write the report; the extra tables go beside a table file, or after the text."""
+    """Write the report; the extra tables go beside a table file, or after the text.
+
+    With a ``provenance`` record, each file says what made it (see the module's notes).
+    """
     from .._io.formats import STDIO
+    from .._io.provenance import METADATA_KEY, provenance_json
     from .._io.write import plain, table_bytes, write_output
-    from .._report.report import render_markdown, render_text, spreadsheet_safe, write_report
+    from .._report.report import (
+        provenance_html,
+        render_markdown,
+        render_text,
+        spreadsheet_safe,
+        write_report,
+    )
 
     titles = {"overall": "Overall agreement (many raters)", "raters": "Raters"}
+    to_file = output is not None and output != STDIO
     if fmt in TABLE_FORMATS:
+        metadata = None
+        if fmt == "parquet" and provenance is not None:
+            metadata = {METADATA_KEY: provenance_json(provenance)}
 
         def encoded(frame: Any) -> bytes:
             if fmt in ("csv", "tsv") and not raw:
                 frame = spreadsheet_safe(plain(frame))
-            return table_bytes(frame, fmt)
+            return table_bytes(frame, fmt, metadata=metadata)
 
         if output is not None and output != STDIO:
             for name, table in tables.items():
                 write_output(side_path(output, name), encoded(table))
+                write_sidecar(side_path(output, name), fmt, provenance)
         data = encoded(report.tidy)
         if output is None or (output == STDIO and fmt != "parquet"):
             write_output(STDIO, data, out)
         else:
             write_output(output, data, out)
+            if to_file:
+                write_sidecar(output, fmt, provenance)
         return
     if fmt == "text":
         text = render_text(report.tidy, min_items=report.min_items)
@@ -83,7 +127,30 @@ def write_result(
         text = write_report(report, fmt, None, raw=raw) or ""
         if fmt == "html" and tables:
             text = text.replace("<footer>", _html_sections(tables, titles) + "<footer>", 1)
+        if fmt == "html" and provenance is not None:
+            text = text.replace("</footer>", provenance_html(provenance) + "</footer>", 1)
     write_output(STDIO if output is None else output, text.encode("utf-8"), out)
+    if to_file:
+        write_sidecar(str(output), fmt, provenance)
+
+
+def write_sidecar(
+    path: str | os.PathLike[str], fmt: str, provenance: dict[str, Any] | None
+) -> None:
+    """Write ``<path>.provenance.json`` (atomically) for a file that cannot hold it.
+
+    The record, plus the ``file`` it describes: its name, size and SHA-256 as written.
+    Nothing is written beside a device, FIFO or socket (``-o /dev/null``).
+    """
+    from .._io.formats import sidecar_path
+    from .._io.provenance import file_digest, provenance_json
+    from .._io.write import write_output
+
+    if provenance is None or fmt in SELF_DESCRIBED or not os.path.isfile(path):
+        return
+    size, sha = file_digest(path)
+    record = {**provenance, "file": {"name": os.path.basename(path), "bytes": size, "sha256": sha}}
+    write_output(sidecar_path(path), (provenance_json(record, indent=2) + "\n").encode("utf-8"))
 
 
 def _html_sections(tables: dict[str, Any], titles: dict[str, str]) -> str:

@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write the data set to PATH (.csv, .tsv, .json, .jsonl, .parquet; "
         "compressed .gz, .bz2, .xz too) to try `report` on",
     )
+    _message_flags(demo)
 
     report = commands.add_parser(
         "report",
@@ -287,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="count CSV, JSON lines (compressed too) or Parquet in batches (memory flat "
         "in the file's size) instead of reading it whole; tables only (not markdown or html)",
     )
+    _message_flags(report)
     return parser
 
 
@@ -313,6 +315,28 @@ def option_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
     for option, dest in _RENAMED.items():
         flags[option] = flags[dest]
     return flags
+
+
+def _message_flags(command: argparse.ArgumentParser) -> None:
+    """``--quiet`` and ``--verbose``: how much the command says on stderr."""
+    group = command.add_argument_group(
+        "messages", "what goes to stderr (the report itself is never affected)"
+    )
+    either = group.add_mutually_exclusive_group()
+    either.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="errors only (and the rows under --fail-under): no warnings, notes or progress bar",
+    )
+    either.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="also say what is read, which raters are taken, what is written, with "
+        "timings; -vv adds details for debugging",
+    )
 
 
 #: The named weights ``--weights`` offers (those of kappaframe's ``weights=``).

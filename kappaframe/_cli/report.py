@@ -6,11 +6,13 @@ import argparse
 import os
 import warnings
 from collections.abc import Hashable, Sequence
+from datetime import datetime, timezone
 from typing import IO, Any
 
 from . import EXIT_BELOW, EXIT_OK
+from .logs import log, relay
 from .messages import comma_hint, line_numbers, shown_input, usage_error
-from .output import write_result, written_files
+from .output import SIDECAR_MARK, records_provenance, write_result, written_files
 from .stream import scan_input, stream_read_errors, streamable
 
 #: ``--fail-on`` columns that are not bounded by [-1, 1]: any finite bar is allowed.
@@ -51,6 +53,22 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+#: Flags that change what is said on stderr, never the result: not in the provenance.
+_NOT_SETTINGS = ("quiet", "verbose", "no_progress")
+
+
+def settings(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
+    """The options a table was made with, for its provenance: the flags as resolved.
+
+    Every flag's value (the defaults included) but those that only change the messages,
+    with the output format as decided (``--format`` or the suffix) and ``raters`` as
+    taken (``--exclude`` resolved).
+    """
+    options = {k: v for k, v in vars(args).items() if k not in _NOT_SETTINGS}
+    options["format"] = fmt
+    return options
+
+
 def _text_options(args: argparse.Namespace) -> Any:
     from .._io.read import TextOptions
 
@@ -64,8 +82,8 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from .._api.raters import raters as rater_summary
     from .._errors import KappaFrameError
     from .._io.formats import STDIO, output_format
+    from .._io.provenance import provenance
     from .._io.read import columns_of, read_input
-    from .._report.display import visible
     from .._report.report import MAX_GROUP_HEATMAPS, Report, render_text
 
     long_args = {"item": args.item, "rater": args.rater, "label": args.label}
@@ -112,6 +130,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
     by = list(args.by or [])
     options = _text_options(args)
+    log.debug("flags: %s", settings(args, fmt))
     if args.exclude and not long and not args.raters:
         skip = {*by, *args.exclude, *([args.reference] if args.reference else [])}
         names = columns_of(args.input, args.input_format, options)
@@ -131,7 +150,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             needed.append(args.reference)
     else:
         needed = None
-    progress = False if args.no_progress else None
+    progress = False if args.no_progress or args.quiet else None
     stream = args.stream and streamable(args, fmt)
     if stream:
         with stream_read_errors(args), comma_hint(args):
@@ -210,14 +229,13 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             else None
         )
         summary = rater_summary(source, raters, **shared) if args.raters_summary else None
-    shown_warnings = dict.fromkeys(str(w.message) for w in caught)
-    for message in shown_warnings:
-        err.write(f"kappaframe: warning: {visible(message)}\n")
+    relay(str(w.message) for w in caught)
 
     checked: Any = many if on_overall else tidy
     column = "value" if on_overall else args.fail_on
     if args.fail_under is not None:
         _check_fail_on(checked, column)
+    created = datetime.now(timezone.utc).replace(microsecond=0)
     report = Report(
         tidy=tidy,
         data=None if stream else data,
@@ -236,10 +254,20 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         progress=progress,
         max_heatmaps=MAX_GROUP_HEATMAPS if args.heatmaps is None else args.heatmaps,
         min_items=args.min_items,
+        created=created,
     )
     tables = {"overall": many, "raters": summary}
+    record = None
+    if records_provenance(fmt, args.output):
+        record = provenance([args.input], settings(args, fmt), created=created, progress=progress)
     write_result(
-        report, fmt, args.output, args.raw, {k: v for k, v in tables.items() if v is not None}, out
+        report,
+        fmt,
+        args.output,
+        args.raw,
+        {k: v for k, v in tables.items() if v is not None},
+        out,
+        provenance=record,
     )
 
     if args.fail_under is None:
@@ -256,17 +284,27 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     below = checked[values < args.fail_under]
     if undefined:
         verb, they = ("has", "it does") if undefined == 1 else ("have", "they do")
-        err.write(
-            f"kappaframe: note: {_plural(undefined, 'row')} {verb} no {column} (undefined); "
-            f"{they} not count against --fail-under.\n"
+        log.warning(
+            "%s %s no %s (undefined); %s not count against --fail-under.",
+            _plural(undefined, "row"),
+            verb,
+            column,
+            they,
+            extra={"label": "note"},
         )
     if below.empty:
         return EXIT_OK
-    err.write(
-        f"kappaframe: {len(below)} of {len(checked)} rows have {visible(column)} "
-        f"below {args.fail_under:g}:\n"
+    # The verdict behind exit 1: shown even with --quiet (an ERROR record, unlabelled).
+    table = render_text(below.reset_index(drop=True), min_items=args.min_items)
+    log.error(
+        "%d of %d rows have %s below %g:\n%s",
+        len(below),
+        len(checked),
+        column,
+        args.fail_under,
+        table.rstrip("\n"),
+        extra={"label": ""},
     )
-    err.write(render_text(below.reset_index(drop=True), min_items=args.min_items))
     return EXIT_BELOW
 
 
@@ -321,11 +359,13 @@ def _check_not_input(input_path: str, files: dict[str, str]) -> None:
                 via = f" (in the input directory {input_path!r})"
             else:
                 via = f" (a match of the input {input_path!r})"
-            what = (
-                f"--output {path!r}"
-                if flag == "--output"
-                else f"{flag} writes its table beside --output, to {path!r}, which"
-            )
+            if flag == "--output":
+                what = f"--output {path!r}"
+            elif flag.endswith(SIDECAR_MARK):
+                table = flag[: -len(SIDECAR_MARK)]
+                what = f"the provenance of {table}'s table goes beside it, to {path!r}, which"
+            else:
+                what = f"{flag} writes its table beside --output, to {path!r}, which"
             raise KappaFrameError(
                 f"{what} is the input file {source!r}{via}; writing the report there would "
                 "destroy the ratings: choose another --output."

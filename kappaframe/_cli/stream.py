@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import time
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
+
+from .logs import log
 
 
 def scan_input(
@@ -94,12 +97,19 @@ def _source(path: str) -> Any:
 
 
 def _counting(files: Any, bar: Any, counted: Any) -> Any:
-    """The scan, its batches advancing the counting progress bar."""
+    """The scan, its batches advancing the counting progress bar (and logged, INFO)."""
     batches = files.batches
 
     def counted_batches(columns: Sequence[str]) -> Any:
+        start, before = time.perf_counter(), bar.done
         with bar:
             yield from counted(batches(columns), bar)
+        log.info(
+            "streamed %d rows (%d columns) in %.2f s",
+            bar.done - before,
+            len(columns),
+            time.perf_counter() - start,
+        )
 
     files.batches = counted_batches
     return files

@@ -30,6 +30,10 @@ _INPUT_SUFFIXES = {
 #: (a folder's notes are not data).
 FOLDER_SUFFIXES = tuple(s for s in _INPUT_SUFFIXES if s != ".txt")
 
+#: What a provenance sidecar's name ends with: ``report.csv`` -> ``report.csv.provenance.json``
+#: (:mod:`kappaframe._io.provenance`). A folder or a glob never yields one as input.
+SIDECAR_SUFFIX = ".provenance.json"
+
 #: The format a file is read in batches as (:mod:`kappaframe._io.scan`): TSV is CSV with
 #: another separator; a JSON array is read whole.
 SCAN_FORMATS = {"csv": "csv", "tsv": "csv", "parquet": "parquet", "jsonl": "jsonl"}
@@ -131,6 +135,16 @@ def output_compression(path: str | os.PathLike[str] | None) -> str | None:
     if path is None or os.fspath(path) == STDIO:
         return None
     return _split_suffix(Path(path))[1]
+
+
+def sidecar_path(output: str | os.PathLike[str]) -> str:
+    """Where the provenance of the file ``output`` goes: ``<output>.provenance.json``."""
+    return os.fspath(output) + SIDECAR_SUFFIX
+
+
+def is_sidecar(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is named like a provenance sidecar (never read as ratings)."""
+    return os.fspath(path).lower().endswith(SIDECAR_SUFFIX)
 
 
 def suffixes(fmt: str) -> list[str]:

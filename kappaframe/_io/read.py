@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import csv
 import glob
+import hashlib
 import io
 import itertools
+import logging
 import lzma
 import os
 import re
 import sys
+import time
 import zlib
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -25,7 +28,10 @@ from .formats import (
     STDIO,
     _split_suffix,
     input_format,
+    is_sidecar,
 )
+
+_log = logging.getLogger(__name__)
 
 
 class Progress:
@@ -219,6 +225,9 @@ _MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\
 
 _stdin_cache: dict[str, bytes] = {}
 
+#: The size and SHA-256 of the bytes standard input gave (before any decompression).
+_stdin_received: dict[str, tuple[int, str]] = {}
+
 
 class Source:
     """One input: a file, or standard input (read into memory once)."""
@@ -267,6 +276,7 @@ def stdin_bytes() -> bytes:
     """Standard input, read whole once (and decompressed when it starts like gzip, ...)."""
     if "data" not in _stdin_cache:
         data = sys.stdin.buffer.read()
+        _stdin_received["digest"] = (len(data), hashlib.sha256(data).hexdigest())
         for magic, compression in _MAGIC.items():
             if data.startswith(magic):
                 try:
@@ -279,7 +289,16 @@ def stdin_bytes() -> bytes:
                     ) from None
                 break
         _stdin_cache["data"] = data
+        _log.info("read standard input: %d bytes", _stdin_received["digest"][0])
     return _stdin_cache["data"]
+
+
+def stdin_digest() -> tuple[int, str] | None:
+    """The size and SHA-256 of standard input as received (None: not read by kappaframe).
+
+    The bytes before any decompression: ``sha256sum`` of the file piped in agrees.
+    """
+    return _stdin_received.get("digest")
 
 
 def sniff_format(head: bytes) -> str | None:
@@ -300,6 +319,9 @@ def sniff_format(head: bytes) -> str | None:
 def expand_input(path: str | os.PathLike[str]) -> list[str]:
     """The files an INPUT names: itself, a glob's matches, or a directory's data files.
 
+    A directory or a glob never yields a provenance sidecar (``*.provenance.json``,
+    written beside a report): it describes a table, it holds no ratings.
+
     Raises
     ------
     KappaFrameError
@@ -314,6 +336,7 @@ def expand_input(path: str | os.PathLike[str]) -> list[str]:
             for p in Path(text).rglob("*")
             if p.is_file() and _split_suffix(p)[0] in FOLDER_SUFFIXES and not p.name.startswith(".")
         )
+        found = _without_sidecars(text, found)
         if not found:
             raise KappaFrameError(
                 f"the directory {text!r} holds no data file "
@@ -322,10 +345,24 @@ def expand_input(path: str | os.PathLike[str]) -> list[str]:
         return found
     if any(ch in text for ch in "*?[") and not os.path.exists(text):
         found = sorted(p for p in glob.glob(text, recursive=True) if os.path.isfile(p))
+        found = _without_sidecars(text, found)
         if not found:
             raise KappaFrameError(f"no file matches {text!r}.")
         return found
     return [text]
+
+
+def _without_sidecars(given: str, found: list[str]) -> list[str]:
+    """``found`` without provenance sidecars (said at INFO level); the rest logged (DEBUG)."""
+    kept = [p for p in found if not is_sidecar(p)]
+    if len(kept) < len(found):
+        _log.info(
+            "%s: left out %d provenance sidecar(s) (*.provenance.json)",
+            given,
+            len(found) - len(kept),
+        )
+    _log.debug("%s names %d file(s): %s", given, len(kept), ", ".join(kept[:20]))
+    return kept
 
 
 def input_kind(path: str | os.PathLike[str], fmt: str | None = None) -> str:
@@ -407,7 +444,16 @@ class TextOptions:
             raise _unreadable(source, kind, err) from None
         text = text.lstrip("\ufeff")
         sep = self.delimiter or sniff_delimiter(text, "\t" if kind == "tsv" else ",")
-        return sep, self.decimal or sniff_decimal(text, sep)
+        decimal = self.decimal or sniff_decimal(text, sep)
+        _log.debug(
+            "%s: separator %r (%s), decimal mark %r (%s)",
+            source,
+            sep,
+            "given" if self.delimiter else "sniffed",
+            decimal,
+            "given" if self.decimal else "sniffed",
+        )
+        return sep, decimal
 
 
 def _bad_encoding(encoding: str) -> KappaFrameError:
@@ -486,8 +532,17 @@ def read_input(
     frames: list[pd.DataFrame] = []
     kinds: set[str] = set()
     for one in paths:
+        start = time.perf_counter()
         frame, kind = _read_one(
             one, wanted if len(paths) == 1 else None, fmt, progress, tokens, options
+        )
+        _log.info(
+            "read %s (%s): %d rows, %d columns in %.2f s",
+            "standard input" if one == STDIO else one,
+            kind,
+            len(frame),
+            frame.shape[1],
+            time.perf_counter() - start,
         )
         frames.append(frame)
         kinds.add(kind)
@@ -495,6 +550,7 @@ def read_input(
         frame = frames[0]
     else:
         frame = pd.concat(frames, ignore_index=True, sort=False)
+        _log.info("stacked %d files: %d rows, %d columns", len(frames), *frame.shape)
         _check_wanted(wanted, list(frame.columns), Source(path))
         if wanted is not None:
             frame = frame[wanted]

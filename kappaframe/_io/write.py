@@ -7,7 +7,8 @@
 - A regular file keeps its permission bits; a new one gets 0666 minus the umask.
 - :func:`write_output` sends bytes to a file (compressed as its suffix says: ``.gz``,
   ``.bz2``, ``.xz``, ``.zst``) or to standard output (``-``); :func:`table_bytes` turns a
-  table into CSV, TSV, JSON, JSON lines or Parquet (which keeps ordered categoricals).
+  table into CSV, TSV, JSON, JSON lines or Parquet (which keeps ordered categoricals, and
+  takes key-value metadata, e.g. the provenance of the table).
   JSON numbers are exact: every float is written as the shortest decimal that reads back
   as the same float (:func:`json_text`).
 - The temporary file is named ``.{name}.kappaframe-tmp-{pid}``; SIGTERM during the
@@ -20,6 +21,7 @@ from __future__ import annotations
 import errno
 import io
 import json
+import logging
 import math
 import os
 import signal
@@ -36,6 +38,8 @@ import pandas as pd
 
 from .._errors import KappaFrameError
 from .formats import _PARQUET_EXTRA, STDIO, output_compression
+
+_log = logging.getLogger(__name__)
 
 #: Marks the temporary files of an unfinished write: ``.{name}{TEMP_MARK}{pid}``.
 TEMP_MARK = ".kappaframe-tmp-"
@@ -103,6 +107,7 @@ def write_atomic(path: str | os.PathLike[str], write: Callable[[Path], None]) ->
                 mode = 0o666 & ~mask
             os.chmod(tmp, mode)
             os.replace(tmp, target)
+        _log.info("wrote %s (%d bytes)", shown, target.stat().st_size)
     except OSError as err:
         tmp.unlink(missing_ok=True)
         raise _write_error(shown, err) from None
@@ -212,7 +217,7 @@ def plain(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
+def table_bytes(frame: pd.DataFrame, fmt: str, *, metadata: dict[str, str] | None = None) -> bytes:
     """A table as the bytes of a CSV, TSV, JSON, JSON lines or Parquet file.
 
     JSON and JSON lines are exact: every float reads back as the same float
@@ -223,6 +228,9 @@ def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
     ----------
     frame : pandas.DataFrame
     fmt : {"csv", "tsv", "json", "jsonl", "parquet"}
+    metadata : dict of str to str, optional
+        Parquet only: key-value pairs added to the file's schema metadata (beside
+        pandas' own); the columns are written as without them.
 
     Returns
     -------
@@ -230,12 +238,21 @@ def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
     """
     if fmt == "parquet":
         try:
-            import pyarrow  # noqa: F401
+            import pyarrow as pa
+            import pyarrow.parquet as pq
         except ModuleNotFoundError as err:
             raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
         buffer = io.BytesIO()
-        frame.to_parquet(buffer, index=False)
+        if not metadata:
+            frame.to_parquet(buffer, index=False)
+            return buffer.getvalue()
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        known = dict(table.schema.metadata or {})
+        known.update({k.encode("utf-8"): v.encode("utf-8") for k, v in metadata.items()})
+        pq.write_table(table.replace_schema_metadata(known), buffer)
         return buffer.getvalue()
+    if metadata:
+        raise KappaFrameError(f"{fmt} has no place for metadata; only Parquet has.")
     table = plain(frame)
     if fmt in ("csv", "tsv"):
         text = table.to_csv(index=False, sep="\t" if fmt == "tsv" else ",")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import math
 import os
 from collections.abc import Hashable, Sequence
@@ -35,6 +36,7 @@ from .plots import confusion_plot, group_squares, squares_figure, stat_label
 
 __all__ = [
     "Report",
+    "provenance_html",
     "render_html",
     "render_markdown",
     "render_text",
@@ -762,6 +764,27 @@ def _footer(report: Report) -> str:
         f"<footer><p>Made by kappaframe {_h(__version__)} on "
         f'<time datetime="{created.isoformat()}">{when}</time> '
         f"from {_h(source)}.</p><p>Options: {_h(options)}.</p></footer>"
+    )
+
+
+def provenance_html(record: dict[str, Any]) -> str:
+    """A footer element with a provenance record: its inputs for people, the whole as JSON.
+
+    The inputs (path, bytes, SHA-256) as a paragraph; the record
+    (:func:`kappaframe._io.provenance.provenance`) as JSON in a closed
+    ``<details id="kappaframe-provenance">`` (no script: a reader parses the ``<pre>``).
+    """
+    files = "; ".join(
+        f"{_h(str(f['path']))} ({f['bytes']:,} bytes, SHA-256 {_h(str(f['sha256']))})"
+        for f in record.get("inputs", [])
+    )
+    shown = json.dumps(record, indent=1, ensure_ascii=False)
+    return (
+        '<div class="provenance" style="overflow-wrap: anywhere">'
+        f"<p>Inputs: {files or 'none'}.</p>"
+        '<details id="kappaframe-provenance"><summary>Provenance (JSON)</summary>'
+        f'<pre style="white-space: pre-wrap">{html.escape(visible(shown, newlines=True))}'
+        "</pre></details></div>"
     )
 
 
