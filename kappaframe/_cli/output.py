@@ -16,14 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-#: The formats whose extra tables go to files beside the ``--output`` file.
-TABLE_FORMATS = ("csv", "tsv", "json", "jsonl", "parquet")
+from .._io.formats import SELF_DESCRIBED, TABLE_FORMATS
 
 #: The flag that asks for each extra table.
 TABLE_FLAGS = {"overall": "--overall", "raters": "--raters-summary"}
-
-#: The formats that carry their provenance inside the file (no sidecar).
-SELF_DESCRIBED = ("parquet", "html")
 
 #: What :func:`written_files` appends to a table's flag for that table's sidecar.
 SIDECAR_MARK = " (its provenance)"

@@ -3,13 +3,46 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from .._errors import KappaFrameError
 
 INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl", "json")
 
-OUTPUT_FORMATS = ("text", "csv", "tsv", "json", "jsonl", "parquet", "markdown", "html")
+
+@dataclass(frozen=True)
+class OutputFormat:
+    """One output format: its name, the suffixes that name it, and what it is.
+
+    ``table``: a data table (each extra table goes to a file of its own beside it; the
+    writer is ``kappaframe._io.write.TABLE_WRITERS[name]``); otherwise a report rendered
+    for people (``kappaframe._report``). ``self_described``: the file carries its own
+    provenance (Parquet metadata, the HTML footer) and needs no sidecar.
+    """
+
+    name: str
+    suffixes: tuple[str, ...]
+    table: bool = False
+    self_described: bool = False
+
+
+#: Every output format: a new one is one entry here and its writer or renderer.
+OUTPUTS = (
+    OutputFormat("text", (".txt",)),
+    OutputFormat("csv", (".csv",), table=True),
+    OutputFormat("tsv", (".tsv", ".tab"), table=True),
+    OutputFormat("json", (".json",), table=True),
+    OutputFormat("jsonl", (".jsonl", ".ndjson"), table=True),
+    OutputFormat("parquet", (".parquet", ".pq"), table=True, self_described=True),
+    OutputFormat("markdown", (".md", ".markdown")),
+    OutputFormat("html", (".html", ".htm"), self_described=True),
+)
+OUTPUT_FORMATS = tuple(f.name for f in OUTPUTS)
+#: The data-table formats (the others are reports for people).
+TABLE_FORMATS = tuple(f.name for f in OUTPUTS if f.table)
+#: The formats that carry their provenance inside the file (no sidecar).
+SELF_DESCRIBED = tuple(f.name for f in OUTPUTS if f.self_described)
 
 #: The name that means standard input (as INPUT) or standard output (as ``--output``).
 STDIO = "-"
@@ -38,21 +71,7 @@ SIDECAR_SUFFIX = ".provenance.json"
 #: another separator; a JSON array is read whole.
 SCAN_FORMATS = {"csv": "csv", "tsv": "csv", "parquet": "parquet", "jsonl": "jsonl"}
 
-_OUTPUT_SUFFIXES = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".json": "json",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".html": "html",
-    ".htm": "html",
-    ".txt": "text",
-}
+_OUTPUT_SUFFIXES = {suffix: f.name for f in OUTPUTS for suffix in f.suffixes}
 
 #: Compression suffixes, decompressed while reading and written by the outputs.
 COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}

@@ -236,31 +236,54 @@ def table_bytes(frame: pd.DataFrame, fmt: str, *, metadata: dict[str, str] | Non
     -------
     bytes
     """
-    if fmt == "parquet":
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ModuleNotFoundError as err:
-            raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
-        buffer = io.BytesIO()
-        if not metadata:
-            frame.to_parquet(buffer, index=False)
-            return buffer.getvalue()
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        known = dict(table.schema.metadata or {})
-        known.update({k.encode("utf-8"): v.encode("utf-8") for k, v in metadata.items()})
-        pq.write_table(table.replace_schema_metadata(known), buffer)
-        return buffer.getvalue()
-    if metadata:
-        raise KappaFrameError(f"{fmt} has no place for metadata; only Parquet has.")
-    table = plain(frame)
-    if fmt in ("csv", "tsv"):
-        text = table.to_csv(index=False, sep="\t" if fmt == "tsv" else ",")
-    elif fmt in ("json", "jsonl"):
-        text = json_text(table, lines=fmt == "jsonl")
-    else:
+    writer = TABLE_WRITERS.get(fmt)
+    if writer is None:
         raise KappaFrameError(f"not a table format: {fmt!r}.")
-    return text.encode("utf-8")
+    if metadata and fmt != "parquet":
+        raise KappaFrameError(f"{fmt} has no place for metadata; only Parquet has.")
+    return writer(frame, metadata)
+
+
+def _parquet(frame: pd.DataFrame, metadata: dict[str, str] | None) -> bytes:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ModuleNotFoundError as err:
+        raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
+    buffer = io.BytesIO()
+    if not metadata:
+        frame.to_parquet(buffer, index=False)
+        return buffer.getvalue()
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    known = dict(table.schema.metadata or {})
+    known.update({k.encode("utf-8"): v.encode("utf-8") for k, v in metadata.items()})
+    pq.write_table(table.replace_schema_metadata(known), buffer)
+    return buffer.getvalue()
+
+
+def _delimited(sep: str) -> Callable[[pd.DataFrame, Any], bytes]:
+    def write(frame: pd.DataFrame, _: Any) -> bytes:
+        return plain(frame).to_csv(index=False, sep=sep).encode("utf-8")
+
+    return write
+
+
+def _json(lines: bool) -> Callable[[pd.DataFrame, Any], bytes]:
+    def write(frame: pd.DataFrame, _: Any) -> bytes:
+        return json_text(plain(frame), lines=lines).encode("utf-8")
+
+    return write
+
+
+#: The writer of each data-table format (``kappaframe._io.formats.TABLE_FORMATS``):
+#: ``writer(frame, metadata) -> bytes``.
+TABLE_WRITERS: dict[str, Callable[[pd.DataFrame, Any], bytes]] = {
+    "csv": _delimited(","),
+    "tsv": _delimited("\t"),
+    "json": _json(lines=False),
+    "jsonl": _json(lines=True),
+    "parquet": _parquet,
+}
 
 
 def json_text(frame: pd.DataFrame, *, lines: bool = False) -> str:

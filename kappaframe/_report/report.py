@@ -26,9 +26,9 @@ import pandas as pd
 from .._api.pairwise import confusion, matrix
 from .._api.raters import raters
 from .._errors import KappaFrameError, quiet_undefined
-from .._io.formats import _PARQUET_EXTRA
+from .._io.formats import TABLE_FORMATS
 from .._io.read import Progress
-from .._io.write import json_text, write_atomic
+from .._io.write import table_bytes, write_atomic
 from .._stats.scales import MIN_ITEMS, TOO_FEW_ITEMS
 from .._version import __version__
 from .display import alarm_style, visible
@@ -212,21 +212,22 @@ def write_report(
     Parquet) are always exact: every float reads back as the same float.
     """
     tidy = report.tidy
-    if fmt == "parquet":
-        if output is None:
+    if fmt in TABLE_FORMATS:  # the data itself, by the one writer of each table format
+        if fmt == "parquet" and output is None:
             raise KappaFrameError("parquet is binary: name a file with --output.")
-        try:
-            import pyarrow  # noqa: F401
-        except ModuleNotFoundError as err:
-            raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
-        write_atomic(output, lambda tmp: _plain(tidy).to_parquet(tmp, index=False))
-        return None
-    if fmt == "csv":
         table = _plain(tidy)
-        text = (table if raw else spreadsheet_safe(table)).to_csv(index=False)
-    elif fmt in ("json", "jsonl"):
-        text = json_text(_plain(tidy), lines=fmt == "jsonl")
-    elif fmt == "markdown":
+        if fmt in ("csv", "tsv") and not raw:
+            table = spreadsheet_safe(table)
+        data = table_bytes(table, fmt)
+        if output is None:
+            return data.decode("utf-8")
+
+        def write_data(tmp: Path) -> None:
+            tmp.write_bytes(data)
+
+        write_atomic(output, write_data)
+        return None
+    if fmt == "markdown":
         text = render_markdown(report)
     elif fmt == "html":
         text = render_html(report)

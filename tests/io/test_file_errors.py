@@ -617,3 +617,14 @@ def test_a_decimal_comma_in_a_later_block_is_a_number_on_every_way_in(
     )
     for source in (str(path), kf.scan(path)):
         assert kf.confusion(source, "a", "b").index.tolist() == [1.0, 1.5, 2.0, 2.5, 3.0]
+
+
+def test_every_output_format_has_its_writer_or_renderer() -> None:
+    from kappaframe._io.formats import OUTPUT_FORMATS, OUTPUTS, TABLE_FORMATS, output_format
+    from kappaframe._io.write import TABLE_WRITERS
+
+    assert set(TABLE_WRITERS) == set(TABLE_FORMATS)
+    assert set(OUTPUT_FORMATS) - set(TABLE_FORMATS) == {"text", "markdown", "html"}
+    for fmt in OUTPUTS:  # each suffix names its format, and each format one suffix at least
+        assert fmt.suffixes
+        assert all(output_format(f"out{suffix}") == fmt.name for suffix in fmt.suffixes)
