@@ -64,16 +64,17 @@ def pairwise(
     population: float | None = None,
     benchmark: Benchmark = "point",
 ) -> FrameT:
-    r"""Cohen's kappa of every pair of raters (per group), as a tidy frame.
+    """Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
-    For each pair the K x K table of the items both rated gives observed agreement
-    :math:`p_o`, chance agreement :math:`p_e` (from the two raters' own marginals) and
+    For each pair the K x K table of the items both rated, as proportions ``p_ij``, gives
+    observed agreement ``p_o``, chance agreement ``p_e`` (from the two raters' own
+    marginals ``p_i.`` and ``p_.j``) and
 
-    .. math:: \kappa = \frac{p_o - p_e}{1 - p_e}.
+        kappa = (p_o - p_e) / (1 - p_e).
 
-    With ``weights``, :math:`p_o = 1 - \sum w_{ij} p_{ij}` and
-    :math:`p_e = 1 - \sum w_{ij} p_{i\cdot} p_{\cdot j}` for disagreement weights
-    :math:`w` scaled to a maximum of 1, so the same identity holds on every row.
+    With ``weights``, ``p_o = 1 - sum_ij w_ij p_ij`` and ``p_e = 1 - sum_ij w_ij p_i. p_.j``
+    for disagreement weights ``w`` scaled to a maximum of 1, so the same identity holds on
+    every row.
 
     Parameters
     ----------
@@ -82,7 +83,7 @@ def pairwise(
         ``item``, ``rater`` and ``label``): one row per rating. A LazyFrame gives a lazy
         plan (run at ``.collect()``); a Dask DataFrame with ``categories`` known a lazy
         Dask frame (run at ``.compute()``); a DuckDB relation or PySpark DataFrame is
-        counted in its engine (see :func:`kappaframe.scan` for files).
+        counted in its engine (see ``kappaframe.scan`` for files).
     raters : column name or list of names, optional
         Wide layout: the rater columns, in the order pairs are formed; default every
         column not in ``by``. Long layout: the rater ids to keep (default all, sorted).
@@ -123,7 +124,7 @@ def pairwise(
         items; ``None`` or 0 keeps every pair. With a crowd (long layout, thousands of
         raters each labeling a few items) most pairs share nothing: ``min_overlap=1``
         returns just the pairs that co-rated. Large, sparse long-layout inputs are
-        counted sparsely, by co-rating pairs only (:mod:`kappaframe._count.crowd`); the path
+        counted sparsely, by co-rating pairs only (``kappaframe._count.crowd``); the path
         never changes the numbers.
     stats : "all" or list of str, optional
         More coefficients of each pair's table, as extra columns (in this order with
@@ -166,7 +167,7 @@ def pairwise(
         going down from the highest band, the first whose cumulative membership
         probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
         for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
-        :func:`kappaframe.benchmark` gives every band's probability.
+        ``kappaframe.benchmark`` gives every band's probability.
 
     Returns
     -------
@@ -209,7 +210,7 @@ def pairwise(
     min(p_k., p_.k)``; for linear or quadratic weights the categories paired in order;
     NaN for other weight matrices). Always unweighted: ``pabak = (K p_o,1 - 1) / (K -
     1)`` (``2 p_o,1 - 1`` for two categories), ``gwet_ac1`` (``p_e = sum pi_k (1 -
-    pi_k) / (K - 1)``; its weighted form is :func:`overall`'s ``"gwet_ac2"``),
+    pi_k) / (K - 1)``; its weighted form is ``overall``'s ``"gwet_ac2"``),
     ``quantity_disagreement = sum |p_k. - p_.k| / 2`` and ``allocation_disagreement =
     1 - p_o,1 - quantity_disagreement``. ``prevalence_index = P_11 - P_22`` and
     ``bias_index = P_12 - P_21`` (signed; 1 = the first category) exist for two
@@ -300,7 +301,7 @@ def matrix(
     Parameters
     ----------
     data, raters, item, rater, label, by, weights, categories, duplicates
-        As in :func:`pairwise`.
+        As in ``pairwise``.
     stat : {"kappa", "p_o", "p_e", "n"}, default "kappa"
     min_overlap : int, optional
         Cells of pairs sharing fewer items are NaN (``stat="n"`` still shows the count).
@@ -315,7 +316,7 @@ def matrix(
     -----
     In a notebook (IPython), a pandas result displays as a coloured table (a pandas
     ``Styler``; kappa red below 0, white at 0, blue towards 1) with no extra call. It is
-    a plain DataFrame marked in ``attrs["kappaframe"]``; see :mod:`kappaframe._report.display`.
+    a plain DataFrame marked in ``attrs["kappaframe"]``; see ``kappaframe._report.display``.
 
     Examples
     --------
@@ -353,9 +354,9 @@ def score(
 ) -> float:
     """Cohen's kappa of two rater columns of a frame, as one float.
 
-    The same number as the ``kappa`` of :func:`pairwise` for the pair ``(a, b)``: items
+    The same number as the ``kappa`` of ``pairwise`` for the pair ``(a, b)``: items
     either rater left missing are not counted, and the category order is the one
-    :func:`pairwise` uses.
+    ``pairwise`` uses.
 
     Parameters
     ----------
@@ -365,14 +366,14 @@ def score(
         The two rater columns. With an asymmetric ``weights`` matrix, its rows are ``a``'s
         labels.
     weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
-        Disagreement weights over the categories, as in :func:`pairwise`.
+        Disagreement weights over the categories, as in ``pairwise``.
     categories : sequence, optional
-        All labels, in order (it matters for weights); as in :func:`pairwise`.
+        All labels, in order (it matters for weights); as in ``pairwise``.
 
     Returns
     -------
     float
-        Cohen's kappa; NaN (with an :class:`UndefinedKappaWarning`) when it is undefined
+        Cohen's kappa; NaN (with an ``UndefinedKappaWarning``) when it is undefined
         (no shared item, or both raters used one and the same category).
 
     Examples
@@ -413,7 +414,7 @@ def confusion(
         The two rater columns: ``a``'s labels are the rows, ``b``'s the columns.
     categories : sequence, optional
         All labels, in order: the rows and columns of the table, a category nobody used
-        included. Default as in :func:`pairwise`.
+        included. Default as in ``pairwise``.
 
     Returns
     -------
@@ -451,12 +452,12 @@ def counts(
     categories: Sequence[Any] | None = None,
     duplicates: Duplicates = "raise",
 ) -> Counts:
-    """Count the K x K table of every rater pair per group, as an additive :class:`Counts`.
+    """Count the K x K table of every rater pair per group, as an additive ``Counts``.
 
-    The first half of :func:`kappaframe.pairwise`: ``kf.counts(df, ...).pairwise()`` is
+    The first half of ``kappaframe.pairwise``: ``kf.counts(df, ...).pairwise()`` is
     ``kf.pairwise(df, ...)``. Counts of parts of the data add up (``+``, ``sum()``), and
-    can be stored with :meth:`Counts.to_frame` and read back with
-    :meth:`Counts.from_frame`.
+    can be stored with ``Counts.to_frame`` and read back with
+    ``Counts.from_frame``.
 
     Parameters
     ----------
@@ -464,9 +465,9 @@ def counts(
         A pandas or polars DataFrame, a polars LazyFrame (streamed in batches in the
         wide layout), a Dask DataFrame (counted per partition on the cluster), or parquet
         / CSV files: a path, a glob, a list of paths or a ``pyarrow.dataset.Dataset``
-        (read in batches; see :func:`kappaframe.scan`).
+        (read in batches; see ``kappaframe.scan``).
     raters, item, rater, label, by, categories, duplicates
-        As in :func:`kappaframe.pairwise`.
+        As in ``kappaframe.pairwise``.
 
     Returns
     -------
@@ -506,9 +507,12 @@ def cohen_kappa(
     sample_weight: ArrayLike | None = None,
     replace_undefined_by: float = np.nan,
 ) -> float:
-    r"""Cohen's kappa of two label arrays: a drop-in for ``sklearn.metrics.cohen_kappa_score``.
+    """Cohen's kappa of two label arrays: a drop-in for ``sklearn.metrics.cohen_kappa_score``.
 
-    .. math:: \kappa = (p_o - p_e) / (1 - p_e)
+    The observed agreement ``p_o`` and the chance agreement ``p_e`` of the two label
+    arrays give
+
+        kappa = (p_o - p_e) / (1 - p_e).
 
     Parameters
     ----------

@@ -1,11 +1,11 @@
 """The one loop over parts: parts -> encode -> count -> add.
 
-:func:`adapt` wraps what the caller passed: an eager frame (pandas, polars DataFrame) or a
-reader of parts (:class:`kappaframe._frames.parts.PartReader`: a polars LazyFrame, a Dask
-DataFrame, parquet or CSV files). :func:`prepare_input` prepares either kind. Readers only
+``adapt`` wraps what the caller passed: an eager frame (pandas, polars DataFrame) or a
+reader of parts (``kappaframe._frames.parts.PartReader``: a polars LazyFrame, a Dask
+DataFrame, parquet or CSV files). ``prepare_input`` prepares either kind. Readers only
 yield eager parts; here each part is prepared, counted, and the counts are added
-(:func:`count_parts`), or, for statistics that need every rating of every item, each part's
-label codes are gathered and stacked (:func:`item_parts`).
+(``count_parts``), or, for statistics that need every rating of every item, each part's
+label codes are gathered and stacked (``item_parts``).
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 def adapt(data: Any) -> Frame | PartReader | EngineFrame:
     """Wrap a supported input in its adapter (eager) or reader (parts); else a clear error.
 
-    A DuckDB relation or a PySpark DataFrame becomes an :class:`EngineFrame`: its pair
-    counts are computed in the engine (:func:`engine_counts`).
+    A DuckDB relation or a PySpark DataFrame becomes an ``EngineFrame``: its pair
+    counts are computed in the engine (``engine_counts``).
     """
     if isinstance(data, (_Counted, _Deferred)):
         return data  # type: ignore[return-value]
@@ -112,7 +112,7 @@ def prepare_input(
     """Check the options, then prepare an eager frame, or read a reader's parts.
 
     ``from_counts=True`` says the caller reads pair counts only (``prep.tables``), never
-    ``prep.codes``: a reader's parts are then counted and added (:func:`count_parts`).
+    ``prep.codes``: a reader's parts are then counted and added (``count_parts``).
     Otherwise their label codes are gathered (one small integer per rating).
     ``options``: ``by``, ``item``, ``rater``, ``label``, ``categories``, ``duplicates``.
     """
@@ -148,7 +148,7 @@ def prepare_input(
 def count_input(
     frame: Frame | PartReader | EngineFrame, raters: Any = None, **options: Any
 ) -> Counts:
-    """The :class:`Counts` of any input: one eager frame, or a reader's parts added up."""
+    """The ``Counts`` of any input: one eager frame, or a reader's parts added up."""
     check_layout(raters, **_layout_options(options))
     if isinstance(frame, EngineFrame):
         return engine_counts(frame, raters, **options)
@@ -160,7 +160,7 @@ def count_input(
 def engine_counts(
     frame: EngineFrame, raters: Any = None, *, min_raters: int = 2, **options: Any
 ) -> Counts:
-    """Count the cells in the engine (one query), then read them as :class:`Counts`.
+    """Count the cells in the engine (one query), then read them as ``Counts``.
 
     The columns and options are checked first on an empty frame of the input's schema
     (a ``LIMIT 0`` query), with the messages of a pandas input.
@@ -308,10 +308,10 @@ def count_parts(
 
 
 def _delayed_counts(reader: Any, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Any:
-    """The :class:`Counts` of a Dask reader as a delayed sum: a graph, nothing run.
+    """The ``Counts`` of a Dask reader as a delayed sum: a graph, nothing run.
 
     Only in the wide layout with ``categories`` given, where no pass over the data comes
-    first (:func:`count_parts` otherwise).
+    first (``count_parts`` otherwise).
     """
     plan = _Plan(reader, raters, min_raters, options)
     return reader.reduce_delayed(plan.needed, _count_part, combine, *plan.args())
@@ -414,7 +414,7 @@ _LONG = ("item", "rater", "label")
 def lazy_result(func: FuncT) -> FuncT:
     """Make ``func(data, ...)`` return a lazy plan for a LazyFrame or Dask DataFrame.
 
-    See :func:`deferred`.
+    See ``deferred``.
     """
 
     @functools.wraps(func)
@@ -437,7 +437,7 @@ def deferred(
     ``.collect()``, from the data as it is then. Its schema comes before any data is read:
     from the input's schema (metadata only) and a run of ``func`` on an empty frame of that
     schema, which also raises at call time the errors that need no data (unknown columns,
-    bad options). Functions outside :data:`LAZY_FUNCTIONS`, a long-layout ``matrix``
+    bad options). Functions outside ``LAZY_FUNCTIONS``, a long-layout ``matrix``
     (whose columns are the rater ids in the data), and a call whose schema cannot be
     planned from no rows (a weight matrix without ``categories``) compute at once.
 
@@ -446,7 +446,7 @@ def deferred(
     ``.compute()``; its schema is ``func`` on the empty pandas frame of the input's schema.
     ``finish`` is the public function (it pickles by name for a ``distributed`` worker);
     default ``func``. Otherwise a pass over the data finds the categories first (see
-    :func:`count_parts`), and the call computes at once.
+    ``count_parts``), and the call computes at once.
     """
     pl = sys.modules.get("polars")
     dd = sys.modules.get("dask.dataframe")
@@ -517,8 +517,8 @@ def _planned_schema(
 class _Counted:
     """Pair counts already summed, passed to a function in place of its data.
 
-    :func:`prepare_input` reads them as they are: they were counted with the options of the
-    same call (see :func:`deferred`).
+    ``prepare_input`` reads them as they are: they were counted with the options of the
+    same call (see ``deferred``).
     """
 
     def __init__(self, counts: Counts) -> None:
@@ -527,7 +527,7 @@ class _Counted:
 
 
 class _Deferred:
-    """A Dask reader whose counts :func:`prepare_input` plans (``total``) instead of running."""
+    """A Dask reader whose counts ``prepare_input`` plans (``total``) instead of running."""
 
     def __init__(self, reader: PartReader) -> None:
         self.reader = reader

@@ -1,7 +1,7 @@
 """Public function raters(): one row per rater, how they agree with the others.
 
-Frame -> codes (:func:`kappaframe._api.plan.prepare_input`) -> the K x K table of every
-rater pair -> per-rater statistics (:mod:`kappaframe._stats.raters`) -> :class:`Table` ->
+Frame -> codes (``kappaframe._api.plan.prepare_input``) -> the K x K table of every
+rater pair -> per-rater statistics (``kappaframe._stats.raters``) -> ``Table`` ->
 the caller's frame type. Nothing here knows a frame library.
 """
 
@@ -46,7 +46,7 @@ def raters(
     """One row per rater: how they agree with the others, and how their labels differ.
 
     For each rater (per group): Cohen's kappa with every other rater on the items both
-    labeled (as in :func:`pairwise`), summarised; and the rater's label mix against
+    labeled (as in ``pairwise``), summarised; and the rater's label mix against
     their colleagues' on the same items. With ``o_k`` the share of category k in the
     rater's labels and ``c_k`` in their colleagues' labels, over every pair of labels
     (the rater's, a colleague's) given to a shared item:
@@ -58,7 +58,7 @@ def raters(
     Parameters
     ----------
     data, raters, item, rater, label, by, weights, categories, duplicates
-        As in :func:`pairwise`.
+        As in ``pairwise``.
 
     Returns
     -------

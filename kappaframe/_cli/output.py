@@ -26,7 +26,7 @@ def side_path(output: str, name: str) -> Path:
 
 
 def written_files(output: str | None, fmt: str, names: Sequence[str]) -> dict[str, str]:
-    """The files :func:`write_result` writes, each with the flag that asks for it.
+    """The files ``write_result`` writes, each with the flag that asks for it.
 
     ``--output`` (unless standard output) and, for a table format, the extra tables
     ``names`` beside it.

@@ -30,7 +30,7 @@ _INPUT_SUFFIXES = {
 #: (a folder's notes are not data).
 FOLDER_SUFFIXES = tuple(s for s in _INPUT_SUFFIXES if s != ".txt")
 
-#: The format a file is read in batches as (:mod:`kappaframe._io.scan`): TSV is CSV with
+#: The format a file is read in batches as (``kappaframe._io.scan``): TSV is CSV with
 #: another separator; a JSON array is read whole.
 SCAN_FORMATS = {"csv": "csv", "tsv": "csv", "parquet": "parquet", "jsonl": "jsonl"}
 
