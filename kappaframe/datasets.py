@@ -28,14 +28,14 @@ __all__ = [
     "multiple_sclerosis",
 ]
 
-#: The ordinal grades of ``labeling_team``, worst first.
 GRADES: tuple[str, ...] = ("bad", "poor", "ok", "good", "great")
+"""The ordinal grades of ``labeling_team``, worst first."""
 
-#: The annotator columns of ``labeling_team``, in the order pairs are formed.
 TEAM: tuple[str, ...] = ("ana", "ben", "cai", "dee", "eli")
+"""The annotator columns of ``labeling_team``, in the order pairs are formed."""
 
-#: The diagnostic classes of ``multiple_sclerosis``, most certain first.
 MS_CLASSES: tuple[str, ...] = ("certain", "probable", "possible", "doubtful")
+"""The diagnostic classes of ``multiple_sclerosis``, most certain first."""
 
 
 def _ordered(codes: Any, categories: Sequence[str]) -> pd.Categorical:
@@ -193,6 +193,7 @@ def multiple_sclerosis() -> pd.DataFrame:
     ----------
     Westlund, K. B., & Kurland, L. T. (1953). Studies on multiple sclerosis in Winnipeg,
     Manitoba and New Orleans, Louisiana. *American Journal of Hygiene* 57, 380-396.
+
     Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
     categorical data. *Biometrics* 33(1), 159-174, Table 1 and equation (4.6).
 

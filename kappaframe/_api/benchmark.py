@@ -50,6 +50,11 @@ def benchmark(coeff: float, se: float, scale: Any = "landis_koch", level: float 
         ``cumulative`` (this band and every band above) and ``chosen`` (True for the
         interpretation).
 
+    See Also
+    --------
+    pairwise : with ``benchmark="probabilistic"``, the chosen band of every pair.
+    overall : the same for the many-rater coefficients.
+
     Examples
     --------
     >>> import kappaframe as kf

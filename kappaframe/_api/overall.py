@@ -330,19 +330,26 @@ def overall(
     ----------
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
     *Psychological Bulletin* 76(5), 378-382.
+
     Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of kappa
     in the case of different sets of raters. *Psychological Bulletin* 86(5), 974-977.
+
     Conger, A. J. (1980). Integration and generalization of kappas for multiple raters.
     *Psychological Bulletin* 88(2), 322-328.
+
     Light, R. J. (1971). Measures of response agreement for qualitative data.
     *Psychological Bulletin* 76(5), 365-377.
+
     Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, and
     alternatives. *Educational and Psychological Measurement* 41, 687-699.
+
     Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
     presence of high agreement. *British Journal of Mathematical and Statistical
     Psychology* 61, 29-48.
+
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. Advanced
     Analytics.
+
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
     https://repository.upenn.edu/asc_papers/43
 
@@ -520,6 +527,7 @@ def per_category(
     ----------
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
     *Psychological Bulletin* 76(5), 378-382.
+
     Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of kappa
     in the case of different sets of raters. *Psychological Bulletin* 86(5), 974-977.
 

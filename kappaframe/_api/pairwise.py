@@ -221,14 +221,19 @@ def pairwise(
     ----------
     Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and
     Psychological Measurement* 20(1), 37-46.
+
     Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
     kappa and weighted kappa. *Psychological Bulletin* 72(5), 323-327.
+
     Byrt, T., Bishop, J., & Carlin, J. B. (1993). Bias, prevalence and kappa. *Journal
     of Clinical Epidemiology* 46(5), 423-429.
+
     Umesh, U. N., Peterson, R. A., & Sauber, M. H. (1989). Interjudge agreement and the
     maximum value of kappa. *Educational and Psychological Measurement* 49, 835-850.
+
     Pontius, R. G., & Millones, M. (2011). Death to kappa. *International Journal of
     Remote Sensing* 32(15), 4407-4429.
+
     Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
     presence of high agreement. *British Journal of Mathematical and Statistical
     Psychology* 61, 29-48.
@@ -312,6 +317,11 @@ def matrix(
     MultiIndex when grouped) with one column per rater. polars: the ``by`` columns, a
     ``rater`` column, then one column per rater.
 
+    See Also
+    --------
+    pairwise : the same numbers as a tidy frame, one row per pair.
+    heatmap : the matrix as a picture.
+
     Notes
     -----
     In a notebook (IPython), a pandas result displays as a coloured table (a pandas
@@ -376,6 +386,11 @@ def score(
         Cohen's kappa; NaN (with an ``UndefinedKappaWarning``) when it is undefined
         (no shared item, or both raters used one and the same category).
 
+    See Also
+    --------
+    pairwise : every pair at once, with ``n``, ``p_o`` and ``p_e``.
+    cohen_kappa : the same number from two arrays.
+
     Examples
     --------
     >>> import pandas as pd
@@ -420,6 +435,11 @@ def confusion(
     -------
     DataFrame of the input's library
         K x K whole counts.
+
+    See Also
+    --------
+    confusion_plot : the table as a picture.
+    score : the kappa of the same two columns.
 
     Examples
     --------
@@ -474,6 +494,11 @@ def counts(
     Counts
         Every pair of raters that shares an item (all pairs in the wide layout), and
         each rater with themself, in every group.
+
+    See Also
+    --------
+    Counts.from_frame : counts stored as cells, or counted by an SQL engine.
+    Counts.from_table : one K x K table.
 
     Examples
     --------
@@ -530,6 +555,11 @@ def cohen_kappa(
     Returns
     -------
     float
+
+    See Also
+    --------
+    score : the same number from two columns of a frame.
+    threshold_sweep : kappa of a score at every threshold.
 
     Examples
     --------

@@ -332,6 +332,10 @@ def scan(
         files, files of mixed formats, and a file the decompressor or the parser rejects
         (now, or while a function reads it): the message names the file and the way out.
 
+    See Also
+    --------
+    counts : counts of the files that can be stored and added to later ones.
+
     Examples
     --------
     >>> import pathlib, tempfile

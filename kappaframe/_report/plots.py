@@ -199,6 +199,11 @@ def heatmap(
     ModuleNotFoundError
         matplotlib is not installed (``pip install "kappaframe[plot]"``).
 
+    See Also
+    --------
+    matrix : the numbers behind the picture, as a frame.
+    confusion_plot : the table of one pair.
+
     Examples
     --------
     >>> import kappaframe as kf
@@ -540,6 +545,11 @@ def confusion_plot(
     ------
     KappaFrameError
         ``normalize`` is not one of the choices above.
+
+    See Also
+    --------
+    confusion : the same counts as a frame.
+    heatmap : every pair at once.
 
     Examples
     --------

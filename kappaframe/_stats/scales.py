@@ -122,7 +122,7 @@ class Scale:
 
 _INF = float("-inf")
 
-#: Built-in scales. Edges: see each entry; the tables are those of the references below.
+# Built-in scales. Edges: see each entry; the tables are those of the references below.
 SCALES: dict[str, Scale] = {
     # Landis & Koch (1977): <0 poor, .00-.20 slight, .21-.40 fair, .41-.60 moderate,
     # .61-.80 substantial, .81-1.00 almost perfect. Upper edges are inclusive: 0.20 is slight.
@@ -163,6 +163,14 @@ SCALES: dict[str, Scale] = {
         (True, False, True, True, True, False),
     ),
 }
+"""The built-in interpretation scales, by the name ``scale=`` takes.
+
+``"landis_koch"`` (Landis & Koch 1977, the default), ``"fleiss"`` (Fleiss 1981),
+``"altman"`` (Altman 1991), ``"cicchetti"`` (Cicchetti & Sparrow 1981) and ``"mchugh"``
+(McHugh 2012). The published tables leave gaps at two decimals (".00-.20 slight, .21-.40
+fair"); each scale closes them so that every two-decimal value lands in the band its table
+names. ``SCALES["landis_koch"].bands()`` lists a scale's bands in words.
+"""
 
 
 def resolve_scale(scale: str | Mapping[float, str] | Scale) -> Scale:
