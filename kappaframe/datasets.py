@@ -65,14 +65,12 @@ def labeling_team(
     balanced, ``beta`` mostly weak, ``gamma`` nearly all ``good`` (high observed agreement,
     low kappa: the prevalence paradox). The annotators (``TEAM``) are:
 
-    ========  ==================================================================
-    ``ana``   expert: exact 88% of the time, else one grade off; skips 3%
-    ``ben``   solid but coarse: gold plus rounded normal noise (sd 0.7), so his
-              misses are near misses and weighted kappa rewards him
-    ``cai``   strict: half the time one grade lower than gold, else exact
-    ``dee``   passes everything: ``good`` for 85% of items whatever they are
-    ``eli``   new and noisy: exact 50% of the time, else a random grade; skips 25%
-    ========  ==================================================================
+    - ``ana``, expert: exact 88% of the time, else one grade off; skips 3%;
+    - ``ben``, solid but coarse: gold plus rounded normal noise (sd 0.7), so his misses
+      are near misses and weighted kappa rewards him;
+    - ``cai``, strict: half the time one grade lower than gold, else exact;
+    - ``dee``, passes everything: ``good`` for 85% of items whatever they are;
+    - ``eli``, new and noisy: exact 50% of the time, else a random grade; skips 25%.
 
     Parameters
     ----------
