@@ -270,13 +270,13 @@ def overall(
 
     Returns
     -------
-    Frame of the input's library with one row per group and method:
+    DataFrame or LazyFrame
+        A frame of the input's library with one row per group and method, with the columns:
         the ``by`` columns; ``method``; ``n_items`` (items with at least one label);
         ``n_raters`` (raters with at least one label); ``p_o``; ``p_e``; ``value``;
         ``interpretation`` ("too few items" below ``min_items``); with ``ci``, ``se``,
         ``se0`` (the standard error ``z`` divides by), ``ci_low``, ``ci_high``, ``z`` and
-        ``p_value``. With ``layout="counts"``, ``n_raters`` is the most labels any item
-        has.
+        ``p_value``. With ``layout="counts"``, ``n_raters`` is the most labels any item has.
 
     Raises
     ------
@@ -500,12 +500,13 @@ def per_category(
 
     Returns
     -------
-    Frame of the input's library with one row per group and category ("fleiss") or per
-    group, pair and category ("cohen"), categories in category order:
-        the ``by`` columns; "cohen": ``rater_a``, ``rater_b``; ``category``;
-        ``n_items`` (items with a label, "fleiss") or ``n`` (items both labeled,
-        "cohen"); ``p_o``; ``p_e``; ``kappa``; ``interpretation``; with ``ci`` the five
-        interval columns. Kappa is NaN for a category nobody (or everybody always) used.
+    DataFrame or LazyFrame
+        A frame of the input's library with one row per group and category ("fleiss") or per
+        group, pair and category ("cohen"), categories in category order, with the columns:
+        the ``by`` columns; "cohen": ``rater_a``, ``rater_b``; ``category``; ``n_items``
+        (items with a label, "fleiss") or ``n`` (items both labeled, "cohen"); ``p_o``;
+        ``p_e``; ``kappa``; ``interpretation``; with ``ci`` the five interval columns. Kappa
+        is NaN for a category nobody (or everybody always) used.
 
     Warns
     -----

@@ -171,13 +171,14 @@ def pairwise(
 
     Returns
     -------
-    Frame of the input's library (a LazyFrame for a LazyFrame) with columns
-        the ``by`` columns; ``rater_a``, ``rater_b`` (pairs in rater order); ``n``, the
-        items both raters labeled; ``p_o``; ``p_e``; ``kappa`` (NaN when ``n == 0`` or
-        ``p_e == 1``); ``interpretation`` (ordered categorical / Enum: "too few items"
-        when ``n < min_items``, then the bands of ``scale`` from the lowest; missing where
-        kappa is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
-        ``p_value``; then the ``stats`` columns.
+    DataFrame or LazyFrame
+        A frame of the input's library (a LazyFrame for a LazyFrame) with the columns: the
+        ``by`` columns; ``rater_a``, ``rater_b`` (pairs in rater order); ``n``, the items
+        both raters labeled; ``p_o``; ``p_e``; ``kappa`` (NaN when ``n == 0`` or
+        ``p_e == 1``); ``interpretation`` (ordered categorical / Enum: "too few items" when
+        ``n < min_items``, then the bands of ``scale`` from the lowest; missing where kappa
+        is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``, ``p_value``;
+        then the ``stats`` columns.
 
     Raises
     ------
@@ -202,20 +203,20 @@ def pairwise(
     ``n`` counts the items both raters labeled. An empty frame gives one row per pair
     with ``n == 0`` (no rows when grouped).
 
-    The ``stats`` columns, with ``P`` the table as proportions, ``p_o,1`` its diagonal
-    sum, ``p_k.``/``p_.k`` the marginals of ``rater_a``/``rater_b``, ``pi_k`` their mean
-    and K the number of categories. Weighted like ``kappa`` (same ``p_o``):
-    ``scott_pi`` (``p_e = 1 - sum W_ij pi_i pi_j``), ``bennett_s`` (``p_e = 1 - sum W /
-    K^2``, i.e. ``1/K``) and ``kappa_max`` (largest agreement the marginals allow: ``sum
-    min(p_k., p_.k)``; for linear or quadratic weights the categories paired in order;
-    NaN for other weight matrices). Always unweighted: ``pabak = (K p_o,1 - 1) / (K -
-    1)`` (``2 p_o,1 - 1`` for two categories), ``gwet_ac1`` (``p_e = sum pi_k (1 -
-    pi_k) / (K - 1)``; its weighted form is ``overall``'s ``"gwet_ac2"``),
-    ``quantity_disagreement = sum |p_k. - p_.k| / 2`` and ``allocation_disagreement =
-    1 - p_o,1 - quantity_disagreement``. ``prevalence_index = P_11 - P_22`` and
-    ``bias_index = P_12 - P_21`` (signed; 1 = the first category) exist for two
-    categories only and are NaN otherwise. Each chance-corrected value is NaN where its
-    chance agreement is 1, like kappa.
+    The ``stats`` columns, with ``P`` the table as proportions, ``p_o,1`` its diagonal sum,
+    ``p_k.``/``p_.k`` the marginals of ``rater_a``/``rater_b``, ``pi_k`` their mean and K
+    the number of categories. Weighted like ``kappa`` (same ``p_o``): ``scott_pi``
+    (``p_e = 1 - sum W_ij pi_i pi_j``), ``bennett_s`` (``p_e = 1 - sum W / K^2``, i.e.
+    ``1/K``) and ``kappa_max`` (largest agreement the marginals allow:
+    ``sum min(p_k., p_.k)``; for linear or quadratic weights the categories paired in order;
+    NaN for other weight matrices). Always unweighted: ``pabak = (K p_o,1 - 1) / (K - 1)``
+    (``2 p_o,1 - 1`` for two categories), ``gwet_ac1``
+    (``p_e = sum pi_k (1 - pi_k) / (K - 1)``; its weighted form is ``overall``'s
+    ``"gwet_ac2"``), ``quantity_disagreement = sum |p_k. - p_.k| / 2`` and
+    ``allocation_disagreement = 1 - p_o,1 - quantity_disagreement``.
+    ``prevalence_index = P_11 - P_22`` and ``bias_index = P_12 - P_21`` (signed; 1 = the
+    first category) exist for two categories only and are NaN otherwise. Each
+    chance-corrected value is NaN where its chance agreement is 1, like kappa.
 
     References
     ----------
@@ -313,9 +314,10 @@ def matrix(
 
     Returns
     -------
-    pandas: a frame indexed by ``rater`` (``by`` columns, then ``rater``, as a
-    MultiIndex when grouped) with one column per rater. polars: the ``by`` columns, a
-    ``rater`` column, then one column per rater.
+    DataFrame or LazyFrame
+        pandas: a frame indexed by ``rater`` (``by`` columns, then ``rater``, as a
+        MultiIndex when grouped) with one column per rater. polars: the ``by`` columns, a
+        ``rater`` column, then one column per rater.
 
     See Also
     --------
@@ -433,8 +435,8 @@ def confusion(
 
     Returns
     -------
-    DataFrame of the input's library
-        K x K whole counts.
+    DataFrame
+        A frame of the input's library: K x K whole counts.
 
     See Also
     --------

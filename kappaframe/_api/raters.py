@@ -62,17 +62,18 @@ def raters(
 
     Returns
     -------
-    Frame of the input's library with one row per rater (per group), raters in order:
-        the ``by`` columns; ``rater``; ``n_items`` (items the rater labeled);
-        ``mean_kappa``, ``median_kappa``, ``min_kappa`` (over the partners with a
-        defined kappa: pairs with no shared item or chance agreement 1 are left out,
-        with one warning); ``min_kappa_with`` (the partner of ``min_kappa``: who they
-        disagree with most; missing without a defined kappa); ``label_shift``;
-        ``overused`` (the category the rater uses most above their colleagues; missing
-        when ``label_shift`` is 0 or nothing is shared); ``overused_share`` (the
-        rater's share of it) and ``others_share`` (the colleagues' share on the same
-        items). A rater who passes everything shows ``overused="pass"`` with, say,
-        0.95 against 0.60; one twice as strict ``overused="fail"`` with 0.40 against 0.20.
+    DataFrame or LazyFrame
+        A frame of the input's library with one row per rater (per group), raters in order,
+        with the columns: the ``by`` columns; ``rater``; ``n_items`` (items the rater
+        labeled); ``mean_kappa``, ``median_kappa``, ``min_kappa`` (over the partners with a
+        defined kappa: pairs with no shared item or chance agreement 1 are left out, with
+        one warning); ``min_kappa_with`` (the partner of ``min_kappa``: who they disagree
+        with most; missing without a defined kappa); ``label_shift``; ``overused`` (the
+        category the rater uses most above their colleagues; missing when ``label_shift`` is
+        0 or nothing is shared); ``overused_share`` (the rater's share of it) and
+        ``others_share`` (the colleagues' share on the same items). A rater who passes
+        everything shows ``overused="pass"`` with, say, 0.95 against 0.60; one twice as
+        strict ``overused="fail"`` with 0.40 against 0.20.
 
     Warns
     -----

@@ -72,12 +72,13 @@ def threshold_sweep(
 
     Returns
     -------
-    DataFrame (pandas for arrays; the library of ``data`` otherwise) with columns
-        the ``by`` columns; ``threshold``; ``n`` (rows with a truth and a score); ``tn``,
-        ``fp``, ``fn``, ``tp`` (int64; positive = ``score >= threshold``); ``accuracy``;
-        ``p_e``; ``kappa`` (NaN where undefined); ``best`` (bool: the threshold of highest
-        kappa in its group; on ties the lowest such threshold). Rows are sorted by group,
-        then threshold.
+    DataFrame
+        pandas for arrays, the library of ``data`` otherwise, with the columns: the ``by``
+        columns; ``threshold``; ``n`` (rows with a truth and a score); ``tn``, ``fp``,
+        ``fn``, ``tp`` (int64; positive = ``score >= threshold``); ``accuracy``; ``p_e``;
+        ``kappa`` (NaN where undefined); ``best`` (bool: the threshold of highest kappa in
+        its group; on ties the lowest such threshold). Rows are sorted by group, then
+        threshold.
 
     Raises
     ------
