@@ -74,7 +74,7 @@ def _documented(func: Callable[..., Any]) -> Callable[[MethodT], MethodT]:
 class KappaAccessor(Generic[FrameT]):
     """Agreement between raters, as ``df.kappa.<method>(...)``.
 
-    Each method is a one-line call of the function of the same name in :mod:`kappaframe`
+    Each method is a one-line call of the function of the same name in ``kappaframe``
     (``df.kappa.pairwise(...)`` is ``kappaframe.pairwise(df, ...)``).
     """
 

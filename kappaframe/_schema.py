@@ -2,7 +2,7 @@
 
 Output column names and order live here and nowhere else; so does the one check that a
 ``by`` column (or a rater) is not named like a column of the output it would join.
-A :class:`Table` is built once and rendered per backend (:mod:`kappaframe._frames`).
+A ``Table`` is built once and rendered per backend (``kappaframe._frames``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ __all__ = [
     "check_names",
 ]
 
-#: Key of ``DataFrame.attrs`` under which a result says what it is (see :class:`Table`).
+#: Key of ``DataFrame.attrs`` under which a result says what it is (see ``Table``).
 MARK = "kappaframe"
 
 TIDY_COLUMNS = ("rater_a", "rater_b", "n", "p_o", "p_e", "kappa", "interpretation")
@@ -68,11 +68,11 @@ CATEGORY_COLUMNS = (
 )
 #: Output columns after the ``by`` columns, in order.
 SWEEP_COLUMNS = ("threshold", "n", "tn", "fp", "fn", "tp", "accuracy", "p_e", "kappa", "best")
-#: :meth:`kappaframe.Counts.to_frame`: the cells after the group keys.
+#: ``kappaframe.Counts.to_frame``: the cells after the group keys.
 CELL_COLUMNS = ("rater_a", "rater_b", "label_a", "label_b", "count")
 #: ... then each rater's and each label's position: the rater and category order.
 CELL_INDEX_COLUMNS = ("rater_a_index", "rater_b_index", "label_a_index", "label_b_index")
-#: :func:`kappaframe.matrix`: the column naming the row's rater (then one column per rater).
+#: ``kappaframe.matrix``: the column naming the row's rater (then one column per rater).
 MATRIX_KEY = "rater"
 
 Kind = Literal["key", "name", "int", "float", "bool", "enum", "label"]

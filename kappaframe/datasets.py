@@ -3,10 +3,10 @@
 Both return a pandas DataFrame built in memory (nothing is downloaded). Labels are ordered
 pandas Categoricals, so weighted kappa uses the grades in their natural order.
 
-- :func:`labeling_team`: five annotators grading items of three projects on an ordinal
+- ``labeling_team``: five annotators grading items of three projects on an ordinal
   scale, with known skills and biases (one of them passes everything), a gold grade and a
   model score. Seeded, so every call with the same seed gives the same frame.
-- :func:`multiple_sclerosis`: Westlund & Kurland (1953)'s two neurologists diagnosing
+- ``multiple_sclerosis``: Westlund & Kurland (1953)'s two neurologists diagnosing
   multiple sclerosis in two patient samples, as tabulated by Landis & Koch (1977).
 """
 
@@ -28,14 +28,14 @@ __all__ = [
     "multiple_sclerosis",
 ]
 
-#: The ordinal grades of :func:`labeling_team`, worst first.
 GRADES: tuple[str, ...] = ("bad", "poor", "ok", "good", "great")
+"""The ordinal grades of ``labeling_team``, worst first."""
 
-#: The annotator columns of :func:`labeling_team`, in the order pairs are formed.
 TEAM: tuple[str, ...] = ("ana", "ben", "cai", "dee", "eli")
+"""The annotator columns of ``labeling_team``, in the order pairs are formed."""
 
-#: The diagnostic classes of :func:`multiple_sclerosis`, most certain first.
 MS_CLASSES: tuple[str, ...] = ("certain", "probable", "possible", "doubtful")
+"""The diagnostic classes of ``multiple_sclerosis``, most certain first."""
 
 
 def _ordered(codes: Any, categories: Sequence[str]) -> pd.Categorical:
@@ -60,24 +60,22 @@ def labeling_team(
 ) -> pd.DataFrame:
     """Simulate an annotation team: five annotators grade items of three projects.
 
-    Every item has a hidden gold grade on the ordinal scale :data:`GRADES`
+    Every item has a hidden gold grade on the ordinal scale ``GRADES``
     (``bad < poor < ok < good < great``), drawn with a project-specific spread: ``alpha`` is
     balanced, ``beta`` mostly weak, ``gamma`` nearly all ``good`` (high observed agreement,
-    low kappa: the prevalence paradox). The annotators (:data:`TEAM`) are:
+    low kappa: the prevalence paradox). The annotators (``TEAM``) are:
 
-    ========  ==================================================================
-    ``ana``   expert: exact 88% of the time, else one grade off; skips 3%
-    ``ben``   solid but coarse: gold plus rounded normal noise (sd 0.7), so his
-              misses are near misses and weighted kappa rewards him
-    ``cai``   strict: half the time one grade lower than gold, else exact
-    ``dee``   passes everything: ``good`` for 85% of items whatever they are
-    ``eli``   new and noisy: exact 50% of the time, else a random grade; skips 25%
-    ========  ==================================================================
+    - ``ana``, expert: exact 88% of the time, else one grade off; skips 3%;
+    - ``ben``, solid but coarse: gold plus rounded normal noise (sd 0.7), so his misses
+      are near misses and weighted kappa rewards him;
+    - ``cai``, strict: half the time one grade lower than gold, else exact;
+    - ``dee``, passes everything: ``good`` for 85% of items whatever they are;
+    - ``eli``, new and noisy: exact 50% of the time, else a random grade; skips 25%.
 
     Parameters
     ----------
     seed : int, default 0
-        Seed of :func:`numpy.random.default_rng`; the same seed gives the same frame.
+        Seed of ``numpy.random.default_rng``; the same seed gives the same frame.
     n_items : int, default 600
         Number of items, split evenly (round robin) over the three projects.
     layout : {"wide", "long"}, default "wide"
@@ -88,7 +86,7 @@ def labeling_team(
     -------
     pandas.DataFrame
         Wide: ``item`` (int), ``project`` (``"alpha"``, ``"beta"``, ``"gamma"``), one
-        column per annotator in :data:`TEAM` (ordered categorical over :data:`GRADES`,
+        column per annotator in ``TEAM`` (ordered categorical over ``GRADES``,
         NaN where skipped), ``gold`` (the true grade, same dtype) and ``model_score``
         (float in [0, 1]: a model's probability that the item is acceptable, i.e. graded
         ``ok`` or better; rounded to 2 decimals, so scores tie). Long: ``item``,
@@ -177,7 +175,7 @@ def multiple_sclerosis() -> pd.DataFrame:
 
     Westlund & Kurland (1953) had a Winnipeg and a New Orleans neurologist each review
     the records of 149 Winnipeg and 69 New Orleans patients and classify them as
-    certain, probable, possible or doubtful multiple sclerosis (:data:`MS_CLASSES`,
+    certain, probable, possible or doubtful multiple sclerosis (``MS_CLASSES``,
     an ordinal scale). Landis & Koch (1977) tabulated the diagnoses (their Table 1,
     typed in here cell by cell) and report Cohen's kappa 0.208 (Winnipeg patients) and
     0.297 (New Orleans patients), the example behind their agreement bands.
@@ -187,12 +185,13 @@ def multiple_sclerosis() -> pd.DataFrame:
     pandas.DataFrame
         One row per patient: ``patient`` (int), ``patients`` (the sample, ``"Winnipeg"``
         or ``"New Orleans"``), ``new_orleans`` and ``winnipeg`` (each neurologist's
-        diagnosis, ordered categorical over :data:`MS_CLASSES`).
+        diagnosis, ordered categorical over ``MS_CLASSES``).
 
     References
     ----------
     Westlund, K. B., & Kurland, L. T. (1953). Studies on multiple sclerosis in Winnipeg,
     Manitoba and New Orleans, Louisiana. *American Journal of Hygiene* 57, 380-396.
+
     Landis, J. R., & Koch, G. G. (1977). The measurement of observer agreement for
     categorical data. *Biometrics* 33(1), 159-174, Table 1 and equation (4.6).
 

@@ -1,6 +1,6 @@
-"""Prepared input -> statistics -> :class:`kappaframe._schema.Table`: the pairwise outputs.
+"""Prepared input -> statistics -> ``kappaframe._schema.Table``: the pairwise outputs.
 
-The tidy table (:func:`tidy`) and the square matrix (:func:`matrix_table`) of any prepared
+The tidy table (``tidy``) and the square matrix (``matrix_table``) of any prepared
 input, eager or counted in parts: the one place where pair counts become output columns.
 """
 
@@ -48,9 +48,9 @@ def tidy(
     """The tidy pairwise table of a prepared input.
 
     ``reference``: pairs of each rater with that rater only. ``extra``: the checked
-    ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (:mod:`kappaframe._api.options`);
+    ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (``kappaframe._api.options``);
     its columns follow ``interpretation``. ``min_items`` (checked): rows with fewer items
-    (``n``) are interpreted as "too few items" (:func:`kappaframe._stats.scales.with_min_items`).
+    (``n``) are interpreted as "too few items" (``kappaframe._stats.scales.with_min_items``).
     """
     extra = check_pair_options(ci) if extra is None else extra
     scale_obj = resolve_scale(scale)
@@ -169,7 +169,7 @@ def pair_extras(
     With ``ci``: ``se``, ``ci_low``, ``ci_high`` (Fleiss, Cohen & Everitt, or the
     percentile bootstrap), ``se0``, ``z`` and ``p_value`` (always the large-sample test
     of kappa = 0, against ``options.alternative``). Then the ``stats`` columns (see
-    :func:`kappaframe._family.family`).
+    ``kappaframe._stats.family.family``).
     ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
     not read (it may be the diagonal-only counts of many categories).
     """
@@ -220,7 +220,7 @@ def counted_whole(counts: Any) -> bool:
 
 
 def matrix_table(prep: Prepared, stat: str, weights: Any) -> Table:
-    """Build the rater x rater :class:`Table` of ``stat``, one block of rows per group."""
+    """Build the rater x rater ``Table`` of ``stat``, one block of rows per group."""
     square = square_values(prep, stat, weights)
     n_raters = len(prep.raters)
     n_groups = prep.groups.n_groups

@@ -17,16 +17,19 @@ __all__ = ["benchmark"]
 
 
 def benchmark(coeff: float, se: float, scale: Any = "landis_koch", level: float = 0.95) -> Any:
-    r"""The probability that the true coefficient lies in each band of a scale.
+    """The probability that the true coefficient lies in each band of a scale.
 
     Gwet (2014, *Handbook of Inter-Rater Reliability*, ch. 6): a coefficient of 0.67 with
     a standard error of 0.15 may well be "moderate" rather than "substantial". With the
-    normal approximation truncated to [-1, 1], band :math:`[a, b]` has membership
-    probability :math:`[\Phi((b - \hat\kappa)/se) - \Phi((a - \hat\kappa)/se)] / T`,
-    :math:`T = \Phi((1 - \hat\kappa)/se) - \Phi((-1 - \hat\kappa)/se)`. Going down from
-    the highest band, the first whose cumulative probability reaches ``level`` is the
-    interpretation: ``pairwise(..., ci=level, benchmark="probabilistic")`` and
-    ``overall`` give it for every row. irrCAC's ``landis.koch.bf``, ``altman.bf`` and
+    normal approximation truncated to [-1, 1] (``Phi`` the normal distribution function,
+    ``k`` the estimate), band ``[a, b]`` has membership probability
+
+        (Phi((b - k) / se) - Phi((a - k) / se)) / T,
+        T = Phi((1 - k) / se) - Phi((-1 - k) / se).
+
+    Going down from the highest band, the first whose cumulative probability reaches
+    ``level`` is the interpretation: ``pairwise(..., ci=level, benchmark="probabilistic")``
+    and ``overall`` give it for every row. irrCAC's ``landis.koch.bf``, ``altman.bf`` and
     ``fleiss.bf`` print the same numbers.
 
     Parameters
@@ -36,7 +39,7 @@ def benchmark(coeff: float, se: float, scale: Any = "landis_koch", level: float 
     se : float
         Its standard error (the ``se`` column), non-negative.
     scale : str or mapping, default "landis_koch"
-        A built-in scale name or ``{lower_bound: label}``, as in :func:`kappaframe.pairwise`.
+        A built-in scale name or ``{lower_bound: label}``, as in ``kappaframe.pairwise``.
     level : float, default 0.95
         The cumulative probability the chosen band must reach.
 
@@ -46,6 +49,11 @@ def benchmark(coeff: float, se: float, scale: Any = "landis_koch", level: float 
         One row per band, highest first: ``band``, ``lower``, ``upper``, ``probability``,
         ``cumulative`` (this band and every band above) and ``chosen`` (True for the
         interpretation).
+
+    See Also
+    --------
+    pairwise : with ``benchmark="probabilistic"``, the chosen band of every pair.
+    overall : the same for the many-rater coefficients.
 
     Examples
     --------

@@ -1,15 +1,15 @@
 """Pair counts as a public object: build anywhere, add up, finalise into kappa.
 
-Every statistic of :func:`kappaframe.pairwise` and :func:`kappaframe.matrix` is a function
+Every statistic of ``kappaframe.pairwise`` and ``kappaframe.matrix`` is a function
 of the K x K contingency table of each rater pair in each group, and those tables add up:
-counts of disjoint sets of items sum to the counts of their union. :class:`Counts` holds
+counts of disjoint sets of items sum to the counts of their union. ``Counts`` holds
 them (``counts[pair, group, K, K]``), so that
 
 - Dask partitions, file batches and polars streaming chunks are counted separately and
   summed (``+`` or ``sum()``), then finalised once;
 - an engine that can only group and count (Spark, a SQL warehouse) can produce the cells
   ``(group..., rater_a, rater_b, label_a, label_b, count)`` and hand them over with
-  :meth:`Counts.from_frame` (see ``docs/spark.md``);
+  ``Counts.from_frame`` (see ``docs/spark.md``);
 - stored counts can be re-finalised with other weights, scales or ``min_overlap``.
 
 Addition aligns everything by value: raters, categories and group keys may differ between
@@ -56,10 +56,10 @@ MAX_EXACT_COUNT = 2**62
 class Counts:
     """Contingency tables of rater pairs per group: additive, storable, finalisable.
 
-    Build one with :func:`kappaframe.counts` (from a pandas, polars or Dask frame, a polars
-    LazyFrame, or parquet/CSV files) or :meth:`from_frame` (from stored cells); add
-    several with ``+`` or ``sum()``; finalise with :meth:`pairwise` or :meth:`matrix`,
-    which give exactly what :func:`kappaframe.pairwise` / :func:`kappaframe.matrix` give
+    Build one with ``kappaframe.counts`` (from a pandas, polars or Dask frame, a polars
+    LazyFrame, or parquet/CSV files) or ``from_frame`` (from stored cells); add
+    several with ``+`` or ``sum()``; finalise with ``pairwise`` or ``matrix``,
+    which give exactly what ``kappaframe.pairwise`` / ``kappaframe.matrix`` give
     on the whole data.
 
     Attributes
@@ -68,12 +68,12 @@ class Counts:
         ``tables[p, g, i, j]``: items of group ``g`` that rater ``pairs[p, 0]`` labeled
         ``categories[i]`` and rater ``pairs[p, 1]`` labeled ``categories[j]``. When the
         full tables would be large (many categories), only the diagonal and the two
-        marginals are kept (:class:`kappaframe._count.diagonal.DiagonalCounts`): enough for
+        marginals are kept (``kappaframe._count.diagonal.DiagonalCounts``): enough for
         unweighted and linear or quadratic weighted kappa, not for ``ci=``, ``stats=``,
-        custom weights or :meth:`to_frame`.
+        custom weights or ``to_frame``.
     pairs : ndarray of shape (n_pairs, 2)
         Rater positions ``a <= b``, sorted; ``(a, a)`` holds a rater's own label counts
-        (the diagonal of :meth:`matrix`). Pairs that share no item may be absent.
+        (the diagonal of ``matrix``). Pairs that share no item may be absent.
     raters, categories : list
     by : list
         Group key column names; ``keys`` holds one row per group, sorted.
@@ -118,11 +118,11 @@ class Counts:
         self.tables = tables
         #: Whether the category order was declared (by the caller, a stored order, an
         #: ordered Categorical or Enum) rather than taken from sorting the labels; where
-        #: the labels came from. Weights refuse to sort text (:meth:`Prepared.require_order`).
+        #: the labels came from. Weights refuse to sort text (``Prepared.require_order``).
         self.ordered = ordered
         self.label_columns = list(label_columns)
         #: Why these counts cannot give standard errors (proportions of an unknown number
-        #: of items, from :meth:`from_table`); ``None``: they can. A sum of counts drops it.
+        #: of items, from ``from_table``); ``None``: they can. A sum of counts drops it.
         self.ci_refusal = ci_refusal
         self.pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         self.raters = list(raters)
@@ -203,9 +203,9 @@ class Counts:
         population: float | None = None,
         benchmark: str = "point",
     ) -> Any:
-        """Cohen's kappa of every pair (per group), as :func:`kappaframe.pairwise` gives it.
+        """Cohen's kappa of every pair (per group), as ``kappaframe.pairwise`` gives it.
 
-        Parameters are those of :func:`kappaframe.pairwise`. Returns a frame of the
+        Parameters are those of ``kappaframe.pairwise``. Returns a frame of the
         library the counts came from (pandas for files and for Dask).
         """
         extra = check_pair_options(
@@ -237,7 +237,7 @@ class Counts:
     def matrix(
         self, *, stat: str = "kappa", weights: Any = None, min_overlap: int | None = None
     ) -> Any:
-        """Return a square rater x rater frame of one statistic, as :func:`kappaframe.matrix`."""
+        """Return a square rater x rater frame of one statistic, as ``kappaframe.matrix``."""
         check_stat(stat)
         own = self.pairs[:, 0] == self.pairs[:, 1]
         if self.raters and not own.any() and self.overlap().sum():
@@ -250,7 +250,7 @@ class Counts:
         return prep.frame.render(matrix_table(prep, stat, weights))
 
     def prepared(self, min_overlap: int | None = None) -> Prepared:
-        """Return the :class:`kappaframe._api.prepare.Prepared` view the statistics read."""
+        """Return the ``kappaframe._api.prepare.Prepared`` view the statistics read."""
         g = self.n_groups
         groups = Groups(None, g, np.arange(g, dtype=np.intp))
         codes = np.zeros((len(self.raters), 0), dtype=np.int8)
@@ -288,7 +288,7 @@ class Counts:
         One row per group, rater pair (``rater_a <= rater_b`` in rater order, a rater
         with themself included) and pair of labels, with its ``count``; then the position
         of each rater and label (``rater_a_index`` ... ``label_b_index``), which carry the
-        rater and category order, so that :meth:`from_frame` reads back the same counts
+        rater and category order, so that ``from_frame`` reads back the same counts
         with no other argument (also through CSV or parquet). A category or rater that no
         cell holds gets one cell of count 0. A pandas frame, or a polars DataFrame for
         counts of polars data.
@@ -339,18 +339,18 @@ class Counts:
         raters: Sequence[Hashable] | None = None,
         categories: Sequence[Any] | None = None,
     ) -> Counts:
-        """Read counts from a frame of cells (what :meth:`to_frame` writes).
+        """Read counts from a frame of cells (what ``to_frame`` writes).
 
         Parameters
         ----------
         cells : pandas or polars DataFrame (or LazyFrame)
             Columns ``by...``, ``rater_a``, ``rater_b``, ``label_a``, ``label_b``,
             ``count``; optionally the positions ``rater_a_index``, ``rater_b_index``,
-            ``label_a_index``, ``label_b_index`` that :meth:`to_frame` writes (they give
+            ``label_a_index``, ``label_b_index`` that ``to_frame`` writes (they give
             the rater and category order). Rows may come in any order and repeat (they
             add up); a pair may come either way round. Rows with ``rater_a == rater_b``
             (and equal labels) are each rater's own label counts, needed by
-            :meth:`matrix` only. Counts are kept exactly: whole numbers as integers,
+            ``matrix`` only. Counts are kept exactly: whole numbers as integers,
             fractional (weighted) counts as floats; never rounded.
         by : column name or list of names, optional
             The group key columns.
@@ -358,8 +358,8 @@ class Counts:
             Rater order. Default: the stored positions, else sorted ids. Must list every
             rater in ``cells``.
         categories : list, optional
-            Category order, as in :func:`kappaframe.pairwise`. Default: the stored
-            positions, else as :func:`kappaframe.pairwise` orders labels.
+            Category order, as in ``kappaframe.pairwise``. Default: the stored
+            positions, else as ``kappaframe.pairwise`` orders labels.
         """
         frame = eager_adapter(cells)
         if frame is None:
@@ -453,7 +453,7 @@ class Counts:
         What statsmodels' ``cohens_kappa(table)``, irrCAC's ``*.table`` functions and
         R psych's ``cohen.kappa(table, n.obs=)`` take. ``table[i][j]`` is the number of
         items the first rater labeled ``categories[i]`` and the second ``categories[j]``;
-        the result finalises like any :class:`Counts`:
+        the result finalises like any ``Counts``:
         ``Counts.from_table(t).pairwise(weights=..., ci=..., stats=...)``.
 
         Parameters
@@ -463,7 +463,7 @@ class Counts:
             the first rater's labels, columns: the second's, the same set in any order); or
             a polars DataFrame or LazyFrame whose first column holds the categories and
             whose other columns are named by them (the layouts
-            :func:`kappaframe.confusion` returns). Cells are counts (whole numbers kept as
+            ``kappaframe.confusion`` returns). Cells are counts (whole numbers kept as
             int64, fractional ones as float64, never rounded) or proportions (see
             ``n_obs``).
         categories : sequence, optional
@@ -480,13 +480,13 @@ class Counts:
             and ``ci=`` is refused (a standard error needs the number of items).
         raters : pair of names, default ``("rater_a", "rater_b")``
             The names of the row rater and the column rater, as the ``rater_a`` and
-            ``rater_b`` columns of :meth:`pairwise` show them.
+            ``rater_b`` columns of ``pairwise`` show them.
 
         Returns
         -------
         Counts
             Two raters, one group (no ``by``); each rater's own label counts (the table's
-            marginals) included, so :meth:`matrix` works too. Results render as pandas
+            marginals) included, so ``matrix`` works too. Results render as pandas
             for array and pandas input, as polars for polars input (lazy for a
             LazyFrame).
 
@@ -497,12 +497,12 @@ class Counts:
             infinite or not numbers, a frame whose row and column labels differ (both
             listed), repeated labels, ``categories`` of the wrong length or lacking a
             label, an ``n_obs`` that is not a positive number or contradicts the table.
-            :meth:`pairwise` refuses ``ci=`` for proportions read without ``n_obs``, and
+            ``pairwise`` refuses ``ci=`` for proportions read without ``n_obs``, and
             ``ci_method="bootstrap"`` for fractional counts (it resamples whole items).
 
         Notes
         -----
-        Counts added to others (``+``, ``sum()``) are plain :class:`Counts`: the refusals
+        Counts added to others (``+``, ``sum()``) are plain ``Counts``: the refusals
         above do not carry over to the sum.
 
         References
@@ -564,7 +564,7 @@ class Counts:
 
 
 class _CountsSource:
-    """Stored counts seen as the pair-count source of a :class:`Prepared` view."""
+    """Stored counts seen as the pair-count source of a ``Prepared`` view."""
 
     def __init__(self, counts: Counts) -> None:
         self.counts = counts
@@ -582,7 +582,7 @@ class _CountsSource:
 
 
 class _CountsFrame:
-    """The adapter face of :class:`Counts`: renders results with the stored group keys."""
+    """The adapter face of ``Counts``: renders results with the stored group keys."""
 
     def __init__(self, counts: Counts, eager: bool = False) -> None:
         self.counts = counts
@@ -730,7 +730,7 @@ def _exact_counts(values: list[Any], codes: np.ndarray, what: str) -> np.ndarray
 
     ``values`` are the distinct counts, ``codes`` each cell's position in them; ``what``
     names the counts in messages. Refuses non-numbers, NaN, infinities, negative counts
-    and whole-number totals beyond :data:`MAX_EXACT_COUNT`. Never rounds.
+    and whole-number totals beyond ``MAX_EXACT_COUNT``. Never rounds.
     """
     bad = [v for v in values if isinstance(v, (bool, np.bool_)) or not isinstance(v, Real)]
     if bad:

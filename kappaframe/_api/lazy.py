@@ -3,7 +3,7 @@
 A function that can answer lazily has a planner beside it (``@lazy_result(planner)``):
 from the input's column names and the call's options alone, the planner checks what
 needs no data (options, columns) and describes the result with no rows (a
-:class:`kappaframe._schema.Table`), and says what to count. The lazy result's schema is
+``kappaframe._schema.Table``), and says what to count. The lazy result's schema is
 that table rendered by the input's library; nothing runs on the data, not even on an
 empty frame of its schema, until the plan is collected (polars) or computed (Dask).
 """
@@ -64,7 +64,7 @@ def lazy_result(planner: Planner) -> Callable[[FuncT], FuncT]:
     """Make ``func(data, ...)`` return a lazy result for a LazyFrame or Dask DataFrame.
 
     ``planner`` describes the result from the input's schema and the options; see
-    :func:`deferred`.
+    ``deferred``.
     """
 
     def decorate(func: FuncT) -> FuncT:
@@ -120,7 +120,7 @@ def deferred(
     ``.compute()``; its ``meta`` is the planner's table rendered as pandas. ``finish``
     is the public function (it pickles by name for a ``distributed`` worker); default
     ``func``. Otherwise a pass over the data finds the categories first (see
-    :func:`kappaframe._api.plan.count_parts`), and the call computes at once.
+    ``kappaframe._api.plan.count_parts``), and the call computes at once.
     """
     pl = sys.modules.get("polars")
     dd = sys.modules.get("dask.dataframe")

@@ -90,7 +90,7 @@ class PairOptions:
 
     @property
     def test(self) -> dict[str, Any]:
-        """The keyword options of :func:`kappaframe._stats.inference.normal_interval`."""
+        """The keyword options of ``kappaframe._stats.inference.normal_interval``."""
         return {
             "alternative": self.alternative,
             "dist": self.ci_dist,
@@ -419,7 +419,7 @@ def check_layout(
 
 
 def check_overall_options(method: Any, level: Any, weights: Any) -> list[str]:
-    """Check :func:`kappaframe.overall`'s ``method``, ``level`` and ``weights``; the methods.
+    """Check ``kappaframe.overall``'s ``method``, ``level`` and ``weights``; the methods.
 
     ``weights`` is only looked at for being given: its values need the categories.
     """
@@ -472,7 +472,7 @@ STATS: tuple[str, ...] = get_args(Stat)
 
 
 def check_stat(stat: Any) -> str:
-    """Check :func:`kappaframe.matrix`'s ``stat``."""
+    """Check ``kappaframe.matrix``'s ``stat``."""
     if stat not in STATS:
         raise bad_option("stat", stat, STATS)
     return str(stat)

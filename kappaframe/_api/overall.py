@@ -1,9 +1,9 @@
 """Public functions for all raters at once: overall() and per_category().
 
-Each one is frame -> codes (:func:`kappaframe._api.many_common.prepare_ratings`), or an item x
-category table of counts (:func:`kappaframe._frames.tables.read_count_table`) -> counts ->
-statistics (:mod:`kappaframe._stats.multirater`, :mod:`kappaframe._stats.agreement`) ->
-:class:`Table` -> the caller's frame type. Nothing here knows a frame library.
+Each one is frame -> codes (``kappaframe._api.many_common.prepare_ratings``), or an item x
+category table of counts (``kappaframe._frames.tables.read_count_table``) -> counts ->
+statistics (``kappaframe._stats.multirater``, ``kappaframe._stats.agreement``) ->
+``Table`` -> the caller's frame type. Nothing here knows a frame library.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ __all__ = ["overall", "per_category"]
 FrameT = TypeVar("FrameT")
 
 
-#: ``layout=`` of :func:`overall`: one label per rater and item, or per-item category counts.
+#: ``layout=`` of ``overall``: one label per rater and item, or per-item category counts.
 LAYOUTS: tuple[str, ...] = get_args(Layout)
 CATEGORY_METHODS: tuple[str, ...] = get_args(CategoryMethod)
 #: The methods that need to know which rater gave which label: not from counts.
@@ -95,7 +95,7 @@ def _count_table(
 ) -> _CountSource:
     """The ``layout="counts"`` input: the options that apply, then the table's counts.
 
-    The table is read by :func:`read_count_table`; here the methods are checked against
+    The table is read by ``read_count_table``; here the methods are checked against
     what counts can tell, and the items with no count are left out.
     """
     if raters is not None or item is not None or rater is not None or label is not None:
@@ -185,37 +185,35 @@ def overall(
     population: float | None = None,
     benchmark: Benchmark = "point",
 ) -> FrameT:
-    r"""One agreement coefficient over all raters at once, per group.
+    """One agreement coefficient over all raters at once, per group.
 
-    Every method has the form :math:`(p_o - p_e) / (1 - p_e)`. With :math:`r_{ik}` the
-    number of raters who put item :math:`i` in category :math:`k`, :math:`r_i` its
-    labels, :math:`A = 1 - W` the agreement weights and :math:`\pi_k` the mean over items of
-    :math:`r_{ik} / r_i`, the observed agreement of every method but ``"krippendorff"``
-    and ``"light"`` is
+    Every method has the form ``(p_o - p_e) / (1 - p_e)``. With ``r_ik`` the number of
+    raters who put item ``i`` in category ``k``, ``r_i`` its labels, ``A = 1 - W`` the
+    agreement weights and ``pi_k`` the mean over items of ``r_ik / r_i``, the observed
+    agreement of every method but ``"krippendorff"`` and ``"light"`` is the mean over the
+    ``n_2`` items with ``r_i >= 2`` of
 
-    .. math:: p_o = \frac{1}{n_2} \sum_{i: r_i \ge 2}
-              \frac{\sum_k r_{ik} (\sum_l A_{kl} r_{il} - 1)}{r_i (r_i - 1)}
+        sum_k r_ik (sum_l A_kl r_il - 1) / (r_i (r_i - 1))
 
     and the chance agreement is, for ``"fleiss"`` (Fleiss 1971)
-    :math:`\sum_{kl} A_{kl} \pi_k \pi_l`; ``"conger"`` (Conger 1980) the mean over pairs
-    of raters of Cohen's :math:`\sum_{kl} A_{kl} p_{gk} p_{hl}` from each rater's own
-    shares; ``"gwet_ac1"`` / ``"gwet_ac2"`` (Gwet 2008)
-    :math:`\frac{\sum A}{q (q - 1)} \sum_k \pi_k (1 - \pi_k)` (AC1: :math:`A = I`);
-    ``"brennan_prediger"`` (Brennan & Prediger 1981) :math:`\sum A / q^2` (``1/q``
-    unweighted), with :math:`q` the number of categories; ``"percent"`` 0 (the value is
-    the percent agreement :math:`p_o` itself). ``"krippendorff"`` is
-    Krippendorff's alpha :math:`1 - D_o / D_e`; ``"light"`` (Light 1971) is the mean of
-    Cohen's kappa over every pair of raters.
+    ``sum_kl A_kl pi_k pi_l``; ``"conger"`` (Conger 1980) the mean over pairs of raters
+    ``g``, ``h`` of Cohen's ``sum_kl A_kl p_gk p_hl`` from each rater's own shares;
+    ``"gwet_ac1"`` / ``"gwet_ac2"`` (Gwet 2008) ``sum(A) / (q (q - 1)) sum_k pi_k (1 - pi_k)``
+    (AC1: ``A = I``); ``"brennan_prediger"`` (Brennan & Prediger 1981) ``sum(A) / q^2``
+    (``1/q`` unweighted), with ``q`` the number of categories; ``"percent"`` 0 (the value
+    is the percent agreement ``p_o`` itself). ``"krippendorff"`` is Krippendorff's alpha
+    ``1 - D_o / D_e``; ``"light"`` (Light 1971) is the mean of Cohen's kappa over every
+    pair of raters.
 
     Parameters
     ----------
     data : pandas.DataFrame, polars.DataFrame, polars.LazyFrame or numpy.ndarray
         Wide layout (one row per item, one column per rater) or long layout (``item``,
-        ``rater``, ``label``), as in :func:`pairwise`. With ``layout="counts"``, a
+        ``rater``, ``label``), as in ``pairwise``. With ``layout="counts"``, a
         table of counts (a frame, or a 2-D NumPy array): one row per item, one column
         per category, each cell how many raters chose that category for that item.
     raters, item, rater, label, by, categories, duplicates
-        As in :func:`pairwise`. With ``layout="counts"``, ``categories`` names the
+        As in ``pairwise``. With ``layout="counts"``, ``categories`` names the
         category columns in order (default every column not in ``by``; for an array, the
         labels of its columns, default 0, 1, ...); ``raters``, ``item``, ``rater`` and
         ``label`` do not apply.
@@ -228,7 +226,7 @@ def overall(
         ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
         "gwet_ac2"), symmetric: "linear", "quadratic", Gwet's "ordinal", "radical",
         "ratio", "circular", "bipolar" (irrCAC's), a 1-D vector of weights by distance
-        ``|i - j|`` or a K x K matrix, as in :func:`pairwise`. Gwet's AC2 and percent
+        ``|i - j|`` or a K x K matrix, as in ``pairwise``. Gwet's AC2 and percent
         agreement are not scale-free and take the weights as given (agreement ``1 - W``);
         the others are unchanged by a rescaling. "gwet_ac1" is unweighted by definition:
         weights with it alone is an error.
@@ -240,9 +238,9 @@ def overall(
         text labels with ``categories=``, an ordered Categorical or an Enum (text labels
         are not sorted alphabetically behind your back).
     scale : str or mapping, default "landis_koch"
-        Interpretation bands of ``value``, as in :func:`pairwise`.
+        Interpretation bands of ``value``, as in ``pairwise``.
     min_items : int or None, default 10
-        As in :func:`pairwise`, on ``n_items``: a value on fewer items is interpreted as
+        As in ``pairwise``, on ``n_items``: a value on fewer items is interpreted as
         "too few items". ``None`` or 0 gives every value its band.
     ci : float, optional
         Confidence level: adds ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
@@ -268,22 +266,22 @@ def overall(
         going down from the highest band, the first whose cumulative membership
         probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
         for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
-        :func:`kappaframe.benchmark` gives every band's probability.
+        ``kappaframe.benchmark`` gives every band's probability.
 
     Returns
     -------
-    Frame of the input's library with one row per group and method:
+    DataFrame or LazyFrame
+        A frame of the input's library with one row per group and method, with the columns:
         the ``by`` columns; ``method``; ``n_items`` (items with at least one label);
         ``n_raters`` (raters with at least one label); ``p_o``; ``p_e``; ``value``;
         ``interpretation`` ("too few items" below ``min_items``); with ``ci``, ``se``,
         ``se0`` (the standard error ``z`` divides by), ``ci_low``, ``ci_high``, ``z`` and
-        ``p_value``. With ``layout="counts"``, ``n_raters`` is the most labels any item
-        has.
+        ``p_value``. With ``layout="counts"``, ``n_raters`` is the most labels any item has.
 
     Raises
     ------
     KappaFrameError
-        As :func:`pairwise`; an unknown method or level; "gwet_ac2" without weights;
+        As ``pairwise``; an unknown method or level; "gwet_ac2" without weights;
         ``level`` other than "nominal" without "krippendorff"; interval or ratio levels
         on labels that are not numbers; an ordinal level on text labels of unknown order;
         ``weights`` with only "krippendorff" and "gwet_ac1".
@@ -302,13 +300,13 @@ def overall(
     -----
     Missing labels: every rating is used, as each coefficient's author defined it for
     incomplete data. An item counts for ``p_o`` once it has two labels and for the
-    shares :math:`\pi` once it has one (Gwet 2014, whose irrCAC package these match).
+    shares ``pi`` once it has one (Gwet 2014, whose irrCAC package these match).
     Conger's shares are each rater's over the items they labeled, among the raters
     with a label in the group. Krippendorff uses only the items with two or more labels
     (the pairable values); its ``p_o`` and ``p_e`` are Gwet's
-    :math:`p_o = (1 - \epsilon) p_o' + \epsilon` (:math:`\epsilon` = 1 / pairable
-    values) and :math:`p_e = \sum A_{kl} \pi_k \pi_l` with :math:`A = 1 - \delta^2 /
-    \max \delta^2`, for which :math:`(p_o - p_e) / (1 - p_e) = 1 - D_o / D_e` exactly.
+    ``p_o = (1 - eps) p_o' + eps`` (``eps`` = 1 / pairable values) and
+    ``p_e = sum_kl A_kl pi_k pi_l`` with ``A = 1 - delta^2 / max(delta^2)``, for which
+    ``(p_o - p_e) / (1 - p_e) = 1 - D_o / D_e`` exactly.
     Light's mean leaves out the pairs whose kappa is undefined; its ``p_o`` and ``p_e``
     are the means of the pairs', so for "light" alone ``value`` is not
     ``(p_o - p_e) / (1 - p_e)``.
@@ -332,19 +330,26 @@ def overall(
     ----------
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
     *Psychological Bulletin* 76(5), 378-382.
+
     Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of kappa
     in the case of different sets of raters. *Psychological Bulletin* 86(5), 974-977.
+
     Conger, A. J. (1980). Integration and generalization of kappas for multiple raters.
     *Psychological Bulletin* 88(2), 322-328.
+
     Light, R. J. (1971). Measures of response agreement for qualitative data.
     *Psychological Bulletin* 76(5), 365-377.
+
     Brennan, R. L., & Prediger, D. J. (1981). Coefficient kappa: some uses, misuses, and
     alternatives. *Educational and Psychological Measurement* 41, 687-699.
+
     Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
     presence of high agreement. *British Journal of Mathematical and Statistical
     Psychology* 61, 29-48.
+
     Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed. Advanced
     Analytics.
+
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
     https://repository.upenn.edu/asc_papers/43
 
@@ -466,41 +471,42 @@ def per_category(
     ci: float | None = None,
     duplicates: Duplicates = "raise",
 ) -> FrameT:
-    r"""Kappa of each category against the rest: which label the team cannot agree on.
+    """Kappa of each category against the rest: which label the team cannot agree on.
 
     Every label is collapsed to "this category" or "another one" and the agreement of the
     two-category data is measured. ``method="fleiss"``: over all raters at once, Fleiss'
-    kappa of each category (Fleiss 1971), from the per-item counts :math:`r_{ik}`,
+    kappa of each category (Fleiss 1971), from the per-item counts ``r_ik``,
 
-    .. math:: \kappa_k = \frac{p_o - p_e}{1 - p_e},\quad
-              p_e = \pi_k^2 + (1 - \pi_k)^2,
+        kappa_k = (p_o - p_e) / (1 - p_e),   p_e = pi_k^2 + (1 - pi_k)^2,
 
-    which with every item fully rated is Fleiss' :math:`1 - \sum_i r_{ik}(m - r_{ik}) /
-    (n m (m - 1) \pi_k (1 - \pi_k))`. ``method="cohen"``: per pair of raters, Cohen's
-    kappa of the 2 x 2 table collapsed from the pair's K x K table (no recount).
+    which with every item fully rated is Fleiss'
+    ``1 - sum_i r_ik (m - r_ik) / (n m (m - 1) pi_k (1 - pi_k))``. ``method="cohen"``: per
+    pair of raters, Cohen's kappa of the 2 x 2 table collapsed from the pair's K x K table
+    (no recount).
 
     Parameters
     ----------
     data, raters, item, rater, label, by, categories, scale, duplicates
-        As in :func:`pairwise`.
+        As in ``pairwise``.
     method : {"fleiss", "cohen"}, default "fleiss"
         All raters together, or each pair.
     min_items : int or None, default 10
-        As in :func:`pairwise`, on ``n_items`` ("fleiss") or ``n`` ("cohen").
+        As in ``pairwise``, on ``n_items`` ("fleiss") or ``n`` ("cohen").
     ci : float, optional
         Adds ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``. "fleiss": as in
-        :func:`overall` (``z`` from Fleiss, Nee & Landis' null variance, which is
+        ``overall`` (``z`` from Fleiss, Nee & Landis' null variance, which is
         ``2 / (n m (m - 1))`` per category for complete data). "cohen": as in
-        :func:`pairwise` (Fleiss, Cohen & Everitt 1969).
+        ``pairwise`` (Fleiss, Cohen & Everitt 1969).
 
     Returns
     -------
-    Frame of the input's library with one row per group and category ("fleiss") or per
-    group, pair and category ("cohen"), categories in category order:
-        the ``by`` columns; "cohen": ``rater_a``, ``rater_b``; ``category``;
-        ``n_items`` (items with a label, "fleiss") or ``n`` (items both labeled,
-        "cohen"); ``p_o``; ``p_e``; ``kappa``; ``interpretation``; with ``ci`` the five
-        interval columns. Kappa is NaN for a category nobody (or everybody always) used.
+    DataFrame or LazyFrame
+        A frame of the input's library with one row per group and category ("fleiss") or per
+        group, pair and category ("cohen"), categories in category order, with the columns:
+        the ``by`` columns; "cohen": ``rater_a``, ``rater_b``; ``category``; ``n_items``
+        (items with a label, "fleiss") or ``n`` (items both labeled, "cohen"); ``p_o``;
+        ``p_e``; ``kappa``; ``interpretation``; with ``ci`` the five interval columns. Kappa
+        is NaN for a category nobody (or everybody always) used.
 
     Warns
     -----
@@ -515,13 +521,14 @@ def per_category(
 
     Notes
     -----
-    Missing labels are handled as in :func:`overall` ("fleiss") and :func:`pairwise`
+    Missing labels are handled as in ``overall`` ("fleiss") and ``pairwise``
     ("cohen").
 
     References
     ----------
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
     *Psychological Bulletin* 76(5), 378-382.
+
     Fleiss, J. L., Nee, J. C. M., & Landis, J. R. (1979). Large sample variance of kappa
     in the case of different sets of raters. *Psychological Bulletin* 86(5), 974-977.
 

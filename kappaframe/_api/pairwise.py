@@ -59,7 +59,7 @@ def _pair_settings(
     by: Any,
     reference: Any,
 ) -> tuple[PairOptions, int | None]:
-    """Check :func:`pairwise`'s options before any data: the extra columns, ``min_items``."""
+    """Check ``pairwise``'s options before any data: the extra columns, ``min_items``."""
     extra = check_pair_options(
         ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
     )
@@ -73,7 +73,7 @@ _PAIR_SETTINGS = tuple(inspect.signature(_pair_settings).parameters)
 
 
 def _plan_pairwise(names: list[Hashable], o: dict[str, Any]) -> Planned:
-    """:func:`pairwise`'s result with no rows, from the input's columns and the options."""
+    """``pairwise``'s result with no rows, from the input's columns and the options."""
     extra, min_items = _pair_settings(**{k: o[k] for k in _PAIR_SETTINGS})
     raters = with_reference(o["raters"], o["reference"])
     by, rater_list, count = planned_layout(names, o, raters)
@@ -86,7 +86,7 @@ def _plan_pairwise(names: list[Hashable], o: dict[str, Any]) -> Planned:
 
 
 def _plan_matrix(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
-    """:func:`matrix`'s result with no rows (``None`` in the long layout).
+    """``matrix``'s result with no rows (``None`` in the long layout).
 
     In the long layout its columns are the rater ids in the data.
     """
@@ -124,16 +124,17 @@ def pairwise(
     population: float | None = None,
     benchmark: Benchmark = "point",
 ) -> FrameT:
-    r"""Cohen's kappa of every pair of raters (per group), as a tidy frame.
+    """Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
-    For each pair the K x K table of the items both rated gives observed agreement
-    :math:`p_o`, chance agreement :math:`p_e` (from the two raters' own marginals) and
+    For each pair the K x K table of the items both rated, as proportions ``p_ij``, gives
+    observed agreement ``p_o``, chance agreement ``p_e`` (from the two raters' own
+    marginals ``p_i.`` and ``p_.j``) and
 
-    .. math:: \kappa = \frac{p_o - p_e}{1 - p_e}.
+        kappa = (p_o - p_e) / (1 - p_e).
 
-    With ``weights``, :math:`p_o = 1 - \sum w_{ij} p_{ij}` and
-    :math:`p_e = 1 - \sum w_{ij} p_{i\cdot} p_{\cdot j}` for disagreement weights
-    :math:`w` scaled to a maximum of 1, so the same identity holds on every row.
+    With ``weights``, ``p_o = 1 - sum_ij w_ij p_ij`` and ``p_e = 1 - sum_ij w_ij p_i. p_.j``
+    for disagreement weights ``w`` scaled to a maximum of 1, so the same identity holds on
+    every row.
 
     Parameters
     ----------
@@ -142,7 +143,7 @@ def pairwise(
         ``item``, ``rater`` and ``label``): one row per rating. A LazyFrame gives a lazy
         plan (run at ``.collect()``); a Dask DataFrame with ``categories`` known a lazy
         Dask frame (run at ``.compute()``); a DuckDB relation or PySpark DataFrame is
-        counted in its engine (see :func:`kappaframe.scan` for files).
+        counted in its engine (see ``kappaframe.scan`` for files).
     raters : column name or list of names, optional
         Wide layout: the rater columns, in the order pairs are formed; default every
         column not in ``by``. Long layout: the rater ids to keep (default all, sorted).
@@ -183,7 +184,7 @@ def pairwise(
         items; ``None`` or 0 keeps every pair. With a crowd (long layout, thousands of
         raters each labeling a few items) most pairs share nothing: ``min_overlap=1``
         returns just the pairs that co-rated. Large, sparse long-layout inputs are
-        counted sparsely, by co-rating pairs only (:mod:`kappaframe._count.crowd`); the path
+        counted sparsely, by co-rating pairs only (``kappaframe._count.crowd``); the path
         never changes the numbers.
     stats : "all" or list of str, optional
         More coefficients of each pair's table, as extra columns (in this order with
@@ -226,17 +227,18 @@ def pairwise(
         going down from the highest band, the first whose cumulative membership
         probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
         for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
-        :func:`kappaframe.benchmark` gives every band's probability.
+        ``kappaframe.benchmark`` gives every band's probability.
 
     Returns
     -------
-    Frame of the input's library (a LazyFrame for a LazyFrame) with columns
-        the ``by`` columns; ``rater_a``, ``rater_b`` (pairs in rater order); ``n``, the
-        items both raters labeled; ``p_o``; ``p_e``; ``kappa`` (NaN when ``n == 0`` or
-        ``p_e == 1``); ``interpretation`` (ordered categorical / Enum: "too few items"
-        when ``n < min_items``, then the bands of ``scale`` from the lowest; missing where
-        kappa is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
-        ``p_value``; then the ``stats`` columns.
+    DataFrame or LazyFrame
+        A frame of the input's library (a LazyFrame for a LazyFrame) with the columns: the
+        ``by`` columns; ``rater_a``, ``rater_b`` (pairs in rater order); ``n``, the items
+        both raters labeled; ``p_o``; ``p_e``; ``kappa`` (NaN when ``n == 0`` or
+        ``p_e == 1``); ``interpretation`` (ordered categorical / Enum: "too few items" when
+        ``n < min_items``, then the bands of ``scale`` from the lowest; missing where kappa
+        is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``, ``p_value``;
+        then the ``stats`` columns.
 
     Raises
     ------
@@ -261,33 +263,38 @@ def pairwise(
     ``n`` counts the items both raters labeled. An empty frame gives one row per pair
     with ``n == 0`` (no rows when grouped).
 
-    The ``stats`` columns, with ``P`` the table as proportions, ``p_o,1`` its diagonal
-    sum, ``p_k.``/``p_.k`` the marginals of ``rater_a``/``rater_b``, ``pi_k`` their mean
-    and K the number of categories. Weighted like ``kappa`` (same ``p_o``):
-    ``scott_pi`` (``p_e = 1 - sum W_ij pi_i pi_j``), ``bennett_s`` (``p_e = 1 - sum W /
-    K^2``, i.e. ``1/K``) and ``kappa_max`` (largest agreement the marginals allow: ``sum
-    min(p_k., p_.k)``; for linear or quadratic weights the categories paired in order;
-    NaN for other weight matrices). Always unweighted: ``pabak = (K p_o,1 - 1) / (K -
-    1)`` (``2 p_o,1 - 1`` for two categories), ``gwet_ac1`` (``p_e = sum pi_k (1 -
-    pi_k) / (K - 1)``; its weighted form is :func:`overall`'s ``"gwet_ac2"``),
-    ``quantity_disagreement = sum |p_k. - p_.k| / 2`` and ``allocation_disagreement =
-    1 - p_o,1 - quantity_disagreement``. ``prevalence_index = P_11 - P_22`` and
-    ``bias_index = P_12 - P_21`` (signed; 1 = the first category) exist for two
-    categories only and are NaN otherwise. Each chance-corrected value is NaN where its
-    chance agreement is 1, like kappa.
+    The ``stats`` columns, with ``P`` the table as proportions, ``p_o,1`` its diagonal sum,
+    ``p_k.``/``p_.k`` the marginals of ``rater_a``/``rater_b``, ``pi_k`` their mean and K
+    the number of categories. Weighted like ``kappa`` (same ``p_o``): ``scott_pi``
+    (``p_e = 1 - sum W_ij pi_i pi_j``), ``bennett_s`` (``p_e = 1 - sum W / K^2``, i.e.
+    ``1/K``) and ``kappa_max`` (largest agreement the marginals allow:
+    ``sum min(p_k., p_.k)``; for linear or quadratic weights the categories paired in order;
+    NaN for other weight matrices). Always unweighted: ``pabak = (K p_o,1 - 1) / (K - 1)``
+    (``2 p_o,1 - 1`` for two categories), ``gwet_ac1``
+    (``p_e = sum pi_k (1 - pi_k) / (K - 1)``; its weighted form is ``overall``'s
+    ``"gwet_ac2"``), ``quantity_disagreement = sum |p_k. - p_.k| / 2`` and
+    ``allocation_disagreement = 1 - p_o,1 - quantity_disagreement``.
+    ``prevalence_index = P_11 - P_22`` and ``bias_index = P_12 - P_21`` (signed; 1 = the
+    first category) exist for two categories only and are NaN otherwise. Each
+    chance-corrected value is NaN where its chance agreement is 1, like kappa.
 
     References
     ----------
     Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and
     Psychological Measurement* 20(1), 37-46.
+
     Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
     kappa and weighted kappa. *Psychological Bulletin* 72(5), 323-327.
+
     Byrt, T., Bishop, J., & Carlin, J. B. (1993). Bias, prevalence and kappa. *Journal
     of Clinical Epidemiology* 46(5), 423-429.
+
     Umesh, U. N., Peterson, R. A., & Sauber, M. H. (1989). Interjudge agreement and the
     maximum value of kappa. *Educational and Psychological Measurement* 49, 835-850.
+
     Pontius, R. G., & Millones, M. (2011). Death to kappa. *International Journal of
     Remote Sensing* 32(15), 4407-4429.
+
     Gwet, K. L. (2008). Computing inter-rater reliability and its variance in the
     presence of high agreement. *British Journal of Mathematical and Statistical
     Psychology* 61, 29-48.
@@ -359,22 +366,28 @@ def matrix(
     Parameters
     ----------
     data, raters, item, rater, label, by, weights, categories, duplicates
-        As in :func:`pairwise`.
+        As in ``pairwise``.
     stat : {"kappa", "p_o", "p_e", "n"}, default "kappa"
     min_overlap : int, optional
         Cells of pairs sharing fewer items are NaN (``stat="n"`` still shows the count).
 
     Returns
     -------
-    pandas: a frame indexed by ``rater`` (``by`` columns, then ``rater``, as a
-    MultiIndex when grouped) with one column per rater. polars: the ``by`` columns, a
-    ``rater`` column, then one column per rater.
+    DataFrame or LazyFrame
+        pandas: a frame indexed by ``rater`` (``by`` columns, then ``rater``, as a
+        MultiIndex when grouped) with one column per rater. polars: the ``by`` columns, a
+        ``rater`` column, then one column per rater.
+
+    See Also
+    --------
+    pairwise : the same numbers as a tidy frame, one row per pair.
+    heatmap : the matrix as a picture.
 
     Notes
     -----
     In a notebook (IPython), a pandas result displays as a coloured table (a pandas
     ``Styler``; kappa red below 0, white at 0, blue towards 1) with no extra call. It is
-    a plain DataFrame marked in ``attrs["kappaframe"]``; see :mod:`kappaframe._report.display`.
+    a plain DataFrame marked in ``attrs["kappaframe"]``; see ``kappaframe._report.display``.
 
     Examples
     --------
@@ -412,9 +425,9 @@ def score(
 ) -> float:
     """Cohen's kappa of two rater columns of a frame, as one float.
 
-    The same number as the ``kappa`` of :func:`pairwise` for the pair ``(a, b)``: items
+    The same number as the ``kappa`` of ``pairwise`` for the pair ``(a, b)``: items
     either rater left missing are not counted, and the category order is the one
-    :func:`pairwise` uses.
+    ``pairwise`` uses.
 
     Parameters
     ----------
@@ -424,15 +437,20 @@ def score(
         The two rater columns. With an asymmetric ``weights`` matrix, its rows are ``a``'s
         labels.
     weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
-        Disagreement weights over the categories, as in :func:`pairwise`.
+        Disagreement weights over the categories, as in ``pairwise``.
     categories : sequence, optional
-        All labels, in order (it matters for weights); as in :func:`pairwise`.
+        All labels, in order (it matters for weights); as in ``pairwise``.
 
     Returns
     -------
     float
-        Cohen's kappa; NaN (with an :class:`UndefinedKappaWarning`) when it is undefined
+        Cohen's kappa; NaN (with an ``UndefinedKappaWarning``) when it is undefined
         (no shared item, or both raters used one and the same category).
+
+    See Also
+    --------
+    pairwise : every pair at once, with ``n``, ``p_o`` and ``p_e``.
+    cohen_kappa : the same number from two arrays.
 
     Examples
     --------
@@ -472,12 +490,17 @@ def confusion(
         The two rater columns: ``a``'s labels are the rows, ``b``'s the columns.
     categories : sequence, optional
         All labels, in order: the rows and columns of the table, a category nobody used
-        included. Default as in :func:`pairwise`.
+        included. Default as in ``pairwise``.
 
     Returns
     -------
-    DataFrame of the input's library
-        K x K whole counts.
+    DataFrame
+        A frame of the input's library: K x K whole counts.
+
+    See Also
+    --------
+    confusion_plot : the table as a picture.
+    score : the kappa of the same two columns.
 
     Examples
     --------
@@ -510,12 +533,12 @@ def counts(
     categories: Sequence[Any] | None = None,
     duplicates: Duplicates = "raise",
 ) -> Counts:
-    """Count the K x K table of every rater pair per group, as an additive :class:`Counts`.
+    """Count the K x K table of every rater pair per group, as an additive ``Counts``.
 
-    The first half of :func:`kappaframe.pairwise`: ``kf.counts(df, ...).pairwise()`` is
+    The first half of ``kappaframe.pairwise``: ``kf.counts(df, ...).pairwise()`` is
     ``kf.pairwise(df, ...)``. Counts of parts of the data add up (``+``, ``sum()``), and
-    can be stored with :meth:`Counts.to_frame` and read back with
-    :meth:`Counts.from_frame`.
+    can be stored with ``Counts.to_frame`` and read back with
+    ``Counts.from_frame``.
 
     Parameters
     ----------
@@ -523,15 +546,20 @@ def counts(
         A pandas or polars DataFrame, a polars LazyFrame (streamed in batches in the
         wide layout), a Dask DataFrame (counted per partition on the cluster), or parquet
         / CSV files: a path, a glob, a list of paths or a ``pyarrow.dataset.Dataset``
-        (read in batches; see :func:`kappaframe.scan`).
+        (read in batches; see ``kappaframe.scan``).
     raters, item, rater, label, by, categories, duplicates
-        As in :func:`kappaframe.pairwise`.
+        As in ``kappaframe.pairwise``.
 
     Returns
     -------
     Counts
         Every pair of raters that shares an item (all pairs in the wide layout), and
         each rater with themself, in every group.
+
+    See Also
+    --------
+    Counts.from_frame : counts stored as cells, or counted by an SQL engine.
+    Counts.from_table : one K x K table.
 
     Examples
     --------
@@ -565,9 +593,12 @@ def cohen_kappa(
     sample_weight: ArrayLike | None = None,
     replace_undefined_by: float = np.nan,
 ) -> float:
-    r"""Cohen's kappa of two label arrays: a drop-in for ``sklearn.metrics.cohen_kappa_score``.
+    """Cohen's kappa of two label arrays: a drop-in for ``sklearn.metrics.cohen_kappa_score``.
 
-    .. math:: \kappa = (p_o - p_e) / (1 - p_e)
+    The observed agreement ``p_o`` and the chance agreement ``p_e`` of the two label
+    arrays give
+
+        kappa = (p_o - p_e) / (1 - p_e).
 
     Parameters
     ----------
@@ -585,6 +616,11 @@ def cohen_kappa(
     Returns
     -------
     float
+
+    See Also
+    --------
+    score : the same number from two columns of a frame.
+    threshold_sweep : kappa of a score at every threshold.
 
     Examples
     --------

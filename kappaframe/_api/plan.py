@@ -1,11 +1,11 @@
 """The one loop over parts: parts -> encode -> count -> add.
 
-:func:`adapt` wraps what the caller passed: an eager frame (pandas, polars DataFrame) or a
-reader of parts (:class:`kappaframe._frames.parts.PartReader`: a polars LazyFrame, a Dask
-DataFrame, parquet or CSV files). :func:`prepare_input` prepares either kind. Readers only
+``adapt`` wraps what the caller passed: an eager frame (pandas, polars DataFrame) or a
+reader of parts (``kappaframe._frames.parts.PartReader``: a polars LazyFrame, a Dask
+DataFrame, parquet or CSV files). ``prepare_input`` prepares either kind. Readers only
 yield eager parts; here each part is prepared, counted, and the counts are added
-(:func:`count_parts`), or, for statistics that need every rating of every item, each part's
-label codes are gathered and stacked (:func:`item_parts`).
+(``count_parts``), or, for statistics that need every rating of every item, each part's
+label codes are gathered and stacked (``item_parts``).
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ _log = logging.getLogger(__name__)
 def adapt(data: Any) -> Frame | PartReader | EngineFrame:
     """Wrap a supported input in its adapter (eager) or reader (parts); else a clear error.
 
-    A DuckDB relation or a PySpark DataFrame becomes an :class:`EngineFrame`: its pair
-    counts are computed in the engine (:func:`engine_counts`).
+    A DuckDB relation or a PySpark DataFrame becomes an ``EngineFrame``: its pair
+    counts are computed in the engine (``engine_counts``).
     """
     if isinstance(data, Counted):
         return data  # type: ignore[return-value]
@@ -81,7 +81,7 @@ def prepare_input(
     """Check the options, then prepare an eager frame, or read a reader's parts.
 
     ``from_counts=True`` says the caller reads pair counts only (``prep.tables``), never
-    ``prep.codes``: a reader's parts are then counted and added (:func:`count_parts`).
+    ``prep.codes``: a reader's parts are then counted and added (``count_parts``).
     Otherwise their label codes are gathered (one small integer per rating).
     ``options``: ``by``, ``item``, ``rater``, ``label``, ``categories``, ``duplicates``.
     Logged (INFO, logger ``kappaframe``): the raters taken, the categories and groups
@@ -145,7 +145,7 @@ def _prepare_input(
 def count_input(
     frame: Frame | PartReader | EngineFrame, raters: Any = None, **options: Any
 ) -> Counts:
-    """The :class:`Counts` of any input: one eager frame, or a reader's parts added up."""
+    """The ``Counts`` of any input: one eager frame, or a reader's parts added up."""
     check_layout(raters, **_layout_options(options))
     if isinstance(frame, EngineFrame):
         return engine_counts(frame, raters, **options)
@@ -157,7 +157,7 @@ def count_input(
 def engine_counts(
     frame: EngineFrame, raters: Any = None, *, min_raters: int = 2, **options: Any
 ) -> Counts:
-    """Count the cells in the engine (one query), then read them as :class:`Counts`.
+    """Count the cells in the engine (one query), then read them as ``Counts``.
 
     The columns and options are checked first on an empty frame of the input's schema
     (a ``LIMIT 0`` query), with the messages of a pandas input.
@@ -305,10 +305,10 @@ def count_parts(
 
 
 def delayed_counts(reader: Any, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Any:
-    """The :class:`Counts` of a Dask reader as a delayed sum: a graph, nothing run.
+    """The ``Counts`` of a Dask reader as a delayed sum: a graph, nothing run.
 
     Only in the wide layout with ``categories`` given, where no pass over the data comes
-    first (:func:`count_parts` otherwise).
+    first (``count_parts`` otherwise).
     """
     plan = _Plan(reader, raters, min_raters, options)
     return reader.reduce_delayed(plan.needed, _count_part, combine, *plan.args())
@@ -401,7 +401,7 @@ def _sorted(ids: list[Any]) -> list[Any]:
 class Counted:
     """Pair counts already summed, passed to a function in place of its data.
 
-    :func:`prepare_input` reads them as they are: they were counted with the options of the
+    ``prepare_input`` reads them as they are: they were counted with the options of the
     same call (see ``kappaframe._api.lazy``).
     """
 

@@ -1,9 +1,9 @@
 """Frame -> codes: resolve columns, encode labels and group keys, pivot the long layout.
 
-:func:`prepare` turns one eager frame (through its adapter in :mod:`kappaframe._frames`)
-into a :class:`Prepared`: label codes over one shared category index, group codes, and
+``prepare`` turns one eager frame (through its adapter in ``kappaframe._frames``)
+into a ``Prepared``: label codes over one shared category index, group codes, and
 where the pair counts come from. Inputs read in parts are prepared part by part by the
-loop of :mod:`kappaframe._api.plan`; the helpers at the end put their parts back together.
+loop of ``kappaframe._api.plan``; the helpers at the end put their parts back together.
 """
 
 from __future__ import annotations
@@ -80,8 +80,8 @@ class Prepared:
     groups: Groups
     by: list[Hashable]
     #: Where the pair counts come from when not from ``codes`` by the dense kernel: the
-    #: crowd path (:class:`kappaframe._count.crowd.CrowdCounts`) or stored counts
-    #: (:class:`kappaframe.Counts`: Dask, files, streams). See :meth:`tables`.
+    #: crowd path (``kappaframe._count.crowd.CrowdCounts``) or stored counts
+    #: (``kappaframe.Counts``: Dask, files, streams). See ``tables``.
     source: Any = None
     #: Report only (pair, group) cells whose ``n`` reaches this (``None``: every cell).
     min_overlap: int | None = None
@@ -95,7 +95,7 @@ class Prepared:
     def require_order(self, weights: Any = None, why: str | None = None) -> None:
         """Refuse ``weights`` (or what ``why`` describes) on text labels with no order.
 
-        See :func:`kappaframe._encode.codes.require_order`: the order comes from
+        See ``kappaframe._encode.codes.require_order``: the order comes from
         ``categories=``, an ordered Categorical / Enum, or labels that are numbers.
         """
         require_order(
@@ -122,7 +122,7 @@ class Prepared:
         """Count each pair in each group.
 
         ``(n_pairs, G, K, K)`` tables, or, for many categories and a statistic that
-        allows it, :class:`DiagonalCounts`.
+        allows it, ``DiagonalCounts``.
 
         ``weights`` is the caller's option (the diagonal path serves ``None``,
         ``"linear"`` and ``"quadratic"``); ``full`` asks for the tables whatever the cost
@@ -159,14 +159,14 @@ def prepare(
 ) -> Prepared:
     """Resolve columns, encode labels and groups, pivot the long layout, of one eager frame.
 
-    The options are checked before (:func:`kappaframe._api.options.check_layout`); here
+    The options are checked before (``kappaframe._api.options.check_layout``); here
     only what needs the frame: its columns and its labels. ``inferred``: ``raters`` were
     not named by the caller but taken as every other column (a part of a bigger input);
     with ``raters=None`` they are too. Such columns must look like labels
-    (:func:`kappaframe._encode.codes.refuse_unlikely_raters`), and index columns that
+    (``kappaframe._encode.codes.refuse_unlikely_raters``), and index columns that
     pandas writes into files (``__index_level_0__``) are never taken. The long layout is counted
-    sparsely (:mod:`kappaframe._count.crowd`) when
-    :func:`kappaframe._count.crowd.use_crowd` says it beats the dense pivot; the numbers
+    sparsely (``kappaframe._count.crowd``) when
+    ``kappaframe._count.crowd.use_crowd`` says it beats the dense pivot; the numbers
     are the same either way.
     """
     names = frame.columns()

@@ -1,7 +1,7 @@
 """Public function raters(): one row per rater, how they agree with the others.
 
-Frame -> codes (:func:`kappaframe._api.plan.prepare_input`) -> the K x K table of every
-rater pair -> per-rater statistics (:mod:`kappaframe._stats.raters`) -> :class:`Table` ->
+Frame -> codes (``kappaframe._api.plan.prepare_input``) -> the K x K table of every
+rater pair -> per-rater statistics (``kappaframe._stats.raters``) -> ``Table`` ->
 the caller's frame type. Nothing here knows a frame library.
 """
 
@@ -46,7 +46,7 @@ def raters(
     """One row per rater: how they agree with the others, and how their labels differ.
 
     For each rater (per group): Cohen's kappa with every other rater on the items both
-    labeled (as in :func:`pairwise`), summarised; and the rater's label mix against
+    labeled (as in ``pairwise``), summarised; and the rater's label mix against
     their colleagues' on the same items. With ``o_k`` the share of category k in the
     rater's labels and ``c_k`` in their colleagues' labels, over every pair of labels
     (the rater's, a colleague's) given to a shared item:
@@ -58,21 +58,22 @@ def raters(
     Parameters
     ----------
     data, raters, item, rater, label, by, weights, categories, duplicates
-        As in :func:`pairwise`.
+        As in ``pairwise``.
 
     Returns
     -------
-    Frame of the input's library with one row per rater (per group), raters in order:
-        the ``by`` columns; ``rater``; ``n_items`` (items the rater labeled);
-        ``mean_kappa``, ``median_kappa``, ``min_kappa`` (over the partners with a
-        defined kappa: pairs with no shared item or chance agreement 1 are left out,
-        with one warning); ``min_kappa_with`` (the partner of ``min_kappa``: who they
-        disagree with most; missing without a defined kappa); ``label_shift``;
-        ``overused`` (the category the rater uses most above their colleagues; missing
-        when ``label_shift`` is 0 or nothing is shared); ``overused_share`` (the
-        rater's share of it) and ``others_share`` (the colleagues' share on the same
-        items). A rater who passes everything shows ``overused="pass"`` with, say,
-        0.95 against 0.60; one twice as strict ``overused="fail"`` with 0.40 against 0.20.
+    DataFrame or LazyFrame
+        A frame of the input's library with one row per rater (per group), raters in order,
+        with the columns: the ``by`` columns; ``rater``; ``n_items`` (items the rater
+        labeled); ``mean_kappa``, ``median_kappa``, ``min_kappa`` (over the partners with a
+        defined kappa: pairs with no shared item or chance agreement 1 are left out, with
+        one warning); ``min_kappa_with`` (the partner of ``min_kappa``: who they disagree
+        with most; missing without a defined kappa); ``label_shift``; ``overused`` (the
+        category the rater uses most above their colleagues; missing when ``label_shift`` is
+        0 or nothing is shared); ``overused_share`` (the rater's share of it) and
+        ``others_share`` (the colleagues' share on the same items). A rater who passes
+        everything shows ``overused="pass"`` with, say, 0.95 against 0.60; one twice as
+        strict ``overused="fail"`` with 0.40 against 0.20.
 
     Warns
     -----

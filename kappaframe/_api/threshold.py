@@ -2,7 +2,7 @@
 
 One sort, then cumulative counts: the positives at or above each threshold are read off a
 cumulative sum with one ``searchsorted``, for every group at once. The 2 x 2 tables go
-through the shared :func:`kappaframe._stats.agreement.agreement`, like every other kappa.
+through the shared ``kappaframe._stats.agreement.agreement``, like every other kappa.
 """
 
 from __future__ import annotations
@@ -41,13 +41,13 @@ def threshold_sweep(
     by: Hashable | Sequence[Hashable] | None = None,
     pos_label: Any = None,
 ) -> Any:
-    r"""Cohen's kappa of ``score >= threshold`` against the truth, at every threshold.
+    """Cohen's kappa of ``score >= threshold`` against the truth, at every threshold.
 
-    At threshold :math:`t` the prediction is positive where :math:`s \ge t`; its 2 x 2
-    table with the truth gives ``tn``, ``fp``, ``fn``, ``tp``, ``accuracy``
-    :math:`= (tp + tn) / n` (this is :math:`p_o`), chance agreement
-    :math:`p_e = [(tn + fn)(tn + fp) + (fp + tp)(fn + tp)] / n^2` and
-    :math:`\kappa = (p_o - p_e) / (1 - p_e)`. Scores are sorted once (per group) and
+    At threshold ``t`` the prediction is positive where ``score >= t``; its 2 x 2 table
+    with the truth gives ``tn``, ``fp``, ``fn``, ``tp``, ``accuracy = (tp + tn) / n``
+    (this is ``p_o``), chance agreement
+    ``p_e = ((tn + fn)(tn + fp) + (fp + tp)(fn + tp)) / n^2`` and
+    ``kappa = (p_o - p_e) / (1 - p_e)``. Scores are sorted once (per group) and
     the counts at every threshold are read off cumulative sums, so a sweep over all
     distinct scores costs one sort.
 
@@ -61,7 +61,7 @@ def threshold_sweep(
         NaN (or null) drops the row.
     thresholds : array-like, optional
         Thresholds to evaluate, in any order (the output is sorted). Default: every
-        distinct score (of the group), as in :func:`sklearn.metrics.roc_curve`.
+        distinct score (of the group), as in ``sklearn.metrics.roc_curve``.
     data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, optional
         Read ``y_true``, ``scores`` and ``by`` as columns of this frame; the result is a
         frame of the same library.
@@ -72,12 +72,13 @@ def threshold_sweep(
 
     Returns
     -------
-    DataFrame (pandas for arrays; the library of ``data`` otherwise) with columns
-        the ``by`` columns; ``threshold``; ``n`` (rows with a truth and a score); ``tn``,
-        ``fp``, ``fn``, ``tp`` (int64; positive = ``score >= threshold``); ``accuracy``;
-        ``p_e``; ``kappa`` (NaN where undefined); ``best`` (bool: the threshold of highest
-        kappa in its group; on ties the lowest such threshold). Rows are sorted by group,
-        then threshold.
+    DataFrame
+        pandas for arrays, the library of ``data`` otherwise, with the columns: the ``by``
+        columns; ``threshold``; ``n`` (rows with a truth and a score); ``tn``, ``fp``,
+        ``fn``, ``tp`` (int64; positive = ``score >= threshold``); ``accuracy``; ``p_e``;
+        ``kappa`` (NaN where undefined); ``best`` (bool: the threshold of highest kappa in
+        its group; on ties the lowest such threshold). Rows are sorted by group, then
+        threshold.
 
     Raises
     ------

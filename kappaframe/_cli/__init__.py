@@ -1,12 +1,12 @@
 """The command line's jobs; ``kappaframe.cli.main`` parses the flags and dispatches here.
 
-- :mod:`.parser`: the flags (``build_parser``) and their value checks.
-- :mod:`.report`: ``kappaframe report``: flags in, ``kf.pairwise`` / ``kf.overall`` /
+- ``.parser``: the flags (``build_parser``) and their value checks.
+- ``.report``: ``kappaframe report``: flags in, ``kf.pairwise`` / ``kf.overall`` /
   ``kf.raters`` calls out, and the ``--fail-under`` gate.
-- :mod:`.stream`: ``--stream``: the input as a ``kf.scan`` counted in batches.
-- :mod:`.output`: the report's tables written to ``--output`` (and beside it) or stdout.
-- :mod:`.messages`: errors in the command line's words (its flags, the file's lines).
-- :mod:`.demo`: ``kappaframe demo``.
+- ``.stream``: ``--stream``: the input as a ``kf.scan`` counted in batches.
+- ``.output``: the report's tables written to ``--output`` (and beside it) or stdout.
+- ``.messages``: errors in the command line's words (its flags, the file's lines).
+- ``.demo``: ``kappaframe demo``.
 """
 
 from __future__ import annotations

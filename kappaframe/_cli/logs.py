@@ -1,6 +1,6 @@
 """What the command says on stderr: the ``kappaframe`` logger, set by --quiet and --verbose.
 
-The library logs through :mod:`logging` (loggers under ``kappaframe``: which file is
+The library logs through ``logging`` (loggers under ``kappaframe``: which file is
 read, how many rows, which raters are taken, what is written, with timings) and never
 sets up a handler; the command line sets up one, on stderr, for the time of a command:
 
@@ -8,10 +8,10 @@ sets up a handler; the command line sets up one, on stderr, for the time of a co
 - ``--verbose``: also what is done (INFO); ``-vv``: details (DEBUG);
 - ``--quiet``: errors only (ERROR), and no progress bar.
 
-Warnings the library emits with :func:`warnings.warn` (``MissingTokenWarning``,
+Warnings the library emits with ``warnings.warn`` (``MissingTokenWarning``,
 ``UndefinedKappaWarning``, ...) are relayed as WARNING records of the ``kappaframe``
 logger, in the command line's words (built while its flags are the spelling), so that
-``--quiet`` silences them like every other note. :func:`logging.captureWarnings` is not
+``--quiet`` silences them like every other note. ``logging.captureWarnings`` is not
 used: it logs to the ``py.warnings`` logger, outside ``kappaframe``'s level, with the
 file, line and source text of the warning, which say nothing to a command-line user.
 """
@@ -47,7 +47,7 @@ class _Lines(logging.Formatter):
 
     A record given ``extra={"label": "note"}`` is labelled so (``""``: no label). Text
     from the input (file, rater and label names) is shown with control characters
-    escaped (:func:`kappaframe._report.display.visible`).
+    escaped (``kappaframe._report.display.visible``).
     """
 
     def format(self, record: logging.LogRecord) -> str:
@@ -71,7 +71,7 @@ def to_stream(level: int, stream: IO[str]) -> Iterator[None]:
 
     For the time of the block: one handler (removed after, with the logger's level and
     propagation as they were, so that a program calling ``main()`` keeps its own set-up
-    and sees no record twice), and every warning shown through it (:func:`relay`).
+    and sees no record twice), and every warning shown through it (``relay``).
     """
     logger = logging.getLogger(LOGGER)
     handler = _Handler(stream)

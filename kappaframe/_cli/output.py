@@ -1,6 +1,6 @@
 """The report's tables, written to ``--output`` (the extra tables beside it) or stdout.
 
-Every file written says what made it (:func:`kappaframe._io.provenance.provenance`):
+Every file written says what made it (``kappaframe._io.provenance.provenance``):
 a Parquet file in its key-value metadata (key ``kappaframe``, the record as JSON), an
 HTML report in its footer, and every other file in a sidecar beside it,
 ``<file>.provenance.json``, which also gives the file's own size and SHA-256 (a sidecar
@@ -21,7 +21,7 @@ from .._io.formats import SELF_DESCRIBED, TABLE_FORMATS
 #: The flag that asks for each extra table.
 TABLE_FLAGS = {"overall": "--overall", "raters": "--raters-summary"}
 
-#: What :func:`written_files` appends to a table's flag for that table's sidecar.
+#: What ``written_files`` appends to a table's flag for that table's sidecar.
 SIDECAR_MARK = " (its provenance)"
 
 
@@ -45,11 +45,11 @@ def side_path(output: str, name: str) -> Path:
 
 
 def written_files(output: str | None, fmt: str, names: Sequence[str]) -> dict[str, str]:
-    """The files :func:`write_result` writes, each with the flag that asks for it.
+    """The files ``write_result`` writes, each with the flag that asks for it.
 
     ``--output`` (unless standard output) and, for a table format, the extra tables
     ``names`` beside it; and the provenance sidecar of each (but Parquet and HTML), its
-    flag followed by :data:`SIDECAR_MARK`.
+    flag followed by ``SIDECAR_MARK``.
     """
     from .._io.formats import STDIO, sidecar_path
 

@@ -21,9 +21,9 @@ def scan_input(
 ) -> tuple[Any, Any]:
     """``kf.scan`` of the input for pairwise, and its first rows (for label types).
 
-    CSV cells are read as :func:`kappaframe._io.read.read_input` reads them: as written,
+    CSV cells are read as ``kappaframe._io.read.read_input`` reads them: as written,
     missing only when empty or one of ``--na-values``, numbers only when
-    :func:`~kappaframe._io.read.number_kind` says so for all the file's values, so the
+    ``number_kind`` says so for all the file's values, so the
     streamed result equals the one read whole. JSON lines are parsed in chunks of lines by
     the whole read's parser (JSON types kept; ``null``, an absent key, the empty string
     and ``--na-values`` missing).
@@ -115,7 +115,7 @@ def _counting(files: Any, bar: Any, counted: Any) -> Any:
     return files
 
 
-#: pyarrow type names of the column kinds of :func:`kappaframe._io.read.number_kind`.
+#: pyarrow type names of the column kinds of ``kappaframe._io.read.number_kind``.
 _ARROW_TYPES = {None: "string", "int": "int64", "float": "float64"}
 
 
@@ -131,7 +131,7 @@ def _stream_kinds(
     """Each column's kind (None: text), as the whole-file read decides it, and a flag.
 
     The label columns decide together, every other set alone
-    (:func:`kappaframe._io.scan.csv_kinds`, the reader's own rule). The flag says whether
+    (``kappaframe._io.scan.csv_kinds``, the reader's own rule). The flag says whether
     a file is written with a decimal comma (given or sniffed): its numbers are then read
     as text and rewritten by the reader, not typed by pyarrow.
     """
@@ -147,7 +147,7 @@ def streamable(args: argparse.Namespace, fmt: str) -> bool:
 
     Standard input, a JSON array (``.json``), JSON lines mixed with other formats and
     relabelled labels (--map, --drop-labels) are read by the whole-file path instead;
-    markdown and HTML are refused by :func:`scan_input`, which says why.
+    markdown and HTML are refused by ``scan_input``, which says why.
     """
     from .._io.formats import STDIO
     from .._io.read import expand_input, input_kind

@@ -4,7 +4,7 @@ The dense path pivots the long layout into a rater x item matrix and runs the ke
 per pair of raters: its cost grows with ``raters^2 x items``. A crowd export is mostly
 empty in that matrix. Here only the pairs of ratings that share an item are formed:
 
-1. ratings are sorted by unit (an item within its group) and rater (:func:`sort_ratings`);
+1. ratings are sorted by unit (an item within its group) and rater (``sort_ratings``);
 2. units are grouped by their number of ratings ``m``; for each size class the
    ``m (m - 1) / 2`` pairs of every unit come from one broadcast of ``np.triu_indices``;
 3. the pair ids ``rater_a * n_raters + rater_b`` are compacted to ``0 .. P - 1`` (the
@@ -15,9 +15,9 @@ Cost grows with ``sum_i m_i^2`` over the items, memory with the co-rating pairs
 (18 bytes per pair of ratings, plus ``P x G x K^2`` counts). The statistics that follow
 are the dense path's: same counts, same numbers.
 
-When is it used? :func:`use_crowd` decides, in :func:`kappaframe._api.plan.prepare`, for the
+When is it used? ``use_crowd`` decides, in ``kappaframe._api.plan.prepare``, for the
 long layout only: when the rater x item matrix would have more than
-:data:`CROWD_MIN_CELLS` cells and the pairs of ratings are fewer than a quarter of the
+``CROWD_MIN_CELLS`` cells and the pairs of ratings are fewer than a quarter of the
 dense path's work (``rater pairs x items``). ``min_overlap=`` is a filter on the output
 and works on both paths; the path never changes the numbers.
 """
@@ -154,8 +154,8 @@ class CrowdCounts:
     ) -> np.ndarray | DiagonalCounts:
         """Count ``pairs`` (an ``(n, 2)`` array of rater codes) in every group.
 
-        Full ``(n, G, K, K)`` tables, or :class:`DiagonalCounts` when the categories are
-        many and the statistic allows (see :func:`kappaframe._count.diagonal.use_diagonal`).
+        Full ``(n, G, K, K)`` tables, or ``DiagonalCounts`` when the categories are
+        many and the statistic allows (see ``kappaframe._count.diagonal.use_diagonal``).
         """
         pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         n_pairs, g, k = len(pairs), self.n_groups, self.n_categories

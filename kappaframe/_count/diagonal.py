@@ -1,25 +1,24 @@
-r"""Kappa from the diagonal and the two marginals: the many-categories path.
+"""Kappa from the diagonal and the two marginals: the many-categories path.
 
 The full K x K table of every pair in every group costs ``pairs x groups x K^2``; with
 hundreds of categories (free-text-like labels) that is too much. Unweighted and linear or
-quadratic weighted kappa need far less. With label codes :math:`i` (rater a) and :math:`j`
-(rater b), the marginals :math:`r` and :math:`c` of the :math:`n` items both rated, and the
-disagreement weights of :func:`kappaframe._stats.agreement.weight_matrix`:
+quadratic weighted kappa need far less. With label codes ``i`` (rater a) and ``j``
+(rater b), the marginals ``r`` and ``c`` of the ``n`` items both rated, and the
+disagreement weights of ``kappaframe._stats.agreement.weight_matrix``:
 
-- unweighted, :math:`w_{ij} = [i \ne j]`: the observed disagreement is
-  :math:`n - \#\{i = j\}` and the chance one :math:`n^2 - \sum_i r_i c_i`;
-- linear, :math:`w_{ij} = |i - j| / (K - 1)`: observed :math:`\sum |i - j|` over the items
-  (a per-item quantity, summed by a weighted bincount), chance
-  :math:`\sum_i r_i F_i` with :math:`F_i = \sum_j |i - j| c_j
-  = 2 i C_i - 2 S_i + S - i n` (:math:`C_i`, :math:`S_i` the cumulative sums of
-  :math:`c_j` and :math:`j c_j` up to :math:`i`, :math:`S` the total of :math:`j c_j`);
-- quadratic, :math:`w_{ij} = (i - j)^2 / (K - 1)^2`: observed :math:`\sum (i - j)^2`,
-  chance :math:`n \sum_i i^2 r_i + n \sum_j j^2 c_j - 2 (\sum_i i r_i)(\sum_j j c_j)`.
+- unweighted, ``w_ij = [i != j]``: the observed disagreement is ``n - #{i = j}`` and the
+  chance one ``n^2 - sum_i r_i c_i``;
+- linear, ``w_ij = |i - j| / (K - 1)``: observed ``sum |i - j|`` over the items (a
+  per-item quantity, summed by a weighted bincount), chance ``sum_i r_i F_i`` with
+  ``F_i = sum_j |i - j| c_j = 2 i C_i - 2 S_i + S - i n`` (``C_i``, ``S_i`` the cumulative
+  sums of ``c_j`` and ``j c_j`` up to ``i``, ``S`` the total of ``j c_j``);
+- quadratic, ``w_ij = (i - j)^2 / (K - 1)^2``: observed ``sum (i - j)^2``, chance
+  ``n sum_i i^2 r_i + n sum_j j^2 c_j - 2 (sum_i i r_i)(sum_j j c_j)``.
 
 So each pair and group keeps ``n``, three sums and two marginals: O(K), not O(K^2). The
-statistics (:func:`kappaframe._stats.agreement.diagonal_agreement`) follow
-:func:`kappaframe._stats.agreement.agreement` line for line
-(:math:`p_o = 1 - D_o / n`, :math:`p_e = 1 - D_e / n^2`, :math:`\kappa = 1 - n D_o / D_e`).
+statistics (``kappaframe._stats.agreement.diagonal_agreement``) follow
+``kappaframe._stats.agreement.agreement`` line for line
+(``p_o = 1 - D_o / n``, ``p_e = 1 - D_e / n^2``, ``kappa = 1 - n D_o / D_e``).
 A custom weight matrix, or standard errors (``ci=``), need the full table.
 """
 
@@ -58,8 +57,8 @@ def use_diagonal(
 ) -> bool:
     """Whether to count the diagonal and the marginals instead of the full K x K tables.
 
-    Full tables while they are small (at most :data:`DIAGONAL_MIN_CATEGORIES` categories
-    and :data:`FULL_TABLE_BYTES`); beyond that the diagonal path, unless the statistic
+    Full tables while they are small (at most ``DIAGONAL_MIN_CATEGORIES`` categories
+    and ``FULL_TABLE_BYTES``); beyond that the diagonal path, unless the statistic
     needs the table (a custom weight matrix, or ``full`` for standard errors): then full
     tables if they fit under ``kappaframe._count.kernel.MAX_COUNT_BYTES``, else a clear error.
     """
@@ -83,7 +82,7 @@ class DiagonalCounts:
     """Diagonal-plus-marginals counts of each pair in each group.
 
     ``n``, ``agree``, ``abs_diff``, ``sq_diff`` (shape (P, G)) and the marginals ``rows``,
-    ``cols`` (shape (P, G, K)); see :func:`kappaframe._count.kernel.diagonal_counts`.
+    ``cols`` (shape (P, G, K)); see ``kappaframe._count.kernel.diagonal_counts``.
     """
 
     n: np.ndarray

@@ -195,7 +195,7 @@ def _chunked_pair_counts(
     weights: np.ndarray | None,
     out: np.ndarray,
 ) -> np.ndarray:
-    """:func:`pair_counts` for many pairs of few items: one bincount per chunk of pairs.
+    """``pair_counts`` for many pairs of few items: one bincount per chunk of pairs.
 
     A thousand raters make half a million pairs; counting them one by one costs a Python
     step each. Here a chunk of pairs is one index array (pair, group, label a, label b),
@@ -234,7 +234,7 @@ def diagonal_counts(
     the label codes; and the two marginals ``rows[..., K]`` (rater ``a``) and
     ``cols[..., K]`` (rater ``b``).
 
-    Parameters are those of :func:`pair_counts`.
+    Parameters are those of ``pair_counts``.
 
     Returns
     -------
@@ -293,7 +293,7 @@ def diagonal_counts(
 def weighted_diagonal_counts(
     x: np.ndarray, y: np.ndarray, n_categories: int, sample_weight: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """:func:`diagonal_counts` of one pair whose items carry weights (float sums).
+    """``diagonal_counts`` of one pair whose items carry weights (float sums).
 
     ``x`` and ``y`` are the two raters' codes (negative: missing), ``sample_weight`` one
     non-negative weight per item; every sum is of shape (1, 1) (one pair, one group).
@@ -315,7 +315,7 @@ def weighted_diagonal_counts(
 
 
 def sums_of_tables(tables: np.ndarray) -> dict[str, np.ndarray]:
-    """The sums of :func:`diagonal_counts`, read off full tables ``[..., K, K]``."""
+    """The sums of ``diagonal_counts``, read off full tables ``[..., K, K]``."""
     k = tables.shape[-1]
     i = np.arange(k)
     dist = np.abs(i[:, None] - i[None, :])
@@ -330,7 +330,7 @@ def sums_of_tables(tables: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def empty_diagonal(n_pairs: int, n_groups: int, n_categories: int) -> dict[str, np.ndarray]:
-    """Zeroed diagonal-plus-marginals sums (see :func:`diagonal_counts`)."""
+    """Zeroed diagonal-plus-marginals sums (see ``diagonal_counts``)."""
     shape = (n_pairs, n_groups)
     return {
         "n": np.zeros(shape, dtype=np.int64),
@@ -352,7 +352,7 @@ def diagonal_sums(
 ) -> dict[str, np.ndarray]:
     """The diagonal-and-marginal sums of rated pairs ``(x, y)`` falling in ``cell``.
 
-    Shaped ``(n_cells,)`` and ``(n_cells, K)`` like :func:`empty_diagonal`'s arrays. The
+    Shaped ``(n_cells,)`` and ``(n_cells, K)`` like ``empty_diagonal``'s arrays. The
     marginals are two integer bincounts. ``n``, ``agree``, ``abs_diff`` and ``sq_diff``
     come from the histogram of the distances ``|x - y|`` in each cell, or, when ``cell``
     is sorted and ``starts`` gives the first position of every cell (none empty), from
@@ -401,7 +401,7 @@ def add_diagonal(
 ) -> None:
     """Add rated pairs ``(x, y)`` falling in ``cell`` (group, or pair x group) to ``out``.
 
-    ``out[name][pair]`` reshaped to ``n_cells`` cells receives :func:`diagonal_sums`.
+    ``out[name][pair]`` reshaped to ``n_cells`` cells receives ``diagonal_sums``.
     """
     shape = out["n"][pair].shape
     for name, sums in diagonal_sums(cell, x, y, n_cells, n_categories).items():

@@ -1,9 +1,9 @@
 """Additive pair tables: add, align and look up counts with NumPy only.
 
 Counts of disjoint sets of items add up. Parts may list different raters, categories,
-pairs and groups; :func:`combine_tables` aligns them by value (the caller says where each
-part's groups go) and sums. :func:`lookup` reads the tables of any pairs, either way round.
-The frame-facing class :class:`kappaframe.Counts` (in :mod:`kappaframe._api.counts`) holds
+pairs and groups; ``combine_tables`` aligns them by value (the caller says where each
+part's groups go) and sums. ``lookup`` reads the tables of any pairs, either way round.
+The frame-facing class ``kappaframe.Counts`` (in ``kappaframe._api.counts``) holds
 these tables with its group keys.
 """
 
@@ -39,7 +39,7 @@ class CategoriesDiffer(KappaFrameError):
 class PairTables:
     """``tables[p, g]`` of rater pair ``pairs[p]`` (positions into ``raters``) in group ``g``.
 
-    ``tables`` is an ``(n_pairs, n_groups, K, K)`` array, or :class:`DiagonalCounts`.
+    ``tables`` is an ``(n_pairs, n_groups, K, K)`` array, or ``DiagonalCounts``.
     """
 
     tables: np.ndarray | DiagonalCounts

@@ -1,6 +1,6 @@
 """Labels and group keys -> small integer codes. NumPy (and pandas' hash factorize) only.
 
-The backend adapters turn each native column into a :class:`Factorized` (local codes plus
+The backend adapters turn each native column into a ``Factorized`` (local codes plus
 the distinct values they stand for); everything after that is shared: one category index
 across all rater columns, one group index across all ``by`` columns, and the long layout
 (one row per rating) pivoted into the wide code matrix the kernel reads.
@@ -265,8 +265,8 @@ def is_index_column(name: Hashable) -> bool:
 def refuse_unlikely_raters(columns: dict[Hashable, Factorized]) -> None:
     """Refuse columns taken as raters by default that hold ids or scores, not labels.
 
-    An id column has at least :data:`ID_MIN_DISTINCT` distinct values on nearly all
-    (:data:`ID_SHARE`) of its labelled rows; a score column holds numbers that are not
+    An id column has at least ``ID_MIN_DISTINCT`` distinct values on nearly all
+    (``ID_SHARE``) of its labelled rows; a score column holds numbers that are not
     whole (0.79). A column whose dtype declares its categories is a label column. Only
     for columns the caller did not name: named raters are taken as given.
     """
@@ -621,7 +621,7 @@ def long_to_wide(
     A unit is an item within its group (the same item id in two groups is two units).
     ``labels`` are already encoded over the shared categories. Rows with a missing item or
     rater id are an error; a missing label is a missing rating. ``ratings`` is the result
-    of :func:`sort_ratings` when the caller has it already.
+    of ``sort_ratings`` when the caller has it already.
     """
     if ratings is None:
         ratings = sort_ratings(items, raters, groups, duplicates, item_name, rater_name)

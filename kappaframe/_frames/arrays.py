@@ -1,6 +1,6 @@
-"""Plain arrays, lists and Series in: labels to :class:`Factorized` codes, scores to floats.
+"""Plain arrays, lists and Series in: labels to ``Factorized`` codes, scores to floats.
 
-What :func:`kappaframe.cohen_kappa` and :func:`kappaframe.threshold_sweep` take without a
+What ``kappaframe.cohen_kappa`` and ``kappaframe.threshold_sweep`` take without a
 frame. pandas' hash factorization serves every backend; polars Series go through the
 polars adapter.
 """

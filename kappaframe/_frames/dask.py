@@ -1,11 +1,11 @@
 """Dask DataFrames: parts are partitions, mapped and reduced on the cluster.
 
-Pair counts add up over items, so the loop of :mod:`kappaframe._api.plan` counts each
+Pair counts add up over items, so the loop of ``kappaframe._api.plan`` counts each
 partition on the workers (through the pandas adapter), the partition counts are summed in
 a tree, and the total is finalised by the shared statistics. Results are what pandas gives
 on the same data; they come back as a one-partition Dask DataFrame (``.compute()`` for
 pandas). When nothing needs to be read first (wide layout, ``categories=`` given), the whole
-call is one graph (:func:`planned`): counting, summing and finishing run at ``.compute()``.
+call is one graph (``planned``): counting, summing and finishing run at ``.compute()``.
 Works with any scheduler, including a ``distributed.Client``.
 """
 
@@ -47,7 +47,7 @@ def from_pandas(frame: Any) -> Any:
 def planned(total: Any, finish: Callable[..., Any], args: tuple[Any, ...], meta: Any) -> Any:
     """A one-partition Dask DataFrame that computes ``finish(total, *args)`` when computed.
 
-    ``total`` is a :class:`dask.delayed.Delayed` (the summed partition counts); nothing
+    ``total`` is a ``dask.delayed.Delayed`` (the summed partition counts); nothing
     runs here. ``meta`` is the pandas result on no rows: the schema of the result.
     """
     dask, dd = _dask()
@@ -152,9 +152,9 @@ class DaskReader(PartReader):
         *args: Any,
         together: Hashable | None = None,
     ) -> Any:
-        """What :meth:`reduce` returns, as a :class:`dask.delayed.Delayed`: nothing runs.
+        """What ``reduce`` returns, as a ``dask.delayed.Delayed``: nothing runs.
 
-        ``func`` maps each partition and ``combine`` adds up to :data:`FAN_IN` results per
+        ``func`` maps each partition and ``combine`` adds up to ``FAN_IN`` results per
         task, in a tree whose root is returned.
         """
         dask, _ = _dask()

@@ -3,7 +3,7 @@
 Every statistic of a rater pair is a function of its K x K table of counts, and those
 tables are a ``GROUP BY ... COUNT(*)``. So an engine input is never brought into Python:
 one query, written with narwhals' lazy API, counts the cells in the engine (the cell
-layout of :meth:`kappaframe.Counts.from_frame`: the ``by`` columns, ``rater_a``,
+layout of ``kappaframe.Counts.from_frame``: the ``by`` columns, ``rater_a``,
 ``rater_b``, ``label_a``, ``label_b``, ``count``, each rater paired with themself
 included), and only those cells travel back, as a small pandas frame.
 
@@ -43,7 +43,7 @@ def _narwhals() -> Any:
 
 
 def engine_frame(data: Any) -> EngineFrame | None:
-    """An :class:`EngineFrame` for a DuckDB relation or a PySpark DataFrame; else None."""
+    """An ``EngineFrame`` for a DuckDB relation or a PySpark DataFrame; else None."""
     module = type(data).__module__.split(".")[0]
     if module not in ENGINES or module not in sys.modules:
         return None

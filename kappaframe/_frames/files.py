@@ -1,9 +1,9 @@
-"""Files as frame parts: the batches of :mod:`kappaframe._io.scan`, read as pandas frames.
+"""Files as frame parts: the batches of ``kappaframe._io.scan``, read as pandas frames.
 
-:func:`file_reader` turns a path, a glob, a folder, a list of paths, a ``pyarrow`` Dataset
-or a :class:`~kappaframe.FileScan` into a :class:`FileReader`, which yields eager parts to
-the one loop of :mod:`kappaframe._api.plan`. Reading (formats, decompression, CSV blocks,
-JSON lines, the kinds of CSV cells) is :mod:`kappaframe._io.scan`'s.
+``file_reader`` turns a path, a glob, a folder, a list of paths, a ``pyarrow`` Dataset
+or a ``FileScan`` into a ``FileReader``, which yields eager parts to
+the one loop of ``kappaframe._api.plan``. Reading (formats, decompression, CSV blocks,
+JSON lines, the kinds of CSV cells) is ``kappaframe._io.scan``'s.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ __all__ = ["FileReader", "file_reader"]
 
 
 def file_reader(data: Any) -> FileReader | None:
-    """Read a path, a list of paths, a Dataset or a :class:`FileScan`; else None."""
+    """Read a path, a list of paths, a Dataset or a ``FileScan``; else None."""
     if isinstance(data, FileScan):
         return FileReader(data)
     if isinstance(data, (str, os.PathLike)):
@@ -61,16 +61,16 @@ class FileReader(BatchReader):
     """Files as pandas parts: batches of rows, or the needed columns whole (long layout).
 
     CSV cells are read as written and become numbers as the command line decides it
-    (:func:`kappaframe._io.read.number_kind`, over every value): the rater columns of the
+    (``kappaframe._io.read.number_kind``, over every value): the rater columns of the
     wide layout together, as their labels share one category index, and every other
     column on its own; a column given a type in ``csv_options`` keeps it. Which columns
-    are group keys the counting tells by asking the adapter (:meth:`wrap`) for their keys,
-    which it does first on :meth:`empty`, before any batch is read.
+    are group keys the counting tells by asking the adapter (``wrap``) for their keys,
+    which it does first on ``empty``, before any batch is read.
 
     The batches are counted as they are read, with the kinds the files' first blocks
     show; each batch is checked against them, and should a later value change a kind
     (a ``2.5`` among whole numbers, a ``01``), every value is looked at once and the
-    counting starts again (:meth:`reduce`, :meth:`map`).
+    counting starts again (``reduce``, ``map``).
     """
 
     output = "pandas"

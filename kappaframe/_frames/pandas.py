@@ -150,7 +150,7 @@ class PandasFrame:
 
 
 def render(table: Table, source: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Build the pandas frame a :class:`Table` describes."""
+    """Build the pandas frame a ``Table`` describes."""
     data: dict[Hashable, Any] = {}
     for col in table.columns:
         if col.kind == "key":

@@ -2,7 +2,7 @@
 
 A reader only yields eager parts (a pandas or polars DataFrame each) and, for the layout
 that needs every rating of an item together, the needed columns at once. It never encodes,
-counts or adds: the one loop over parts is :mod:`kappaframe._api.plan`, which hands a
+counts or adds: the one loop over parts is ``kappaframe._api.plan``, which hands a
 reader the function to run on each part and the one that adds the results.
 """
 
@@ -25,7 +25,7 @@ class PartReader(ABC):
     output : {"pandas", "lazy", "dask"}
         The kind of frame results come back as.
     distributed : bool
-        Whether :meth:`map` and :meth:`reduce` run on a cluster (Dask): then a pass that
+        Whether ``map`` and ``reduce`` run on a cluster (Dask): then a pass that
         only looks at the data (distinct labels) is worth its own task graph.
     """
 

@@ -228,7 +228,7 @@ def factorize_keys(series: pl.Series, name: Hashable) -> tuple[np.ndarray, int]:
 class PolarsFrame:
     """A polars DataFrame or LazyFrame seen through the adapter interface.
 
-    A LazyFrame is collected once, with only the needed columns, by :meth:`load`; the
+    A LazyFrame is collected once, with only the needed columns, by ``load``; the
     result is handed back lazy.
     """
 
@@ -268,7 +268,7 @@ class PolarsFrame:
 
 
 def render(table: Table, source: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Build the polars frame a :class:`Table` describes (no index: index columns lead)."""
+    """Build the polars frame a ``Table`` describes (no index: index columns lead)."""
     data: list[pl.Series] = []
     for col in table.columns:
         name = str(col.name)
@@ -344,7 +344,7 @@ def batches(query: pl.LazyFrame, size: int) -> Iterator[pl.DataFrame]:
 def name_dtype(dtype: pl.DataType) -> pl.DataType:
     """The dtype rater ids of a column of ``dtype`` have as ``rater_a``/``rater_b`` names.
 
-    Names are rendered from Python values (:func:`render`): categorical ids become
+    Names are rendered from Python values (``render``): categorical ids become
     strings, integers Int64, floats Float64.
     """
     if isinstance(dtype, (pl.Categorical, pl.Enum)):

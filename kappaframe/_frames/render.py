@@ -1,4 +1,4 @@
-"""A :class:`kappaframe._schema.Table` to the frame library results come back in."""
+"""A ``kappaframe._schema.Table`` to the frame library results come back in."""
 
 from __future__ import annotations
 

@@ -64,10 +64,10 @@ _INPUT_SUFFIXES = {
 FOLDER_SUFFIXES = tuple(s for s in _INPUT_SUFFIXES if s != ".txt")
 
 #: What a provenance sidecar's name ends with: ``report.csv`` -> ``report.csv.provenance.json``
-#: (:mod:`kappaframe._io.provenance`). A folder or a glob never yields one as input.
+#: (``kappaframe._io.provenance``). A folder or a glob never yields one as input.
 SIDECAR_SUFFIX = ".provenance.json"
 
-#: The format a file is read in batches as (:mod:`kappaframe._io.scan`): TSV is CSV with
+#: The format a file is read in batches as (``kappaframe._io.scan``): TSV is CSV with
 #: another separator; a JSON array is read whole.
 SCAN_FORMATS = {"csv": "csv", "tsv": "csv", "parquet": "parquet", "jsonl": "jsonl"}
 

@@ -1,10 +1,10 @@
 """Provenance: which kappaframe, which input files, which options and when made a table.
 
-- :func:`provenance` builds the record (a JSON-ready dict); the command line stores it
-  in a Parquet file's key-value metadata under :data:`METADATA_KEY`, in the footer of an
+- ``provenance`` builds the record (a JSON-ready dict); the command line stores it
+  in a Parquet file's key-value metadata under ``METADATA_KEY``, in the footer of an
   HTML report, and beside every other file it writes as ``<output>.provenance.json``
-  (:func:`kappaframe._io.formats.sidecar_path`).
-- Input files are hashed as a stream (:data:`CHUNK` bytes at a time): memory stays flat
+  (``kappaframe._io.formats.sidecar_path``).
+- Input files are hashed as a stream (``CHUNK`` bytes at a time): memory stays flat
   whatever their size. Standard input is named ``"standard input"``, with the size and
   SHA-256 of the bytes received (before any decompression, so ``sha256sum`` of the file
   that was piped in gives the same digest).
@@ -48,7 +48,7 @@ STDIN_NAME = "standard input"
 
 
 def file_digest(path: str | os.PathLike[str], progress: Any = None) -> tuple[int, str]:
-    """The size in bytes and the SHA-256 (hex) of a file, read :data:`CHUNK` at a time.
+    """The size in bytes and the SHA-256 (hex) of a file, read ``CHUNK`` at a time.
 
     Parameters
     ----------
@@ -112,7 +112,7 @@ def provenance(
     ----------
     inputs : path, or sequence of paths, default ()
         The files read. A glob or a directory stands for the files it names, as for
-        :func:`kappaframe.scan` (provenance sidecars excluded). ``"-"`` is standard input
+        ``kappaframe.scan`` (provenance sidecars excluded). ``"-"`` is standard input
         as kappaframe read it (the command line's ``-``).
     options : mapping, optional
         The settings that made the result, e.g. ``{"weights": "linear", "by":

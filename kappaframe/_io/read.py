@@ -200,7 +200,7 @@ def number_kind(values: Iterable[str]) -> str | None:
 
 
 def as_numbers(frame: pd.DataFrame, columns: Sequence[Hashable], kind: str | None) -> None:
-    """Turn text ``columns`` of ``frame`` into numbers, in place, as :func:`number_kind` said."""
+    """Turn text ``columns`` of ``frame`` into numbers, in place, as ``number_kind`` said."""
     if kind is None:
         return
     for c in columns:
@@ -485,7 +485,7 @@ def read_input(
 
     CSV and TSV cells are read as written: only an empty cell is missing (plus the
     ``na_values`` tokens), and ``01``, ``1`` and ``1.0`` are three labels. A column
-    becomes numbers when :func:`number_kind` allows it (the ``labels`` columns decide
+    becomes numbers when ``number_kind`` allows it (the ``labels`` columns decide
     together, as they share one category index), so the label order for weights is the
     numeric one. The separator (``, ; TAB |``) and the decimal mark are sniffed unless
     ``options`` gives them; a UTF-8 byte order mark is dropped. JSON keeps its own types;
@@ -657,7 +657,7 @@ _DECOMPRESS_ERRORS = (EOFError, lzma.LZMAError, zlib.error, OSError)
 def is_read_error(err: BaseException) -> bool:
     """Whether ``err`` is what a decompressor or a parser raises for a file it rejects.
 
-    A :class:`KappaFrameError` is not: it already says what is wrong.
+    A ``KappaFrameError`` is not: it already says what is wrong.
     """
     if isinstance(err, KappaFrameError):
         return False
@@ -720,7 +720,7 @@ def read_head(
     """Read the first ``rows`` rows (to see column names and label types cheaply).
 
     CSV and TSV cells come back as written (text), missing when empty or in ``na_values``.
-    JSON lines: the first ``rows`` lines, parsed as :func:`read_input` parses them; of
+    JSON lines: the first ``rows`` lines, parsed as ``read_input`` parses them; of
     ``columns``, those the lines hold (a key may first appear later in the file).
     """
     options = options or TextOptions()
@@ -764,7 +764,7 @@ def _json_lines_head(
     na_values: Sequence[str],
     options: TextOptions,
 ) -> pd.DataFrame:
-    """The first ``rows`` lines of a JSON lines file, read as :func:`read_input` reads them."""
+    """The first ``rows`` lines of a JSON lines file, read as ``read_input`` reads them."""
     with source.open() as raw:
         stream: Any = raw
         if source.compression is not None:
@@ -783,7 +783,7 @@ def _json_lines_keys(source: Source, options: TextOptions) -> list[str]:
     """The keys of every line of a JSON lines file, in order of first appearance.
 
     Read in chunks of lines (memory set by the chunk, not the file), each parsed as
-    :func:`read_input` parses it.
+    ``read_input`` parses it.
     """
     names: dict[str, None] = {}
     compression: Any = source.compression
@@ -934,7 +934,7 @@ def comma_column(values: Iterable[str]) -> bool | None:
     """Where the values of one column stand on the decimal-comma rule.
 
     A column of a file whose decimal mark is ``,`` is rewritten with a point (``0,75`` to
-    ``0.75``, :func:`decimal_point`) only when every value of it in the file is an integer
+    ``0.75``, ``decimal_point``) only when every value of it in the file is an integer
     or a decimal-comma number, and one at least is the latter. A label such as ``a,b``
     keeps its column as written.
 
@@ -955,7 +955,7 @@ def comma_column(values: Iterable[str]) -> bool | None:
 
 
 def decimal_point(text: str) -> str:
-    """A decimal-comma number written with a point (the rewrite of :func:`comma_column`)."""
+    """A decimal-comma number written with a point (the rewrite of ``comma_column``)."""
     return text.replace(",", ".")
 
 
@@ -963,7 +963,7 @@ def _decimal_points(frame: pd.DataFrame) -> pd.DataFrame:
     """Numbers written with a decimal comma (``0,75``) rewritten with a point, column by column.
 
     Only a column whose every value is an integer or a decimal-comma number changes
-    (:func:`comma_column`).
+    (``comma_column``).
     """
     for c in frame.columns:
         if comma_column(_distinct_text(frame[c])):

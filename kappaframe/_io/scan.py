@@ -2,21 +2,21 @@
 
 Pair counts add up over items, so a file in the wide layout (one row per item) is read in
 batches of rows, each batch counted by the shared kernel and added to a running total (the
-loop of :mod:`kappaframe._api.plan`): peak memory depends on the batch size, not on the file.
+loop of ``kappaframe._api.plan``): peak memory depends on the batch size, not on the file.
 Parquet and CSV files go through ``pyarrow`` (only the needed columns, in batches of
 ``batch_size`` rows, little read-ahead): pass a path, a glob, a folder, a list of paths or
 a ``pyarrow.dataset.Dataset`` wherever a frame goes (``kf.pairwise("big.parquet")``), or
-:func:`scan` to set the format, the batch size or CSV options. A folder or a glob names the
-files the command line reads for it (:func:`kappaframe._io.read.expand_input`). CSV files
+``scan`` to set the format, the batch size or CSV options. A folder or a glob names the
+files the command line reads for it (``kappaframe._io.read.expand_input``). CSV files
 are cut into blocks of whole rows, each parsed on its own, decompressed as they are read
 (``.gz``, ``.bz2``, ``.xz``, ``.zst``); their cells are read as the command line reads
 them: as written, decimal commas made points where the whole column is numbers
-(:func:`kappaframe._io.read.comma_column`), numbers only by
-:func:`kappaframe._io.read.number_kind` over every value (see :class:`FileReader`). JSON
+(``kappaframe._io.read.comma_column``), numbers only by
+``kappaframe._io.read.number_kind`` over every value (see ``FileReader``). JSON
 lines (``.jsonl``, ``.ndjson``, compressed too) are read in chunks of lines, each parsed as
 the command line's whole-file read parses the file (``pandas.read_json(lines=True,
 dtype=False)``). A file the decompressor or the parser rejects is a
-:class:`~kappaframe.KappaFrameError` naming the file and the way out.
+``KappaFrameError`` naming the file and the way out.
 
 The long layout (one row per rating) needs every rating of an item together, which batches
 of rows do not give; it reads only its three or four columns (strings dictionary-encoded,
@@ -100,7 +100,7 @@ def _arrow_dataset() -> Any:
 class FileScan:
     """Parquet, CSV or JSON lines files to be read in batches: pass it wherever a frame goes.
 
-    Made by :func:`scan`; holds the configuration only (nothing is read until a function
+    Made by ``scan``; holds the configuration only (nothing is read until a function
     runs on it).
     """
 
@@ -149,7 +149,7 @@ class FileScan:
 
         Its schema is the union of the files' columns (pyarrow's default is the first
         file's, which would drop a rater who appears only in a later file); a column a file
-        lacks reads as missing labels there. (CSV files are read by :class:`_CsvFiles`.)
+        lacks reads as missing labels there. (CSV files are read by ``_CsvFiles``.)
         """
         import pyarrow as pa
 
@@ -182,7 +182,7 @@ class FileScan:
 
         As the command line reads files: ``NA``, ``N/A``, ``null`` and the other tokens
         pyarrow would take for missing are labels unless ``{"convert": {"null_values":
-        [...]}}`` names them. Blocks are :data:`CSV_BLOCK_BYTES` unless ``read`` says.
+        [...]}}`` names them. Blocks are ``CSV_BLOCK_BYTES`` unless ``read`` says.
         """
         import pyarrow.csv as pacsv
 
@@ -225,9 +225,9 @@ class FileScan:
         """Record batches of ``columns``, file by file, holding about one batch at a time.
 
         Parquet: ``ParquetFile.iter_batches`` without pre-buffering; CSV: the block
-        reader (:func:`csv_blocks`), each cell as written (text) unless ``csv_options``
+        reader (``csv_blocks``), each cell as written (text) unless ``csv_options``
         gives its column a type; JSON lines: pandas frames of at most
-        :data:`JSON_BATCH_LINES` lines; a ``Dataset`` given by the caller: its scanner,
+        ``JSON_BATCH_LINES`` lines; a ``Dataset`` given by the caller: its scanner,
         with the least read-ahead it allows.
         """
         ds = _arrow_dataset()
@@ -331,6 +331,10 @@ def scan(
         A path that does not exist, a glob that matches nothing, a folder without data
         files, files of mixed formats, and a file the decompressor or the parser rejects
         (now, or while a function reads it): the message names the file and the way out.
+
+    See Also
+    --------
+    counts : counts of the files that can be stored and added to later ones.
 
     Examples
     --------
@@ -442,9 +446,9 @@ def _guessed_kinds(
 class _KindCheck:
     """Confirms, batch by batch, the kinds guessed for sets of CSV columns read as text.
 
-    A set's kind is :func:`kappaframe._io.read.number_kind` of its distinct values; it
+    A set's kind is ``kappaframe._io.read.number_kind`` of its distinct values; it
     can only move away from a guess (whole numbers to decimals, numbers to text), so the
-    first batch that moves it raises :class:`_KindsChanged`. A batch's new values are
+    first batch that moves it raises ``_KindsChanged``. A batch's new values are
     judged at once (a ``2.5`` or a word among whole numbers could not be read as guessed);
     all the distinct values again each time they double, and at the end (``1`` in one
     batch and ``1.0`` in another name one number twice).
@@ -496,7 +500,7 @@ class _KindCheck:
 def csv_kinds(scan: FileScan, sets: Sequence[Sequence[str]]) -> dict[str, str | None]:
     """The kind of each column of ``sets`` in CSV files read as written: int, float or text.
 
-    As the command line decides it (:func:`kappaframe._io.read.number_kind`): each set of
+    As the command line decides it (``kappaframe._io.read.number_kind``): each set of
     columns decides together (the rater columns, whose labels share one category index),
     over every value of every file. A set with a column read as text in a file's first
     block (a value that is not a plain number) is text at once; the others are decided in
@@ -623,7 +627,7 @@ def _first_unreadable(paths: Sequence[str]) -> str:
 
 
 def _union_schema(dataset: Any, fmt: str) -> Any:
-    """The columns of every file of a pyarrow dataset: see :func:`_merge_schemas`."""
+    """The columns of every file of a pyarrow dataset: see ``_merge_schemas``."""
     return _merge_schemas(
         ((fragment.path, fragment.physical_schema) for fragment in dataset.get_fragments()), fmt
     )
@@ -730,8 +734,8 @@ _BYTE_LINES = ("utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252", "wind
 def csv_blocks(path: str, read: Any, parse: Any, convert: Any) -> Iterator[Any]:
     """Record batches of one CSV file, parsed a block of whole lines at a time.
 
-    See :func:`csv_tables`; a file the decompressor or the parser rejects is a
-    :class:`~kappaframe.KappaFrameError` naming the file and the way out.
+    See ``csv_tables``; a file the decompressor or the parser rejects is a
+    ``KappaFrameError`` naming the file and the way out.
     """
     for table in csv_tables(path, read, parse, convert):
         yield from table.to_batches()
@@ -928,15 +932,15 @@ class _CsvFile:
 
     As the command line reads a CSV file: the separator, unless given, is sniffed among
     ``, ; TAB |`` (TAB first for ``.tsv`` and ``.tab``), the decimal mark, unless given
-    (``decimal_point``), is sniffed as :func:`kappaframe._io.read.sniff_decimal` finds it,
+    (``decimal_point``), is sniffed as ``kappaframe._io.read.sniff_decimal`` finds it,
     and an empty name in the header is ``Unnamed: i``
-    (:func:`kappaframe._io.read.header_names`).
+    (``kappaframe._io.read.header_names``).
 
     With a decimal comma, a column read as text is rewritten with decimal points when
     every value of it in the file is an integer or a decimal-comma number
-    (:func:`kappaframe._io.read.comma_column`): :meth:`blocks` does so as it reads, from
-    what it has seen, and raises :class:`_CommasChanged` should a later value show that a
-    column it rewrote is not one (:meth:`decide_commas` then looks at every value).
+    (``kappaframe._io.read.comma_column``): ``blocks`` does so as it reads, from
+    what it has seen, and raises ``_CommasChanged`` should a later value show that a
+    column it rewrote is not one (``decide_commas`` then looks at every value).
     """
 
     def __init__(
@@ -1059,8 +1063,8 @@ class _CsvFile:
 def _sniffed_marks(path: str, read: dict[str, Any], delimiter: str | None) -> tuple[str, str]:
     """The separator (unless given) and the decimal mark of a CSV file, from its first lines.
 
-    As the command line finds them (:func:`kappaframe._io.read.sniff_delimiter`,
-    :func:`kappaframe._io.read.sniff_decimal`).
+    As the command line finds them (``kappaframe._io.read.sniff_delimiter``,
+    ``kappaframe._io.read.sniff_decimal``).
     """
     default = "\t" if suffix_format(path) == "tsv" else ","
     with _reading(path, "csv"), _binary_lines(path) as stream:
@@ -1080,8 +1084,8 @@ def _sniffed_marks(path: str, read: dict[str, Any], delimiter: str | None) -> tu
 class _CsvFiles:
     """The CSV files of a scan, in the place of a pyarrow dataset.
 
-    Each file is read by the block reader (:func:`csv_blocks`, decompressed as it is
-    read). It has what :class:`FileScan` and :class:`FileReader` ask of a dataset:
+    Each file is read by the block reader (``csv_blocks``, decompressed as it is
+    read). It has what ``FileScan`` and ``FileReader`` ask of a dataset:
     ``files``, the union ``schema`` (each file's first block) and ``to_table``.
     """
 
@@ -1102,7 +1106,7 @@ class _CsvFiles:
         return any(f.decimal == "," for f in self.csv.values())
 
     def decide_commas(self, columns: Sequence[str]) -> None:
-        """Which of ``columns`` each file rewrites, from every value (:class:`_CsvFile`)."""
+        """Which of ``columns`` each file rewrites, from every value (``_CsvFile``)."""
         for path in self.files:
             self.csv[path].decide_commas([c for c in columns if c in self.csv[path].schema.names])
 
@@ -1110,8 +1114,8 @@ class _CsvFiles:
         """Record batches of ``columns`` of one file, each cell as written (text).
 
         A column given a type keeps it; ``dictionary`` ones are dictionary-encoded text;
-        decimal-comma numbers are written with points (:class:`_CsvFile`), which may
-        raise :class:`_CommasChanged`.
+        decimal-comma numbers are written with points (``_CsvFile``), which may
+        raise ``_CommasChanged``.
         """
         import pyarrow as pa
 
@@ -1122,7 +1126,7 @@ class _CsvFiles:
         return self.csv[path].blocks(columns, text)
 
     def to_table(self, columns: Sequence[str], dictionary: Sequence[str] = ()) -> Any:
-        """Every row of ``columns``, file after file, as :meth:`blocks` reads them."""
+        """Every row of ``columns``, file after file, as ``blocks`` reads them."""
         import pyarrow as pa
 
         try:

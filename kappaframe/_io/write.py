@@ -5,12 +5,12 @@
   through: there is nothing to rename over, and replacing it would turn ``/dev/null``
   into a regular file.
 - A regular file keeps its permission bits; a new one gets 0666 minus the umask.
-- :func:`write_output` sends bytes to a file (compressed as its suffix says: ``.gz``,
-  ``.bz2``, ``.xz``, ``.zst``) or to standard output (``-``); :func:`table_bytes` turns a
+- ``write_output`` sends bytes to a file (compressed as its suffix says: ``.gz``,
+  ``.bz2``, ``.xz``, ``.zst``) or to standard output (``-``); ``table_bytes`` turns a
   table into CSV, TSV, JSON, JSON lines or Parquet (which keeps ordered categoricals, and
   takes key-value metadata, e.g. the provenance of the table).
   JSON numbers are exact: every float is written as the shortest decimal that reads back
-  as the same float (:func:`json_text`).
+  as the same float (``json_text``).
 - The temporary file is named ``.{name}.kappaframe-tmp-{pid}``; SIGTERM during the
   write removes it (exit status 143), and a later write to the same directory removes
   the ones whose process no longer runs.
@@ -221,7 +221,7 @@ def table_bytes(frame: pd.DataFrame, fmt: str, *, metadata: dict[str, str] | Non
     """A table as the bytes of a CSV, TSV, JSON, JSON lines or Parquet file.
 
     JSON and JSON lines are exact: every float reads back as the same float
-    (:func:`json_text`), as Parquet's do; Parquet also keeps the column types, an
+    (``json_text``), as Parquet's do; Parquet also keeps the column types, an
     ordered categorical (``interpretation``) included, so it reads back in its order.
 
     Parameters
@@ -297,7 +297,7 @@ def json_text(frame: pd.DataFrame, *, lines: bool = False) -> str:
     Parameters
     ----------
     frame : pandas.DataFrame
-        Plain columns (see :func:`plain`); column names become keys as text.
+        Plain columns (see ``plain``); column names become keys as text.
     lines : bool, default False
         JSON lines (one record a line, each ending with a newline; nothing for no
         rows) instead of one array.
@@ -376,7 +376,7 @@ def write_output(
     Raises
     ------
     KappaFrameError
-        As :func:`write_atomic`; a full or closed standard output.
+        As ``write_atomic``; a full or closed standard output.
     """
     if os.fspath(output) == STDIO:
         stream = sys.stdout if stdout is None else stdout

@@ -1,6 +1,6 @@
 """Notebook display of rater matrices: a coloured table, with no extra call.
 
-:func:`kappaframe.matrix` returns a plain pandas DataFrame whose ``attrs`` carry
+``kappaframe.matrix`` returns a plain pandas DataFrame whose ``attrs`` carry
 ``{"kappaframe": {"kind": "matrix", "stat": ...}}``. When IPython is running, the first
 matrix registers an HTML formatter for DataFrames with IPython's display system: frames
 carrying that mark render as a pandas ``Styler`` (colours by value, two decimals); every
@@ -8,7 +8,7 @@ other frame renders exactly as before (its own ``_repr_html_``). Nothing is subc
 so the result compares, pickles and concatenates like any DataFrame. To see the plain
 table, ``del m.attrs["kappaframe"]`` or call ``display(m.style.clear())``.
 
-Figures from :func:`kappaframe.heatmap` and :func:`kappaframe.confusion_plot` are built
+Figures from ``kappaframe.heatmap`` and ``kappaframe.confusion_plot`` are built
 without pyplot (no global state, no double display). So that a returned figure shows as
 the cell's value in a notebook even before ``%matplotlib inline`` or ``import
 matplotlib.pyplot``, drawing one registers IPython's own PNG printer for matplotlib

@@ -1,7 +1,7 @@
 """Pictures: the rater x rater heatmap (one panel per group) and a pair's confusion matrix.
 
 matplotlib is an optional extra (``pip install "kappaframe[plot]"``), imported only when
-a picture is drawn. Figures are built with :class:`matplotlib.figure.Figure`, not pyplot,
+a picture is drawn. Figures are built with ``matplotlib.figure.Figure``, not pyplot,
 so drawing touches no global state (safe in scripts, servers and threads); in a notebook
 the returned figure displays as the cell's value, and ``fig.savefig(path)`` writes it.
 """
@@ -67,7 +67,7 @@ def stat_label(stat: str = "kappa", weights: Any = None) -> str:
     ----------
     stat : {"kappa", "p_o", "p_e", "n"}, default "kappa"
     weights : None, str or array
-        As in :func:`kappaframe.pairwise`.
+        As in ``kappaframe.pairwise``.
 
     Returns
     -------
@@ -163,7 +163,7 @@ def heatmap(
 ) -> Figure:
     """Heatmap of the rater x rater matrix, annotated, one panel per group.
 
-    The numbers are those of :func:`kappaframe.matrix` (same arguments). The picture is
+    The numbers are those of ``kappaframe.matrix`` (same arguments). The picture is
     drawn to find low agreement: kappa and ``p_o`` use one sequential scale over
     [0, 1] on which low values are saturated dark red and high values pale; kappa
     below 0 is clipped to the dark purple of the colour bar's lower arrow (its cell
@@ -177,7 +177,7 @@ def heatmap(
     Parameters
     ----------
     data, raters, item, rater, label, by, stat, weights, categories, duplicates
-        As in :func:`kappaframe.matrix`.
+        As in ``kappaframe.matrix``.
     fail_under : float, optional
         A bar (the command line's ``--fail-under``): cells whose value is below it are
         outlined, and the colour bar carries a line at it.
@@ -198,6 +198,11 @@ def heatmap(
     ------
     ModuleNotFoundError
         matplotlib is not installed (``pip install "kappaframe[plot]"``).
+
+    See Also
+    --------
+    matrix : the numbers behind the picture, as a frame.
+    confusion_plot : the table of one pair.
 
     Examples
     --------
@@ -271,7 +276,7 @@ def squares_figure(
 ) -> Figure:
     """Draw (groups, R, R) values as annotated panels sharing one colour bar.
 
-    What :func:`heatmap` draws from arrays (those of :func:`group_squares`); the HTML
+    What ``heatmap`` draws from arrays (those of ``group_squares``); the HTML
     report draws its groups with it. An empty title becomes "all items".
     """
     n_groups = squares.shape[0]
@@ -318,7 +323,7 @@ def group_squares(
     categories: Sequence[Any] | None = None,
     duplicates: Duplicates = "raise",
 ) -> tuple[np.ndarray, list[str], list[str]]:
-    """Compute :func:`kappaframe.matrix` as arrays: (groups, R, R), rater names, titles."""
+    """Compute ``kappaframe.matrix`` as arrays: (groups, R, R), rater names, titles."""
     check_stat(stat)
     prep = prepare_input(
         adapt(data),
@@ -509,7 +514,7 @@ def confusion_plot(
 ) -> Figure:
     """Draw the K x K confusion matrix of two rater columns, annotated.
 
-    The counts are those of :func:`kappaframe.confusion` (rows ``a``, columns ``b``;
+    The counts are those of ``kappaframe.confusion`` (rows ``a``, columns ``b``;
     items either rater left missing are not counted); the title gives ``n`` and kappa
     with the weighting asked for ("linear-weighted kappa = 0.03").
 
@@ -519,9 +524,9 @@ def confusion_plot(
     a, b : column name
         The two rater columns (rows, columns).
     categories : sequence, optional
-        Category order, as in :func:`kappaframe.confusion`.
+        Category order, as in ``kappaframe.confusion``.
     weights : {None, "linear", "quadratic"} or array, optional
-        The weighting of the kappa in the title, as in :func:`kappaframe.pairwise`.
+        The weighting of the kappa in the title, as in ``kappaframe.pairwise``.
     normalize : {"true", "pred", "all"}, bool or None, default None
         As scikit-learn's ``ConfusionMatrixDisplay.from_predictions(normalize=)``, with
         ``a`` as the truth: ``"true"`` shows each row as shares of its items (rows sum
@@ -540,6 +545,11 @@ def confusion_plot(
     ------
     KappaFrameError
         ``normalize`` is not one of the choices above.
+
+    See Also
+    --------
+    confusion : the same counts as a frame.
+    heatmap : every pair at once.
 
     Examples
     --------

@@ -1,8 +1,8 @@
 """The report behind ``kappaframe report``: render a result for people, write it atomically.
 
-- Input files are read by :func:`kappaframe._io.read.read_input` (the one place), and
-  outputs written by :func:`kappaframe._io.write.write_atomic`.
-- :func:`render_text`, :func:`render_markdown` and :func:`render_html` turn a tidy
+- Input files are read by ``kappaframe._io.read.read_input`` (the one place), and
+  outputs written by ``kappaframe._io.write.write_atomic``.
+- ``render_text``, ``render_markdown`` and ``render_html`` turn a tidy
   pairwise result (plus, for the richer formats, the input) into text. The HTML is one
   self-contained file: inline CSS and inline SVG pictures, no script, no network.
 """
@@ -96,7 +96,7 @@ class Report:
         return self.item is not None
 
     def options(self) -> dict[str, Any]:
-        """The arguments that read ``data`` as :func:`kappaframe.pairwise` did."""
+        """The arguments that read ``data`` as ``kappaframe.pairwise`` did."""
         return {
             "item": self.item,
             "rater": self.rater,
@@ -208,7 +208,7 @@ def write_report(
     """Write ``report`` in ``fmt`` to ``output`` (atomically), or return the text for stdout.
 
     CSV text cells starting like a formula are quoted for spreadsheets
-    (:func:`spreadsheet_safe`) unless ``raw``; the other data formats (JSON, JSON lines,
+    (``spreadsheet_safe``) unless ``raw``; the other data formats (JSON, JSON lines,
     Parquet) are always exact: every float reads back as the same float.
     """
     tidy = report.tidy
@@ -312,7 +312,7 @@ def render_text(frame: pd.DataFrame, *, min_items: int | None = MIN_ITEMS) -> st
     """Format a readable fixed-width table (floats to 3 decimals) for a terminal.
 
     Rows interpreted as "too few items" get a line under the table saying why
-    (:func:`too_few_note`; ``min_items`` is the minimum the table was made with).
+    (``too_few_note``; ``min_items`` is the minimum the table was made with).
     """
     if frame.empty:
         return "(no rows)\n"
@@ -457,9 +457,9 @@ def _legend(report: Report) -> str:
 
 
 def rater_summary(report: Report) -> pd.DataFrame | None:
-    """Summarise each rater (per group) with :func:`kappaframe.raters`.
+    """Summarise each rater (per group) with ``kappaframe.raters``.
 
-    Without the input rows (a streamed report), :func:`summary_from_tidy` reads a
+    Without the input rows (a streamed report), ``summary_from_tidy`` reads a
     shorter summary off the tidy table.
     """
     if report.data is None:
@@ -772,7 +772,7 @@ def provenance_html(record: dict[str, Any]) -> str:
     """A footer element with a provenance record: its inputs for people, the whole as JSON.
 
     The inputs (path, bytes, SHA-256) as a paragraph; the record
-    (:func:`kappaframe._io.provenance.provenance`) as JSON in a closed
+    (``kappaframe._io.provenance.provenance``) as JSON in a closed
     ``<details id="kappaframe-provenance">`` (no script: a reader parses the ``<pre>``).
     """
     files = "; ".join(

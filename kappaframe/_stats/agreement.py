@@ -141,7 +141,7 @@ def check_weights(weights: Any) -> None:
 
     A name must be one of the allowed names; a vector or matrix must hold finite,
     non-negative disagreements with zero for agreement (``v[0]``, the diagonal). Its
-    size is checked against the categories once they are known (:func:`weight_matrix`).
+    size is checked against the categories once they are known (``weight_matrix``).
     """
     if weights is None:
         return
@@ -305,9 +305,9 @@ CHANCE_ONE = 1e-12
 def chance_corrected(p_o: np.ndarray, p_e: np.ndarray, n: np.ndarray | None = None) -> np.ndarray:
     """``(p_o - p_e) / (1 - p_e)``: NaN where undefined, never a silent 1.0 or 0.0.
 
-    Undefined: ``p_e`` within :data:`CHANCE_ONE` of 1, anything not finite, or ``n == 0``.
+    Undefined: ``p_e`` within ``CHANCE_ONE`` of 1, anything not finite, or ``n == 0``.
     Every chance-corrected coefficient but Cohen's kappa itself (which
-    :func:`finish_agreement` computes from disagreement sums) ends here.
+    ``finish_agreement`` computes from disagreement sums) ends here.
     """
     with np.errstate(divide="ignore", invalid="ignore"):
         value = (p_o - p_e) / (1.0 - p_e)
@@ -351,7 +351,7 @@ def finish_agreement(
 
 
 def diagonal_agreement(sums: DiagonalCounts, weights: Any) -> dict[str, np.ndarray]:
-    """Agreement of diagonal-and-marginal sums, as :func:`agreement` gives it for tables.
+    """Agreement of diagonal-and-marginal sums, as ``agreement`` gives it for tables.
 
     ``weights`` is ``None``, ``"linear"`` or ``"quadratic"``.
     """
@@ -392,7 +392,7 @@ def diagonal_agreement(sums: DiagonalCounts, weights: Any) -> dict[str, np.ndarr
 
 
 def pair_agreement(tables: np.ndarray | DiagonalCounts, weights: Weights) -> dict[str, np.ndarray]:
-    """Agreement of full tables (:func:`agreement`) or of diagonal counts (no K x K matrix)."""
+    """Agreement of full tables (``agreement``) or of diagonal counts (no K x K matrix)."""
     if isinstance(tables, DiagonalCounts):
         return diagonal_agreement(tables, weights.spec)
     return agreement(tables, weights.matrix)

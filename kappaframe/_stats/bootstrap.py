@@ -5,7 +5,7 @@ many items fall in each cell of the pair's K x K table: a bootstrap table is one
 multinomial draw of ``n`` items over the observed cell proportions. So every replicate of
 every pair and group is drawn at once with ``Generator.multinomial`` (no per-item loop),
 in chunks of tables that bound the memory, and kappa is recomputed by the same
-:func:`kappaframe._stats.agreement.agreement` as the point estimate.
+``kappaframe._stats.agreement.agreement`` as the point estimate.
 
 The exact multinomial draw costs one binomial draw per cell and replicate, and that is
 most of the time. Chunks of tables are drawn side by side on the CPUs this process may
@@ -65,7 +65,7 @@ def check_bootstrap(n_boot: Any) -> int:
 
 
 def _workers() -> int:
-    """How many threads draw: the CPUs this process may run on, at most :data:`MAX_THREADS`."""
+    """How many threads draw: the CPUs this process may run on, at most ``MAX_THREADS``."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
@@ -181,7 +181,7 @@ def _occupied_replicates(
 
     A resampled table has items only where the table has them, so one multinomial draw
     over the occupied cells is the same draw as over all K^2 cells; the disagreement sums
-    of :func:`kappaframe._stats.agreement.finish_agreement` need only those cells and the
+    of ``kappaframe._stats.agreement.finish_agreement`` need only those cells and the
     marginals of the categories that occur.
     """
     cells = np.flatnonzero(table)

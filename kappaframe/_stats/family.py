@@ -2,7 +2,7 @@
 
 NumPy only. Every function takes contingency tables ``counts[..., K, K]`` (rows: rater a,
 columns: rater b) and disagreement weights ``W`` (K x K, maximum 1, as built by
-:func:`kappaframe._stats.agreement.weight_matrix`) and returns arrays shaped like the leading axes.
+``kappaframe._stats.agreement.weight_matrix``) and returns arrays shaped like the leading axes.
 Nothing is recounted: every coefficient is a function of the same table as kappa.
 """
 
@@ -33,7 +33,7 @@ FAMILY = (
 
 
 def resolve_stats(stats: Any) -> list[str]:
-    """``None`` -> ``[]``; ``"all"`` -> every name of :data:`FAMILY`; else the names given.
+    """``None`` -> ``[]``; ``"all"`` -> every name of ``FAMILY``; else the names given.
 
     Names are checked and returned in the order given (duplicates are an error).
     """
@@ -122,13 +122,13 @@ def kappa_max(counts: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def family(counts: np.ndarray, weights: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:
-    """Compute the coefficients ``names`` (from :data:`FAMILY`) of each table.
+    """Compute the coefficients ``names`` (from ``FAMILY``) of each table.
 
     ``p_o`` is the (weighted) observed agreement of the row, ``p_o,1`` its unweighted
     version (the share of the diagonal), ``p_i.``, ``p_.j`` the marginals of rater a and b,
     ``pi_k = (p_k. + p_.k) / 2`` their average and K the number of categories.
 
-    - ``kappa_max``: see :func:`kappa_max` (weighted like the row).
+    - ``kappa_max``: see ``kappa_max`` (weighted like the row).
     - ``pabak``: prevalence- and bias-adjusted kappa, ``(K p_o,1 - 1) / (K - 1)``; for two
       categories Byrt, Bishop & Carlin's ``2 p_o,1 - 1``. Always unweighted.
     - ``prevalence_index``: ``p_11 - p_22``, ``bias_index``: ``p_12 - p_21`` (Byrt et al.;

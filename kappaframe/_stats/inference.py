@@ -1,10 +1,10 @@
 """Inference for agreement coefficients: the one interval and the FCE variance terms.
 
-Every ``ci=`` column of kappaframe comes from :func:`normal_interval`: ``se`` and ``se0``
+Every ``ci=`` column of kappaframe comes from ``normal_interval``: ``se`` and ``se0``
 from a variance and a null variance, the interval clipped to [-1, 1] (normal quantiles,
 or Student's t with ``n - 1`` degrees of freedom as irrCAC prints them), and the
 large-sample test of a zero coefficient (two-sided or one-sided). The Fleiss, Cohen &
-Everitt (1969) terms (:func:`fce_terms`) serve Cohen's kappa (:func:`standard_errors`) and
+Everitt (1969) terms (``fce_terms``) serve Cohen's kappa (``standard_errors``) and
 Light's mean kappa. Student's t is computed here (NumPy only: the regularized incomplete
 beta function by its continued fraction), so SciPy stays optional.
 """
@@ -116,7 +116,7 @@ def t_cdf(t: np.ndarray, df: np.ndarray) -> np.ndarray:
 def t_quantile(level: float, df: np.ndarray) -> np.ndarray:
     """The two-sided Student's t quantile ``t_(1 - alpha/2, df)`` of a confidence level.
 
-    Solved by bisection on :func:`t_cdf`, once per distinct ``df``; NaN where ``df < 1``.
+    Solved by bisection on ``t_cdf``, once per distinct ``df``; NaN where ``df < 1``.
     """
     df = np.asarray(df, dtype=float)
     target = 0.5 + level / 2.0
@@ -177,7 +177,7 @@ def normal_interval(
     Student's ``t_(1 - alpha/2, n - 1)``. ``z = value / se0`` and ``p_value`` tests
     value = 0 against ``alternative`` (``"two-sided"``, ``"greater"``: value > 0, or
     ``"less"``) on the same distribution; NaN where the null variance is 0 (no test).
-    Variances within rounding of 0 (negative, or below :data:`ROUNDING_VARIANCE`) count as
+    Variances within rounding of 0 (negative, or below ``ROUNDING_VARIANCE``) count as
     0; everything is NaN where ``value`` is.
     """
     if not 0 < level < 1:
@@ -286,7 +286,7 @@ def standard_errors(
     These are statsmodels' ``std_kappa`` and ``std_kappa0`` (and SAS PROC FREQ's), for
     any weights (asymmetric ones included: rows are rater a's labels); ``se0`` is
     statsmodels' ``std_kappa0`` (SAS's "ASE under H0"). The columns follow
-    :func:`normal_interval` (``n`` the items of each table).
+    ``normal_interval`` (``n`` the items of each table).
     """
     if not 0 < level < 1:
         raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")

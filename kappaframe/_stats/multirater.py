@@ -5,10 +5,10 @@ each item, turned into the per-item category counts ``r[i, k]`` (how many raters
 item i in category k: one comparison pass over the code matrix per category when there
 are few, one ``np.bincount`` per rater otherwise); every coefficient here is a
 function of those counts (Conger's also of each rater's own label counts, Light's of the
-pairwise K x K tables of :mod:`kappaframe._count.kernel`). All of it is vectorised over groups:
+pairwise K x K tables of ``kappaframe._count.kernel``). All of it is vectorised over groups:
 per-item terms are summed per group with ``np.bincount``. Krippendorff's alpha sums them
 over the distinct count vectors of each group instead, weighted by how many items share
-one (:func:`_distinct_items`): a few hundred rows where there are few categories and raters.
+one (``_distinct_items``): a few hundred rows where there are few categories and raters.
 
 Missing labels follow Gwet (2014, ch. 5-6; his R package irrCAC), which keeps every
 rating: an item counts for observed agreement when it has two or more labels, and for the
@@ -16,7 +16,7 @@ category shares ``pi`` when it has at least one. Krippendorff's alpha keeps, as 
 defined it, only the items with two or more labels (the pairable values).
 
 Agreement weights here are ``A = 1 - W`` for the disagreement weights ``W`` of
-:func:`kappaframe._stats.agreement.weight_matrix` (1 on the diagonal).
+``kappaframe._stats.agreement.weight_matrix`` (1 on the diagonal).
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ class Ratings:
     """The items that carry at least one label, as codes and as per-item category counts.
 
     ``given_counts`` holds counts read as such (``layout="counts"``, with no codes); from
-    codes, :attr:`counts` is counted on first use only, since Krippendorff's alpha does
-    without it (:func:`_distinct_items`).
+    codes, ``counts`` is counted on first use only, since Krippendorff's alpha does
+    without it (``_distinct_items``).
     """
 
     codes: np.ndarray  # (n_raters, n_items), -1 missing
@@ -147,7 +147,7 @@ def _distinct_items(rt: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
     ``n_raters + 1`` (a rater with label ``c`` adds ``(n_raters + 1)^c``), numbered by one
     ``np.bincount``; a second one over (group, number) counts the items. None when those
     bincounts would be longer than a few times the number of items (many categories or
-    raters): then use :attr:`Ratings.counts` item by item.
+    raters): then use ``Ratings.counts`` item by item.
     """
     codes, k = rt.codes, rt.n_categories
     n_raters, n_items = codes.shape
@@ -181,7 +181,7 @@ def _distinct_items(rt: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
 
 
 def resolve_methods(method: Any) -> list[str]:
-    """One name or a list of names from :data:`METHODS`, checked, in the order given."""
+    """One name or a list of names from ``METHODS``, checked, in the order given."""
     names = [method] if isinstance(method, str) else method
     try:
         names = list(names)
@@ -534,7 +534,7 @@ def _krippendorff(
     ``var = sum_i (a*_i - alpha')^2 / (n (n - 1))`` over the ``n`` pairable items.
     (irrCAC 1.0 and its Python port centred ``p_a,i`` on ``p_o`` instead: the same
     standard error to about 1e-3.) Every sum over items runs over the distinct (group,
-    counts) rows of :func:`_distinct_items`, each term times its number of items, when
+    counts) rows of ``_distinct_items``, each term times its number of items, when
     there are few enough; item by item otherwise. The two agree to rounding.
     """
     ng = rt.n_groups
@@ -689,7 +689,7 @@ def compute(
     """One method on every group: ``p_o``, ``p_e``, ``value``; ``var`` (and ``var0``).
 
     ``disagree`` is scaled to a maximum of 1; ``given`` is the same weights as the caller
-    gave them (default ``disagree``), which :data:`AS_GIVEN` methods use: Gwet's AC2's
+    gave them (default ``disagree``), which ``AS_GIVEN`` methods use: Gwet's AC2's
     chance agreement and percent agreement change with the scale of the weights.
     ``var`` and ``var0`` only ``with_variance``. Everything is NaN for a group without a
     labeled item.

@@ -1,8 +1,8 @@
 """Per-rater statistics: each rater against their partners. NumPy only.
 
 From the K x K tables of the rater pairs and their kappas, per group and rater: the summary
-of their kappas with every partner (:func:`partner_summary`), and their label mix against
-their partners' on the items they share (:func:`label_mix`).
+of their kappas with every partner (``partner_summary``), and their label mix against
+their partners' on the items they share (``label_mix``).
 """
 
 from __future__ import annotations

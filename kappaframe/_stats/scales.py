@@ -6,7 +6,7 @@ contiguous, and keeps every two-decimal value where the published table puts it.
 A band is described by its lower edge and whether that edge is included.
 
 A value that rests on fewer than ``min_items`` items gets no band: its interpretation is
-:data:`TOO_FEW_ITEMS`, the lowest category (:func:`with_min_items`).
+``TOO_FEW_ITEMS``, the lowest category (``with_min_items``).
 """
 
 from __future__ import annotations
@@ -59,13 +59,13 @@ class Scale:
         return lower, upper
 
     def membership(self, kappa: np.ndarray, se: np.ndarray) -> np.ndarray:
-        r"""Probability that the true coefficient lies in each band, shape ``(..., bands)``.
+        """Probability that the true coefficient lies in each band, shape ``(..., bands)``.
 
         Gwet (2014, ch. 6), as irrCAC's ``landis.koch.bf`` computes it: with the normal
-        approximation :math:`\kappa \sim N(\hat\kappa, se^2)` truncated to [-1, 1],
-        band :math:`[a, b]` has probability
-        :math:`[\Phi((b - \hat\kappa)/se) - \Phi((a - \hat\kappa)/se)] / T` with
-        :math:`T = \Phi((1 - \hat\kappa)/se) - \Phi((-1 - \hat\kappa)/se)`. NaN where
+        approximation ``N(k, se^2)`` truncated to [-1, 1] (``k`` the estimate, ``Phi``
+        the normal distribution function), band ``[a, b]`` has probability
+        ``(Phi((b - k) / se) - Phi((a - k) / se)) / T`` with
+        ``T = Phi((1 - k) / se) - Phi((-1 - k) / se)``. NaN where
         the coefficient or its standard error is NaN.
         """
         k = np.asarray(kappa, dtype=float)[..., None]
@@ -91,7 +91,7 @@ class Scale:
         """Gwet's probabilistic benchmark: the band, and its cumulative probability.
 
         Going down from the highest band, the first band whose cumulative membership
-        probability (:meth:`membership` of it and every band above it) reaches
+        probability (``membership`` of it and every band above it) reaches
         ``level``. Band ``-1`` and probability NaN where the coefficient or its standard
         error is NaN.
         """
@@ -122,7 +122,7 @@ class Scale:
 
 _INF = float("-inf")
 
-#: Built-in scales. Edges: see each entry; the tables are those of the references below.
+# Built-in scales. Edges: see each entry; the tables are those of the references below.
 SCALES: dict[str, Scale] = {
     # Landis & Koch (1977): <0 poor, .00-.20 slight, .21-.40 fair, .41-.60 moderate,
     # .61-.80 substantial, .81-1.00 almost perfect. Upper edges are inclusive: 0.20 is slight.
@@ -163,10 +163,18 @@ SCALES: dict[str, Scale] = {
         (True, False, True, True, True, False),
     ),
 }
+"""The built-in interpretation scales, by the name ``scale=`` takes.
+
+``"landis_koch"`` (Landis & Koch 1977, the default), ``"fleiss"`` (Fleiss 1981),
+``"altman"`` (Altman 1991), ``"cicchetti"`` (Cicchetti & Sparrow 1981) and ``"mchugh"``
+(McHugh 2012). The published tables leave gaps at two decimals (".00-.20 slight, .21-.40
+fair"); each scale closes them so that every two-decimal value lands in the band its table
+names. ``SCALES["landis_koch"].bands()`` lists a scale's bands in words.
+"""
 
 
 def resolve_scale(scale: str | Mapping[float, str] | Scale) -> Scale:
-    """Turn a scale name or a ``{lower_bound: label}`` mapping into a :class:`Scale`.
+    """Turn a scale name or a ``{lower_bound: label}`` mapping into a ``Scale``.
 
     In a user mapping each bound is inclusive (``kappa >= bound``); a kappa below the
     lowest bound gets a missing interpretation.
@@ -226,7 +234,7 @@ def with_min_items(
         The items each value rests on (same shape).
     min_items : int or None
         ``None`` or 0: ``band`` and ``labels`` as they are. Else ``labels`` with
-        :data:`TOO_FEW_ITEMS` put first, every band moved up one, and the values with a
+        ``TOO_FEW_ITEMS`` put first, every band moved up one, and the values with a
         band but fewer than ``min_items`` items coded 0 (an undefined value stays missing).
 
     Returns
@@ -238,7 +246,7 @@ def with_min_items(
     Raises
     ------
     KappaFrameError
-        A scale has a band named :data:`TOO_FEW_ITEMS`.
+        A scale has a band named ``TOO_FEW_ITEMS``.
     """
     if not min_items:
         return band, labels
