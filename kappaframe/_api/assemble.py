@@ -88,7 +88,7 @@ def tidy(
         Column("interpretation", "enum", band, categories=labels),
     ]
     columns += [Column(name, "float", extras[name]) for name in extra.names]
-    return Table(columns)
+    return Table(columns, mark={"kind": "pairwise"})
 
 
 def interpret(
