@@ -144,3 +144,24 @@ def test_se_note_only_with_both_p_value_and_interval() -> None:
     assert se_note(kf.overall(team, TEAM, ci=0.95))
     assert not se_note(kf.pairwise(team, TEAM))
     assert not se_note(kf.pairwise(team, TEAM, ci=0.95)[["kappa", "p_value"]])
+
+
+def test_tables_are_coloured_without_matplotlib() -> None:
+    """The Stylers and the report's tables take their colours from the written-out table."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['matplotlib'] = None\n"
+        "import kappaframe as kf\n"
+        "from kappaframe._report import colours\n"
+        "from kappaframe._report.display import styler\n"
+        "team = kf.datasets.labeling_team(seed=0)\n"
+        "res = kf.pairwise(team, ['ana', 'ben', 'dee'])\n"
+        "html = styler(res).to_html() + styler(kf.matrix(team, ['ana', 'ben'])).to_html()\n"
+        "print(all(colours.colour(k) in html for k in res['kappa']), 'matplotlib' in str(\n"
+        "    [m for m in sys.modules if m.startswith('matplotlib') and sys.modules[m]]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]
