@@ -53,12 +53,16 @@ def main() -> None:
             check=True,
             capture_output=True,
         )
-        small = Image.open(shot).convert("RGB").quantize(colors=128)
+        small = (
+            Image.open(shot).convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+        )
         small.save(DOCS / "report.png", optimize=True)
         fig = kf.heatmap(team, raters, fail_under=0.2, **options)
         drawn = Path(tmp) / "heatmap.png"
         fig.savefig(drawn, dpi=90)
-        small = Image.open(drawn).convert("RGB").quantize(colors=128)
+        small = (
+            Image.open(drawn).convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+        )
         small.save(DOCS / "heatmap.png", optimize=True)
 
 

@@ -30,6 +30,7 @@ from ._types import (
     Normalization,
     Scale,
     Stat,
+    Triangle,
 )
 
 if TYPE_CHECKING:
@@ -317,7 +318,10 @@ class KappaAccessor(Generic[FrameT]):
         duplicates: Duplicates = "raise",
         fail_under: float | None = None,
         annotate: bool = True,
-        ncols: int = 3,
+        show_n: bool = False,
+        triangle: Triangle | None = None,
+        scale: Scale | None = "landis_koch",
+        ncols: int | None = None,
         ax: Axes | None = None,
     ) -> Any:
         return plots.heatmap(
@@ -333,6 +337,9 @@ class KappaAccessor(Generic[FrameT]):
             duplicates=duplicates,
             fail_under=fail_under,
             annotate=annotate,
+            show_n=show_n,
+            triangle=triangle,
+            scale=scale,
             ncols=ncols,
             ax=ax,
         )

@@ -103,7 +103,8 @@ class Table:
     """Columns in output order; ``index`` names the columns pandas makes the index.
 
     ``mark`` is stored in a pandas result's ``attrs["kappaframe"]`` (e.g. ``{"kind":
-    "matrix", "stat": "kappa"}``): what the notebook display reads to colour a matrix.
+    "matrix", "stat": "kappa"}``, ``{"kind": "pairwise"}``): what the notebook display
+    reads to show a result as a coloured table.
     """
 
     columns: list[Column]

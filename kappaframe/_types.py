@@ -15,6 +15,7 @@ CIMethod = Literal["analytic", "bootstrap"]
 CIDist = Literal["normal", "t"]
 Benchmark = Literal["point", "probabilistic"]
 Normalization = Literal["true", "pred", "all"]
+Triangle = Literal["lower", "upper"]
 Alternative = Literal["two-sided", "greater", "less"]
 Layout = Literal["ratings", "counts"]
 Method = Literal[
@@ -45,5 +46,6 @@ __all__ = [
     "Scale",
     "ScaleName",
     "Stat",
+    "Triangle",
     "WeightsName",
 ]

@@ -122,7 +122,7 @@ def tidy_table(
         Column("interpretation", "enum", band[0], categories=band[1]),
     ]
     columns += [Column(name, "float", column) for name, column in extras.items()]
-    return Table(columns)
+    return Table(columns, mark={"kind": "pairwise"})
 
 
 def tidy_schema(

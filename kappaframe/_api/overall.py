@@ -453,7 +453,7 @@ def overall(
     band, labels = with_min_items(band, n_items[group_of_row], min_items, scale_obj.labels)
     columns.append(Column("interpretation", "enum", band, categories=labels))
     columns += [Column(name, "float", errors[name]) for name in options.ci_names]
-    return source.frame.render(Table(columns))
+    return source.frame.render(Table(columns, mark={"kind": "overall"}))
 
 
 def per_category(

@@ -156,4 +156,4 @@ def raters(
         Column("overused_share", "float", mix["overused_share"].reshape(-1)),
         Column("others_share", "float", mix["others_share"].reshape(-1)),
     ]
-    return prep.frame.render(Table(columns))
+    return prep.frame.render(Table(columns, mark={"kind": "raters"}))

@@ -153,12 +153,16 @@ def _html_sections(tables: dict[str, Any], titles: dict[str, str]) -> str:
     """The extra tables as HTML sections (the page's own table style)."""
     import html
 
-    from .._report.report import _html_table
+    from .._report.display import se_note
+    from .._report.report import COLOURED, _html_table
 
-    colours = {"overall": ("value",), "raters": ("mean_kappa", "median_kappa", "min_kappa")}
+    def note(table: Any) -> str:
+        text = se_note(table)
+        return f'<p class="note">{html.escape(text)}</p>' if text else ""
+
     return "".join(
-        f'<section id="{name}-table"><h2>{html.escape(titles[name])}</h2>'
-        f'<div class="scroll">{_html_table(table, colour=colours[name])}</div></section>'
+        f'<section id="{name}-table"><h2>{html.escape(titles[name])}</h2>{note(table)}'
+        f'<div class="scroll">{_html_table(table, colour=COLOURED[name])}</div></section>'
         for name, table in tables.items()
     )
 

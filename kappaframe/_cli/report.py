@@ -254,6 +254,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         progress=progress,
         max_heatmaps=MAX_GROUP_HEATMAPS if args.heatmaps is None else args.heatmaps,
         min_items=args.min_items,
+        scale=args.scale,
         created=created,
     )
     tables = {"overall": many, "raters": summary}

@@ -251,12 +251,11 @@ def _parquet(frame: pd.DataFrame, metadata: dict[str, str] | None) -> bytes:
     except ModuleNotFoundError as err:
         raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
     buffer = io.BytesIO()
-    if not metadata:
-        frame.to_parquet(buffer, index=False)
-        return buffer.getvalue()
+    # pyarrow, not DataFrame.to_parquet: that would also store the frame's attrs (the
+    # notebook display's mark), which say nothing to a reader of the file.
     table = pa.Table.from_pandas(frame, preserve_index=False)
     known = dict(table.schema.metadata or {})
-    known.update({k.encode("utf-8"): v.encode("utf-8") for k, v in metadata.items()})
+    known.update({k.encode("utf-8"): v.encode("utf-8") for k, v in (metadata or {}).items()})
     pq.write_table(table.replace_schema_metadata(known), buffer)
     return buffer.getvalue()
 

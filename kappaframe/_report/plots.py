@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast, get_args
 
 import numpy as np
 
@@ -21,8 +22,10 @@ from .._api.plan import adapt, prepare_input
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from .._schema import Column, Table
 from .._stats.agreement import agreement, weight_matrix
-from .._types import Duplicates, Normalization, Stat
-from .display import register_figure_formatter
+from .._stats.scales import resolve_scale
+from .._types import Duplicates, Normalization, Scale, Stat, Triangle
+from . import colours
+from .display import number_text, register_figure_formatter
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -30,14 +33,20 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = [
+    "TRIANGLES",
+    "Cells",
+    "Grid",
     "Normalization",
+    "bar_width",
     "confusion_plot",
+    "grid",
     "group_squares",
     "heatmap",
     "normalized",
     "require_matplotlib",
     "squares_figure",
     "stat_label",
+    "text_width",
 ]
 
 #: ``confusion_plot(normalize=...)``: rows sum to 1, columns sum to 1, or all cells do.
@@ -51,13 +60,6 @@ _CAPTIONS = {
     "p_e": "chance agreement",
     "n": "items rated by both",
 }
-
-#: Colours: undefined cells, the rater-with-themself diagonal, kappa below 0 (the colour
-#: bar's lower arrow), and the outline of cells below ``fail_under``.
-_UNDEFINED = "#d9d9d9"
-_DIAGONAL = "#f4f4f4"
-_NEGATIVE = "#2d004b"
-_BAR = "#2b8cff"
 
 
 def stat_label(stat: str = "kappa", weights: Any = None) -> str:
@@ -119,12 +121,12 @@ def _plain_text(draw: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def _new_figure(width: float, height: float) -> Figure:
+def _new_figure(width: float, height: float, *, constrained: bool = True) -> Figure:
     require_matplotlib()
     from matplotlib.figure import Figure
 
     register_figure_formatter()
-    return Figure(figsize=(width, height), layout="constrained")
+    return Figure(figsize=(width, height), layout="constrained" if constrained else None)
 
 
 def _group_titles(prep: Any) -> list[str]:
@@ -158,21 +160,31 @@ def heatmap(
     duplicates: Duplicates = "raise",
     fail_under: float | None = None,
     annotate: bool = True,
-    ncols: int = 3,
+    show_n: bool = False,
+    triangle: Triangle | None = None,
+    scale: Scale | None = "landis_koch",
+    ncols: int | None = None,
     ax: Axes | None = None,
 ) -> Figure:
     """Heatmap of the rater x rater matrix, annotated, one panel per group.
 
-    The numbers are those of ``kappaframe.matrix`` (same arguments). The picture is
-    drawn to find low agreement: kappa and ``p_o`` use one sequential scale over
-    [0, 1] on which low values are saturated dark red and high values pale; kappa
-    below 0 is clipped to the dark purple of the colour bar's lower arrow (its cell
-    still shows the number). ``p_e`` runs white to blue over [0, 1], ``n`` white to
-    blue up to its maximum. The scale is fixed, so panels and figures compare.
-    The diagonal (each rater with themself: always 1) is masked: hatched, not
-    coloured, no number; for ``stat="n"`` it shows the items each rater labelled.
-    Undefined cells are grey and say "n/a". All panels share one colour bar, labelled
-    with the statistic and its weighting ("linear-weighted kappa").
+    The numbers are those of ``kappaframe.matrix`` (same arguments). Kappa is drawn
+    on a diverging scale centred on 0, the agreement expected by chance: near 0 a
+    neutral near-white, above it blue (darker as agreement grows; "moderate" is a calm
+    middle blue), below it red, continuously (-0.26 is clearly redder than -0.003). The
+    colour bar runs from -1 to 1 and marks the bands of ``scale``. ``p_o`` and ``p_e``
+    use the upper half of the scale over [0, 1], ``n`` over [0, its maximum]. The same
+    colours colour the notebook tables and the HTML report. The scale is fixed, so
+    panels and figures compare.
+
+    The diagonal (each rater with themself: always 1) is masked: hatched, not coloured,
+    no number; for ``stat="n"`` it shows the items each rater labelled. Undefined cells
+    are grey and say "n/a". All panels share one colour bar, labelled with the
+    statistic and its weighting ("linear-weighted kappa").
+
+    The figure is at most 12 inches wide and 24 high: with many raters or groups the
+    cells get smaller (and the panels fewer per row), down to the size where a value
+    still reads at 7 points; below that (about 30 raters) the cells carry colour only.
 
     Parameters
     ----------
@@ -180,11 +192,21 @@ def heatmap(
         As in ``kappaframe.matrix``.
     fail_under : float, optional
         A bar (the command line's ``--fail-under``): cells whose value is below it are
-        outlined, and the colour bar carries a line at it.
+        outlined, and the colour bar carries a line at it. A value that two decimals
+        would round onto the other side of the bar is written with more (0.196 against
+        0.2 reads "0.196"), so what is outlined always reads as below the bar.
     annotate : bool, default True
         Write each value in its cell (two decimals; counts as integers).
-    ncols : int, default 3
-        Panels per row when grouped.
+    show_n : bool, default False
+        Also write in each cell the number of items both raters labelled (``n=``).
+    triangle : {"lower", "upper"}, optional
+        Draw only the cells below (or above) the diagonal: the matrix is symmetric, so
+        each pair shows once. Default: every cell.
+    scale : str, mapping or None, default "landis_koch"
+        The interpretation bands marked on a kappa colour bar, as in
+        ``kappaframe.pairwise``; None marks none.
+    ncols : int, optional
+        Panels per row when grouped; default as many as fit the width.
     ax : matplotlib Axes, optional
         Draw into this Axes (ungrouped data only); default a new figure.
 
@@ -198,6 +220,8 @@ def heatmap(
     ------
     ModuleNotFoundError
         matplotlib is not installed (``pip install "kappaframe[plot]"``).
+    KappaFrameError
+        An option is not one of its choices.
 
     See Also
     --------
@@ -211,14 +235,16 @@ def heatmap(
     >>> fig = kf.heatmap(team, list(kf.datasets.TEAM), by="project")
     >>> [a.get_title() for a in fig.axes[:3]]
     ['project = alpha', 'project = beta', 'project = gamma']
-    >>> fig.axes[-1].get_ylabel()
+    >>> fig.axes[3].get_ylabel()
     "Cohen's kappa (unweighted)"
     """
-    if not isinstance(ncols, int) or ncols < 1:
-        raise KappaFrameError(f"ncols must be a positive integer; got {ncols!r}.")
+    if ncols is not None and (isinstance(ncols, bool) or not isinstance(ncols, int) or ncols < 1):
+        raise KappaFrameError(f"ncols must be a positive integer or None; got {ncols!r}.")
     _check_bar(fail_under)
+    _check_triangle(triangle)
+    bands = None if scale is None else resolve_scale(scale)
     require_matplotlib()
-    squares, names, titles = group_squares(
+    prep = _prepared(
         data,
         raters,
         item=item,
@@ -226,10 +252,10 @@ def heatmap(
         label=label,
         by=by,
         stat=stat,
-        weights=weights,
         categories=categories,
         duplicates=duplicates,
     )
+    squares = square_values(prep, stat, weights)
     n_groups = squares.shape[0]
     if n_groups == 0:
         raise KappaFrameError("no groups to draw: the frame has no rows.")
@@ -239,14 +265,18 @@ def heatmap(
             f"ax= draws one panel, but there are {n_groups} groups; drop ax= to get one "
             "panel per group."
         )
+    counts = square_values(prep, "n", weights) if show_n else None
     return squares_figure(
         squares,
-        names,
-        titles,
+        [str(r) for r in prep.raters],
+        _group_titles(prep),
         stat=stat,
         weights=weights,
         fail_under=fail_under,
         annotate=annotate,
+        counts=counts,
+        triangle=triangle,
+        scale=bands,
         ncols=ncols,
         ax=ax,
     )
@@ -261,6 +291,163 @@ def _check_bar(fail_under: Any) -> None:
         raise KappaFrameError(f"fail_under must be a finite number; got {fail_under!r}.")
 
 
+def _check_triangle(triangle: Any) -> None:
+    if triangle is not None and triangle not in TRIANGLES:
+        raise bad_option("triangle", triangle, [*TRIANGLES, None])
+
+
+#: ``heatmap(triangle=...)``: the halves of the matrix that can be drawn alone.
+TRIANGLES: tuple[str, ...] = get_args(Triangle)
+
+#: The largest figure ``squares_figure`` draws, in inches (width, height).
+MAX_FIGURE = (12.0, 24.0)
+#: Side of a cell, in inches: at most (where there is room), and the least that holds a
+#: value written at 7 points (one line, and with ``n=`` under it).
+CELL_MAX, CELL_MIN, CELL_MIN_N = 0.5, 0.3, 0.4
+#: Font sizes in points: the least for any text, tick labels, the colour bar's text.
+FONT_MIN, FONT_TICKS, FONT_BAR = 7.0, 9.0, 8.0
+#: Inches between panels (across, down), around the figure, and the colour bar's width.
+GAP_X, GAP_Y, EDGE, BAR = 0.3, 0.2, 0.08, 0.18
+
+
+def text_width(text: str, size: float) -> float:
+    """Inches a text takes at ``size`` points (its longest line), measured on its glyphs."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    font = FontProperties(size=size)
+    measure = TextToPath().get_text_width_height_descent
+    points = max((measure(line, font, ismath=False)[0] for line in text.split("\n")), default=0)
+    return 1.08 * points / 72  # a little more than the glyphs: the renderer's bearings
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where ``squares_figure`` puts its panels and colour bar (inches, from the left/top).
+
+    ``left`` holds the row names (once a row of panels: the panels of a row have the
+    same raters), ``bottom`` the slanted column names, ``top`` a title; ``bar`` is the
+    width of the colour bar with its numbers, band names and label.
+    """
+
+    cols: int
+    rows: int
+    cell: float
+    raters: int
+    left: float
+    bottom: float
+    top: float
+    bar: float
+    bar_height: float
+
+    @property
+    def panel(self) -> float:
+        return self.raters * self.cell
+
+    @property
+    def width(self) -> float:
+        return 2 * EDGE + self.left + self.cols * self.panel + (self.cols - 1) * GAP_X + self.bar
+
+    @property
+    def height(self) -> float:
+        rows = self.rows * (self.top + self.panel + self.bottom) + (self.rows - 1) * GAP_Y
+        return max(2 * EDGE + rows, self.bar_height + 2 * EDGE + self.top)
+
+    def ticks(self) -> float:
+        """Points for the rater names: as large as a cell holds, within 7 to 9."""
+        return min(FONT_TICKS, max(FONT_MIN, self.cell * 72 * 0.8))
+
+    def font(self, show_n: bool = False) -> float | None:
+        """Points for the values in the cells, or None when a value cannot be read there."""
+        points = self.cell * 72
+        if show_n:
+            return None if self.cell < CELL_MIN_N else min(9.0, points / 3.8, points / 2.7)
+        return None if self.cell < CELL_MIN else min(10.0, max(FONT_MIN, points / 3.4))
+
+    def panel_box(self, g: int) -> tuple[float, float, float, float]:
+        """Panel ``g``'s axes as [left, bottom, width, height], fractions of the figure."""
+        row, col = divmod(g, self.cols)
+        x = EDGE + self.left + col * (self.panel + GAP_X)
+        y_top = EDGE + row * (self.top + self.panel + self.bottom + GAP_Y) + self.top
+        return self._box(x, y_top, self.panel, self.panel)
+
+    def bar_box(self) -> tuple[float, float, float, float]:
+        """The colour bar's axes, beside the panels, centred on the first row."""
+        x = self.width - EDGE - self.bar + GAP_X
+        centre = EDGE + self.top + self.panel / 2
+        y_top = max(EDGE + self.top, centre - self.bar_height / 2)
+        return self._box(x, y_top, BAR, self.bar_height)
+
+    def _box(self, x: float, y_top: float, w: float, h: float) -> tuple[float, float, float, float]:
+        width, height = self.width, self.height
+        return (x / width, 1 - (y_top + h) / height, w / width, h / height)
+
+
+def grid(
+    n_raters: int,
+    n_groups: int,
+    names: Sequence[str],
+    *,
+    ncols: int | None = None,
+    bar: float = 0.0,
+    limits: tuple[float, float] = MAX_FIGURE,
+) -> Grid:
+    """Lay out ``n_groups`` panels of ``n_raters`` x ``n_raters`` cells within ``limits``.
+
+    Without ``ncols``, the number of panels per row that gives the largest cells (the
+    most such, on ties). The cells are at most ``CELL_MAX`` inches, less where the
+    figure would exceed ``limits`` (width, height); ``bar`` is the colour bar's width
+    (``bar_width``), 0 for none. The margins are measured on the names as drawn.
+    """
+    width_limit, height_limit = limits
+    r = max(n_raters, 1)
+    longest = max(names, key=lambda n: text_width(n, FONT_TICKS), default="")
+
+    def margins(ticks: float) -> tuple[float, float, float]:
+        name = text_width(longest, ticks)
+        left = name + 0.06
+        bottom = 0.71 * (name + ticks / 72) + 0.04  # names slanted at 45 degrees
+        top = 1.3 * (FONT_TICKS + 1) / 72 + 0.06
+        return left, bottom, top
+
+    def layout(cols: int, ticks: float = FONT_TICKS) -> Grid:
+        rows = math.ceil(n_groups / cols)
+        left, bottom, top = margins(ticks)
+        across = (width_limit - 2 * EDGE - bar - left - (cols - 1) * GAP_X) / (cols * r)
+        down = (height_limit - 2 * EDGE - rows * (top + bottom) - (rows - 1) * GAP_Y) / (rows * r)
+        cell = max(min(CELL_MAX, across, down), 0.05)
+        bar_height = max(r * cell, 2.4) if bar else 0.0
+        return Grid(cols, rows, cell, r, left, bottom, top, bar, bar_height)
+
+    choices = [min(ncols, n_groups)] if ncols else range(1, n_groups + 1)
+    cols = max(choices, key=lambda c: (round(layout(c).cell, 3), c))
+    first = layout(cols)
+    return layout(cols, first.ticks())  # the names at the size the cells allow
+
+
+def bar_width(
+    stat: str, scale: Any = None, fail_under: float | None = None, top: float = 1.0
+) -> float:
+    """Inches the colour bar takes: gap, bar, numbers, band names, the label's lines."""
+    if stat == "kappa" and scale is not None:
+        numbers = [f"{e:g}" for e in _edges(scale)]
+    elif stat == "n":
+        numbers = [f"{top:.0f}"]
+    else:
+        numbers = ["-1.0", "0.0"]
+    width = GAP_X + BAR + 0.05 + max(text_width(t, FONT_BAR) for t in numbers)
+    if stat == "kappa" and scale is not None:
+        width += 0.08 + max((text_width(name, FONT_BAR) for name in scale.labels), default=0)
+    lines = 2 if fail_under is not None else 1
+    return width + 0.04 + lines * 1.25 * FONT_TICKS / 72
+
+
+def _edges(scale: Any) -> list[float]:
+    """The band edges within (-1, 1), with -1 and 1: the numbers on a kappa colour bar."""
+    lower, _ = scale.limits()
+    return sorted({-1.0, 1.0, *(float(e) for e in lower if -1.0 < e < 1.0)})
+
+
 @_plain_text
 def squares_figure(
     squares: np.ndarray,
@@ -271,43 +458,124 @@ def squares_figure(
     weights: Any = None,
     fail_under: float | None = None,
     annotate: bool = True,
-    ncols: int = 3,
+    counts: np.ndarray | None = None,
+    triangle: str | None = None,
+    scale: Any = None,
+    ncols: int | None = None,
     ax: Axes | None = None,
+    colour_bar: bool = True,
+    limits: tuple[float, float] = MAX_FIGURE,
 ) -> Figure:
     """Draw (groups, R, R) values as annotated panels sharing one colour bar.
 
     What ``heatmap`` draws from arrays (those of ``group_squares``); the HTML
-    report draws its groups with it. An empty title becomes "all items".
+    report draws each group with it (``colour_bar=False``: the page has one key, and
+    ``limits`` of a printed page). An empty title becomes "all items". ``counts``
+    (groups, R, R) adds ``n=`` to each cell; ``scale`` (a resolved
+    ``kappaframe._stats.scales.Scale``) marks its bands on a kappa colour bar.
+    The panels and the bar are placed where ``grid`` measured room for their names.
     """
     n_groups = squares.shape[0]
-    size = _panel_size(names)
+    show_n = counts is not None
+    cax = None
     if ax is not None:
         fig, axes = ax.figure, [ax]
+        box = ax.get_window_extent().transformed(fig.dpi_scale_trans.inverted())
+        cell = max(min(box.width, box.height) / max(len(names), 1), 0.05)
+        layout = Grid(1, 1, cell, len(names), 0, 0, 0, 0, 0)
     else:
-        cols = max(1, min(ncols, n_groups))
-        rows = max(1, math.ceil(n_groups / cols))
-        fig = _new_figure(size * cols + 1.2, size * rows + 0.3)
-        grid = fig.subplots(rows, cols, squeeze=False)
-        axes = list(grid.ravel())
-        for extra in axes[n_groups:]:
-            extra.set_visible(False)
-        axes = axes[:n_groups]
-
+        top = float(np.nanmax(squares)) if stat == "n" and np.isfinite(squares).any() else 1.0
+        bar = bar_width(stat, scale, fail_under, top) if colour_bar else 0.0
+        layout = grid(len(names), n_groups, names, ncols=ncols, bar=bar, limits=limits)
+        fig = _new_figure(layout.width, layout.height, constrained=False)
+        axes = [fig.add_axes(layout.panel_box(g)) for g in range(n_groups)]
+        cax = fig.add_axes(layout.bar_box(), label="<colorbar>") if colour_bar else None
+    font = layout.font(show_n) if annotate else None
+    ticks = layout.ticks()
     cmap, norm = _scale(stat, squares)
     images = []
     for g, panel in enumerate(axes):
-        images.append(
-            _draw_square(panel, squares[g], names, cmap, norm, stat, annotate, fail_under)
+        cells = Cells(
+            values=squares[g].astype(float),
+            counts=None if counts is None else counts[g],
+            stat=stat,
+            triangle=triangle,
+            fail_under=fail_under,
         )
-        panel.set_title(titles[g] or "all items")
-    extend = "min" if stat == "kappa" else "neither"
+        outline = 2.0 if layout.cell >= 0.45 else 1.4
+        images.append(_draw_square(panel, cells, names, cmap, norm, font, ticks, outline))
+        if ax is None and g % layout.cols:  # the row's first panel names the rows
+            panel.tick_params(labelleft=False)
+        panel.set_title(titles[g] or "all items", fontsize=FONT_TICKS + 1)
+    if colour_bar:
+        _colour_bar(fig, images[0], axes, cax, stat, weights, fail_under, scale)
+    return cast("Figure", fig)
+
+
+def _colour_bar(
+    fig: Any,
+    image: Any,
+    axes: list[Any],
+    cax: Any,
+    stat: str,
+    weights: Any,
+    fail_under: float | None,
+    scale: Any,
+) -> None:
+    """One colour bar for all panels: the statistic, the bands of ``scale``, the bar."""
     caption = stat_label(stat, weights)
     if fail_under is not None:
         caption += f"\noutlined: below {fail_under:g}"
-    bar = fig.colorbar(images[0], ax=axes, shrink=0.8, label=caption, extend=extend)
+    if cax is not None:
+        bar = fig.colorbar(image, cax=cax)
+    else:  # into the caller's figure: room taken from the caller's axes
+        bar = fig.colorbar(image, ax=axes, shrink=0.8, fraction=0.05)
+    bar.set_label(caption, fontsize=FONT_TICKS)
+    bar.ax.tick_params(labelsize=FONT_BAR)
+    norm = image.norm
+    if stat == "kappa" and scale is not None:
+        lower, upper = scale.limits()
+        edges = _edges(scale)
+        bar.set_ticks(edges, labels=[f"{e:g}" for e in edges])
+        for edge in edges[1:-1]:
+            bar.ax.axhline(edge, color="white", linewidth=1.2)
+        middles, names = [], []
+        for low, high, name in zip(lower, upper, scale.labels, strict=True):
+            if high > low:
+                middles.append((low + high) / 2)
+                names.append(name)
+        # The band names in a column beyond the numbers, as minor tick labels.
+        numbers = max(text_width(f"{e:g}", FONT_BAR) for e in edges) * 72
+        bar.ax.set_yticks(middles, labels=names, minor=True)
+        bar.ax.tick_params(which="minor", length=0, labelsize=FONT_BAR, pad=numbers + 9)
     if fail_under is not None and norm.vmin <= fail_under <= norm.vmax:
-        bar.ax.axhline(fail_under, color=_BAR, linewidth=2.5)
-    return cast("Figure", fig)
+        bar.ax.axhline(fail_under, color=colours.OUTLINE, linewidth=2.5)
+
+
+def _prepared(
+    data: Any,
+    raters: Any = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Any = None,
+    stat: str = "kappa",
+    categories: Sequence[Any] | None = None,
+    duplicates: Duplicates = "raise",
+) -> Any:
+    check_stat(stat)
+    return prepare_input(
+        adapt(data),
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+        from_counts=True,
+    )
 
 
 def group_squares(
@@ -324,25 +592,19 @@ def group_squares(
     duplicates: Duplicates = "raise",
 ) -> tuple[np.ndarray, list[str], list[str]]:
     """Compute ``kappaframe.matrix`` as arrays: (groups, R, R), rater names, titles."""
-    check_stat(stat)
-    prep = prepare_input(
-        adapt(data),
+    prep = _prepared(
+        data,
         raters,
-        by=by,
         item=item,
         rater=rater,
         label=label,
+        by=by,
+        stat=stat,
         categories=categories,
         duplicates=duplicates,
-        from_counts=True,
     )
     squares = square_values(prep, stat, weights)
     return squares, [str(r) for r in prep.raters], _group_titles(prep)
-
-
-def _panel_size(names: list[str]) -> float:
-    """Side of one rater x rater panel, in inches."""
-    return max(2.6, 0.55 * len(names) + 1.4)
 
 
 def check_axes(ax: Any) -> None:
@@ -362,54 +624,114 @@ def check_axes(ax: Any) -> None:
         )
 
 
-def _set_ticks(ax: Axes, labels: list[str]) -> None:
+def _set_ticks(ax: Axes, labels: list[str], size: float = FONT_TICKS) -> None:
     """Label both axes of a square panel (x labels slanted) and hide the tick marks."""
     ticks = np.arange(len(labels))
     ax.set_xticks(ticks, labels=labels, rotation=45, ha="right", rotation_mode="anchor")
     ax.set_yticks(ticks, labels=labels)
-    ax.tick_params(length=0)
+    ax.tick_params(length=0, labelsize=size)
 
 
-def _write(ax: Axes, x: int, y: int, text: str, cmap: Any, norm: Any, value: float) -> None:
-    """Write ``text`` in a cell, white on dark colours and near-black on light ones."""
-    r, g, b, _ = cmap(norm(value))
-    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
-    ax.text(x, y, text, ha="center", va="center", fontsize=9, color="white" if dark else "#111111")
+def _write(
+    ax: Axes, x: int, y: int, text: str, cmap: Any, norm: Any, value: float, size: float = 9
+) -> None:
+    """Write ``text`` in a cell, in the colour that reads on the cell's colour."""
+    from matplotlib.colors import to_hex
+
+    colour = colours.text_colour(to_hex(cmap(norm(value))))
+    ax.text(x, y, text, ha="center", va="center", fontsize=size, color=colour)
 
 
 def _scale(stat: str, squares: np.ndarray) -> tuple[Any, Any]:
-    """Colour map and norm: low agreement dark red, high pale; below 0 dark purple."""
-    import matplotlib as mpl
+    """Colour map and norm: kappa over [-1, 1]; p_o, p_e over [0, 1]; n up to its maximum."""
     from matplotlib.colors import Normalize
 
-    if stat in ("kappa", "p_o"):
-        cmap = mpl.colormaps["Reds_r"].with_extremes(bad=_UNDEFINED, under=_NEGATIVE)
-        return cmap, Normalize(vmin=0.0, vmax=1.0)
-    cmap = mpl.colormaps["Blues"].with_extremes(bad=_UNDEFINED)
+    # Masked cells (diagonal, other triangle, undefined) are not painted by the map:
+    # each is drawn on its own (hatched, blank, grey).
+    clear = (0.0, 0.0, 0.0, 0.0)
+    if stat == "kappa":
+        return colours.kappa_colormap().with_extremes(bad=clear), Normalize(vmin=-1.0, vmax=1.0)
+    cmap = colours.share_colormap().with_extremes(bad=clear)
     if stat == "n":
-        top = float(np.nanmax(squares)) if squares.size else 1.0
+        top = float(np.nanmax(squares)) if squares.size and np.isfinite(squares).any() else 1.0
         return cmap, Normalize(vmin=0.0, vmax=max(top, 1.0))
     return cmap, Normalize(vmin=0.0, vmax=1.0)
 
 
+@dataclass(frozen=True)
+class Cells:
+    """One panel's values and what to draw of them."""
+
+    values: np.ndarray
+    counts: np.ndarray | None
+    stat: str
+    triangle: str | None
+    fail_under: float | None
+
+    def diagonal(self) -> np.ndarray:
+        """The cells masked as the diagonal (none for ``stat="n"``: it has counts there)."""
+        size = self.values.shape[0]
+        if self.stat == "n":
+            return np.zeros((size, size), dtype=bool)
+        return np.eye(size, dtype=bool)
+
+    def hidden(self) -> np.ndarray:
+        """The cells of the other triangle, not drawn."""
+        size = self.values.shape[0]
+        rows, cols = np.indices((size, size))
+        if self.triangle == "lower":
+            return cols > rows
+        if self.triangle == "upper":
+            return cols < rows
+        return np.zeros((size, size), dtype=bool)
+
+    def below(self) -> np.ndarray:
+        """The drawn cells whose value is below ``fail_under``."""
+        if self.fail_under is None:
+            return np.zeros(self.values.shape, dtype=bool)
+        with np.errstate(invalid="ignore"):
+            low = np.isfinite(self.values) & (self.values < self.fail_under)
+        return low & ~self.diagonal() & ~self.hidden()
+
+    def text(self, i: int, j: int) -> str:
+        """What cell (i, j) says: its value as written (see ``number_text``), and n."""
+        value = self.values[i, j]
+        if not np.isfinite(value):
+            shown = "n/a"
+        elif self.stat == "n":
+            shown = f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+        else:
+            shown = number_text(float(value), 2, self.fail_under)
+        if self.counts is not None and self.stat != "n":
+            n = float(self.counts[i, j])
+            shown += f"\nn={n:.0f}" if n.is_integer() else f"\nn={n:.1f}"
+        return shown
+
+
 def _draw_square(
     ax: Axes,
-    values: np.ndarray,
+    cells: Cells,
     names: list[str],
     cmap: Any,
     norm: Any,
-    stat: str,
-    annotate: bool,
-    fail_under: float | None = None,
+    font: float | None,
+    ticks: float = FONT_TICKS,
+    outline: float = 2.0,
 ) -> Any:
     from matplotlib.patches import Rectangle
 
-    values = values.astype(float)
+    values = cells.values
     size = values.shape[0]
-    diagonal = np.eye(size, dtype=bool) if stat != "n" else np.zeros((size, size), dtype=bool)
-    masked = np.ma.masked_array(values, mask=~np.isfinite(values) | diagonal)
+    diagonal, hidden = cells.diagonal(), cells.hidden()
+    masked = np.ma.masked_array(values, mask=~np.isfinite(values) | diagonal | hidden)
     image = ax.imshow(masked, cmap=cmap, norm=norm)
-    _set_ticks(ax, names)
+    undefined = ~np.isfinite(values) & ~diagonal & ~hidden
+    if undefined.any():  # grey, not the axes' white (masked cells are not drawn)
+        grey = np.ma.masked_array(np.zeros(values.shape), mask=~undefined)
+        from matplotlib.colors import ListedColormap
+
+        ax.imshow(grey, cmap=ListedColormap([colours.MISSING]), vmin=0, vmax=1)
+    _set_ticks(ax, names, ticks)
     for spine in ax.spines.values():
         spine.set_visible(False)
     for d in np.flatnonzero(diagonal.diagonal()):
@@ -418,41 +740,47 @@ def _draw_square(
                 (d - 0.5, d - 0.5),
                 1,
                 1,
-                facecolor=_DIAGONAL,
-                edgecolor="#c8c8c8",
+                facecolor=colours.DIAGONAL,
+                edgecolor=colours.DIAGONAL_HATCH,
                 hatch="////",
                 linewidth=0,
                 label="diagonal",
             )
         )
-    if fail_under is not None:
-        below = np.isfinite(values) & ~diagonal & (values < fail_under)
-        for row, col in zip(*np.nonzero(below), strict=True):
-            ax.add_patch(
-                Rectangle(
-                    (col - 0.45, row - 0.45),
-                    0.9,
-                    0.9,
-                    fill=False,
-                    edgecolor=_BAR,
-                    linewidth=2.2,
-                    label="below fail_under",
-                )
+    for row, col in zip(*np.nonzero(cells.below()), strict=True):
+        ax.add_patch(
+            Rectangle(
+                (col - 0.45, row - 0.45),
+                0.9,
+                0.9,
+                fill=False,
+                edgecolor=colours.OUTLINE,
+                linewidth=outline,
+                label="below fail_under",
             )
-    if annotate:
+        )
+    if font is not None:
         for i in range(size):
             for j in range(size):
-                if not diagonal[i, j]:
-                    _annotate(ax, j, i, values[i, j], cmap, norm, stat)
+                if diagonal[i, j] or hidden[i, j]:
+                    continue
+                if np.isfinite(values[i, j]):
+                    _write(ax, j, i, cells.text(i, j), cmap, norm, values[i, j], font)
+                else:
+                    ax.text(
+                        j,
+                        i,
+                        cells.text(i, j),
+                        ha="center",
+                        va="center",
+                        fontsize=font,
+                        color=colours.MISSING_TEXT,
+                    )
     return image
 
 
-def _annotate(ax: Axes, x: int, y: int, value: float, cmap: Any, norm: Any, stat: str) -> None:
-    if not np.isfinite(value):
-        ax.text(x, y, "n/a", ha="center", va="center", fontsize=8, color="#444444")
-        return
-    _write(ax, x, y, f"{int(value)}" if stat == "n" else f"{value:.2f}", cmap, norm, value)
-
+#: The side a confusion matrix grows to (inches) before its cells get smaller.
+CONFUSION_SIDE = 7.0
 
 _NORMALIZE_CHOICES: tuple[Any, ...] = ("true", "pred", "all", None, True, False)
 _SHARE_CAPTIONS = {
@@ -570,20 +898,21 @@ def confusion_plot(
     n = int(stats["n"])
     values = normalized(table, cast("Normalization | None", how))
     labels = [str(c) for c in prep.categories]
+    cell = min(0.6, max(0.25, (CONFUSION_SIDE - 1.8) / max(k, 1)))
     if ax is None:
-        size = max(3.0, 0.6 * k + 1.8)
+        size = max(3.0, cell * k + 1.8)
         fig = _new_figure(size + 0.8, size)
         ax = fig.subplots()
     else:
         fig = cast("Figure", ax.figure)
-    import matplotlib as mpl
     from matplotlib.colors import Normalize
 
-    cmap = mpl.colormaps["Blues"]
+    cmap = colours.share_colormap()
     top = 1.0 if how is not None else (float(values.max()) if values.size else 1.0)
     norm = Normalize(vmin=0.0, vmax=top if top > 0 else 1.0)
     image = ax.imshow(values, cmap=cmap, norm=norm)
-    _set_ticks(ax, labels)
+    font = min(FONT_TICKS, max(FONT_MIN, cell * 72 / 3.4))
+    _set_ticks(ax, labels, min(FONT_TICKS, max(FONT_MIN, cell * 72 * 0.8)))
     ax.set_xlabel(str(b))
     ax.set_ylabel(str(a))
     for i in range(k):
@@ -591,7 +920,7 @@ def confusion_plot(
             count = float(table[i, j])
             text = f"{int(count)}" if how is None else _share_text(values[i, j], count)
             if text:
-                _write(ax, j, i, text, cmap, norm, values[i, j])
+                _write(ax, j, i, text, cmap, norm, values[i, j], font)
     kappa = float(stats["kappa"])
     shown = "undefined" if math.isnan(kappa) else f"{kappa:.2f}"
     name = "kappa" if weights is None else stat_label("kappa", weights)

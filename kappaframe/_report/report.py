@@ -24,23 +24,31 @@ import numpy as np
 import pandas as pd
 
 from .._api.pairwise import confusion, matrix
+from .._api.plan import adapt, prepare_input
 from .._api.raters import raters
+from .._encode.codes import order_is_known
 from .._errors import KappaFrameError, quiet_undefined
 from .._io.formats import TABLE_FORMATS
 from .._io.read import Progress
 from .._io.write import table_bytes, write_atomic
-from .._stats.scales import MIN_ITEMS, TOO_FEW_ITEMS
+from .._stats.scales import MIN_ITEMS, SCALES, TOO_FEW_ITEMS, Scale, resolve_scale
 from .._version import __version__
-from .display import alarm_style, visible
-from .plots import confusion_plot, group_squares, squares_figure, stat_label
+from . import colours
+from .display import P_VALUE_COLUMNS, number_text, p_value_text, se_note, visible
+from .plots import confusion_plot, grid, group_squares, squares_figure, stat_label
 
 __all__ = [
+    "COLOURED",
+    "ORDER_NOTE",
+    "PRINTED_FIGURE",
     "Report",
+    "order_note",
     "provenance_html",
     "render_html",
     "render_markdown",
     "render_text",
     "too_few_note",
+    "worst_first",
     "write_report",
 ]
 
@@ -90,6 +98,9 @@ class Report:
     created: datetime | None = None
     #: The ``min_items`` the tidy table was made with (rows on fewer items have no band).
     min_items: int | None = MIN_ITEMS
+    #: The interpretation bands of the tidy table (``scale=``); None: the built-in scale
+    #: whose band names the ``interpretation`` column holds (none if no such scale).
+    scale: str | Scale | None = None
 
     @property
     def long(self) -> bool:
@@ -112,6 +123,17 @@ class Report:
         if self.fail_under is None or self.fail_on not in self.tidy:
             return None
         return (self.tidy[self.fail_on] < self.fail_under).to_numpy()
+
+    def bands(self) -> Scale | None:
+        """The interpretation bands of the tidy table, to show in the colour key."""
+        if self.scale is not None:
+            return resolve_scale(self.scale)
+        column = self.tidy.get("interpretation")
+        if column is None or not isinstance(column.dtype, pd.CategoricalDtype):
+            return None
+        names = tuple(c for c in column.cat.categories if c != TOO_FEW_ITEMS)
+        found = [scale for scale in SCALES.values() if scale.labels == names]
+        return found[0] if len(found) == 1 else None
 
     def kappa_name(self) -> str:
         """The kappa of this report with its weighting: "kappa", "linear-weighted kappa"."""
@@ -251,19 +273,13 @@ def _cell(value: Any, digits: int = 3) -> str:
     return visible(_plain_cell(value, digits))
 
 
-#: Columns of probabilities shown as ``<0.001`` below 0.001 (not a misleading ``0.000``).
-P_VALUE_COLUMNS = ("p_value",)
-
-
 def _shown(frame: pd.DataFrame) -> pd.DataFrame:
     """The cells as shown to people: missing as None, tiny p-values as ``<0.001``."""
     shown = frame.astype(object).where(frame.notna(), None)
     for column in P_VALUE_COLUMNS:
         if column in frame.columns and pd.api.types.is_numeric_dtype(frame[column]):
             values = frame[column].to_numpy(dtype=float, na_value=np.nan)
-            shown[column] = [
-                None if math.isnan(v) else "<0.001" if v < 0.001 else f"{v:.3f}" for v in values
-            ]
+            shown[column] = [p_value_text(v) or None for v in values]
     return shown
 
 
@@ -449,7 +465,7 @@ def _legend(report: Report) -> str:
         return ""
     return (
         f"Rows whose {report.fail_on} is below --fail-under {report.fail_under:g} are "
-        f"marked with a red edge ({int(below.sum())} of {len(below)} rows)."
+        f"marked with a black edge ({int(below.sum())} of {len(below)} rows)."
     )
 
 
@@ -548,8 +564,6 @@ def worst_pair_confusion(report: Report) -> tuple[str, pd.DataFrame] | None:
 
 # --------------------------------------------------------------------------- html
 
-_SUMMARY_COLOURS = ("mean_kappa", "median_kappa", "min_kappa")
-
 
 def _h(text: str) -> str:
     """Text from the data for HTML: escaped, with controls and overrides shown as escapes."""
@@ -558,6 +572,13 @@ def _h(text: str) -> str:
 
 #: The HTML report draws rater x rater matrices up to this many raters (crowds get none).
 MAX_MATRIX_RATERS = 40
+
+#: The largest picture in the report, in inches: what a printed A4 or Letter page holds
+#: between margins of 12 mm, so that its text prints at the size it was drawn.
+PRINTED_FIGURE = (7.2, 9.0)
+
+#: The one column coloured in each table of the report: the one that carries the finding.
+COLOURED = {"pairs": ("kappa",), "raters": ("mean_kappa",), "overall": ("value",)}
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -571,31 +592,53 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 1
 dl.facts dt { color: #666; } dl.facts dd { margin: 0; }
 table { border-collapse: collapse; font-size: 0.88rem; margin: 0.6rem 0; }
 th, td { padding: 0.22rem 0.6rem; border-bottom: 1px solid #e4e4e4; text-align: right; }
-th { background: #f5f5f7; position: sticky; top: 0; }
+th { background: #f5f5f7; position: sticky; top: 0; vertical-align: bottom; }
 th.text, td.text { text-align: left; }
-tr.below td:first-child { box-shadow: inset 5px 0 0 #b2182b; padding-left: 0.9rem; }
-.mark { display: inline-block; width: 5px; height: 1em; background: #b2182b;
+td.text { overflow-wrap: break-word; }
+tr.below td:first-child { box-shadow: inset 5px 0 0 OUTLINE; padding-left: 0.9rem; }
+.mark { display: inline-block; width: 5px; height: 1em; background: OUTLINE;
         vertical-align: -0.15em; margin-right: 0.4rem; }
 .scroll { display: inline-block; max-width: 100%; max-height: 40rem; overflow: auto;
           border: 1px solid #e4e4e4; }
-.figures { display: flex; flex-wrap: wrap; gap: 1rem; }
 figure { margin: 0; } figure svg { max-width: 100%; height: auto; }
-.note { color: #666; font-size: 0.9rem; }
+.figures figure { display: inline-block; vertical-align: top; margin: 0 1rem 1rem 0; }
+.note { color: #555; font-size: 0.9rem; }
 .legend { font-size: 0.9rem; }
+.key { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; align-items: center;
+       font-size: 0.85rem; margin: 0.8rem 0; }
+.key .title { flex-basis: 100%; color: #555; }
+.key span.band { white-space: nowrap; }
+.swatch { display: inline-block; width: 2.6rem; height: 0.9rem; margin-right: 0.35rem;
+          vertical-align: -0.15em; border: 1px solid #ccc; }
+.swatch.outlined { border: 2px solid OUTLINE; background: #fff; }
 .empty { font-size: 1.1rem; margin: 2rem 0; }
 footer { margin-top: 3rem; color: #777; font-size: 0.8rem; border-top: 1px solid #ddd;
          padding-top: 0.5rem; }
 footer p { margin: 0.2rem 0; }
 * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+@page { margin: 12mm; }
 @media print {
-  body { margin: 0; max-width: none; padding: 0; font-size: 10pt; }
-  .scroll { display: block; max-height: none; overflow: visible; border: none; }
+  body { margin: 0; max-width: none; padding: 0; font-size: 9pt; line-height: 1.3; }
+  h1 { font-size: 16pt; margin: 0 0 4pt; }
+  h2 { font-size: 12pt; margin: 14pt 0 4pt; }
+  table { font-size: 8pt; margin: 4pt 0; }
+  th, td { padding: 1.5pt 4pt; }
   th { position: static; }
+  .scroll { display: block; max-height: none; overflow: visible; border: none; }
   thead { display: table-header-group; }
-  tr, figure, dl.facts { break-inside: avoid; page-break-inside: avoid; }
-  h2 { break-after: avoid; page-break-after: avoid; }
+  .note, .legend, .key { font-size: 8pt; }
+  footer { font-size: 7.5pt; margin-top: 14pt; }
+  tr, figure, dl.facts, .key, .note, .legend, footer {
+    break-inside: avoid; page-break-inside: avoid; }
+  h2, .keep { break-after: avoid; page-break-after: avoid; }
+  .figures figure { margin: 0 8pt 8pt 0; }
 }
-"""
+""".replace("OUTLINE", colours.OUTLINE)
+
+
+def _header(column: Any) -> str:
+    """A column name for a table head, breakable after each ``_`` (narrow on paper)."""
+    return _h(str(column)).replace("_", "_<wbr>")
 
 
 def _html_table(
@@ -604,23 +647,39 @@ def _html_table(
     colour: Sequence[str] = ("kappa",),
     below: np.ndarray | None = None,
     index: bool = False,
+    bar: tuple[Hashable, float] | None = None,
+    muted: np.ndarray | None = None,
 ) -> str:
+    """An HTML table: numbers to 3 decimals, p-values ``<0.001``, text escaped.
 
+    ``colour`` names the columns coloured on the kappa scale (``.colours``);
+    ``below`` marks rows (a black edge); ``bar`` (column, value) writes that column's
+    numbers with as many decimals as keep them on their side of the value
+    (``kappaframe._report.display.number_text``); ``muted`` (rows x columns) greys
+    and hatches cells instead of colouring them (a matrix's diagonal).
+    """
     if index:
         frame = frame.reset_index()
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     head = "".join(
-        f'<th class="{"num" if n else "text"}">{_h(str(c))}</th>'
+        f'<th class="{"num" if n else "text"}">{_header(c)}</th>'
         for c, n in zip(frame.columns, numeric, strict=True)
     )
     body = []
     shown = _shown(frame)
     for r, row in enumerate(shown.itertuples(index=False, name=None)):
         cells = []
-        for c, v, n in zip(frame.columns, row, numeric, strict=True):
-            style = alarm_style(v) if c in colour and v is not None else ""
+        for j, (c, v, n) in enumerate(zip(frame.columns, row, numeric, strict=True)):
+            style = ""
+            if muted is not None and muted[r, j]:
+                style = colours.DIAGONAL_CSS
+            elif c in colour:
+                style = colours.css(v)
+            text = _plain_cell(v)
+            if bar is not None and c == bar[0] and isinstance(v, (float, np.floating)):
+                text = number_text(float(v), 3, bar[1])
             attr = f' style="{style}"' if style else ""
-            cells.append(f'<td class="{"num" if n else "text"}"{attr}>{_h(_plain_cell(v))}</td>')
+            cells.append(f'<td class="{"num" if n else "text"}"{attr}>{_h(text)}</td>')
         cls = ' class="below"' if below is not None and below[r] else ""
         body.append(f"<tr{cls}>{''.join(cells)}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
@@ -636,8 +695,39 @@ def _svg(fig: Any) -> str:
     return text[text.index("<svg") :]
 
 
-def _heatmaps_html(report: Report) -> str:
+def _key_html(report: Report, *, pictures: bool) -> str:
+    """The page's colour key: the kappa scale band by band, and the other marks."""
+    scale = report.bands()
+    items = []
+    if scale is not None:
+        lower, upper = scale.limits()
+        for low, high, name in zip(lower, upper, scale.labels, strict=True):
+            if high > low:
+                swatch = f'<span class="swatch" style="background: {colours.gradient(low, high)}">'
+                items.append(f"{swatch}</span>{_h(name)} {low:g} to {high:g}")
+    else:
+        swatch = f'<span class="swatch" style="background: {colours.gradient(-1.0, 1.0)}">'
+        items.append(f"{swatch}</span>-1 to 1")
+    items.append(f'<span class="swatch" style="{colours.MISSING_CSS}"></span>n/a: undefined')
+    if pictures:
+        diagonal = colours.DIAGONAL_CSS.split(";")[0]
+        items.append(f'<span class="swatch" style="{diagonal}"></span>each rater with themself')
+    if report.fail_under is not None and report.fail_on == "kappa" and pictures:
+        items.append(
+            '<span class="swatch outlined"></span>'
+            f"below --fail-under {report.fail_under:g} (pictures)"
+        )
+    title = (
+        f"Colour of {_h(report.kappa_name())}, in tables and pictures: 0 is the agreement "
+        "expected by chance (near white); above it blue, darker as agreement grows; "
+        "below it red."
+    )
+    bands = "".join(f'<span class="band">{item}</span>' for item in items)
+    return f'<div class="key"><span class="title">{title}</span>{bands}</div>'
 
+
+def _heatmaps_html(report: Report) -> str:
+    """One picture per group (the first ``max_heatmaps``), each as wide as a printed page."""
     squares, names, titles = group_squares(report.data, report.raters, **report.options())
     shown_names = [visible(str(n)) for n in names]
     drawn = min(len(squares), max(report.max_heatmaps, 0))
@@ -645,28 +735,38 @@ def _heatmaps_html(report: Report) -> str:
     bar = report.fail_under if report.fail_on == "kappa" else None
     if drawn:
         with Progress("drawing", drawn, unit="groups", enabled=report.progress) as progress:
-            fig = squares_figure(
-                squares[:drawn],
-                shown_names,
-                [visible(t) for t in titles[:drawn]],
-                stat="kappa",
-                weights=report.weights,
-                fail_under=bar,
-                ncols=3,
-            )
-            label = _h(", ".join(t or "all items" for t in titles[:drawn]))
-            figures.append(f'<figure aria-label="kappa matrix {label}">{_svg(fig)}</figure>')
-            progress.advance(drawn)
-    outlined = f"; cells below --fail-under {bar:g} are outlined in blue" if bar is not None else ""
+            for g in range(drawn):
+                fig = squares_figure(
+                    squares[g : g + 1],
+                    shown_names,
+                    [visible(titles[g])],
+                    stat="kappa",
+                    weights=report.weights,
+                    fail_under=bar,
+                    colour_bar=False,
+                    limits=PRINTED_FIGURE,
+                )
+                label = _h(titles[g] or "all items")
+                figures.append(f'<figure aria-label="kappa matrix {label}">{_svg(fig)}</figure>')
+                progress.advance(1)
+    outlined = (
+        f"; cells below --fail-under {bar:g} are outlined in black" if bar is not None else ""
+    )
+    written = grid(len(names), 1, shown_names, limits=PRINTED_FIGURE).font() is not None
+    values = (
+        ""
+        if written
+        else f" With {len(names)} raters a cell is too small to write its value in; the "
+        "values are in the pairs table."
+    )
     key = (
-        f'<p class="note">{_h(stat_label("kappa", report.weights))}: low agreement is dark '
-        "red, high is pale, below 0 dark purple; the diagonal (each rater with themself) is "
-        f"hatched{outlined}.</p>"
+        f'<p class="note keep">{_h(stat_label("kappa", report.weights))}, coloured as in the key '
+        f"above; the diagonal (each rater with themself) is hatched{outlined}.{values}</p>"
     )
     note = ""
     if drawn < len(squares):
         note = (
-            f'<p class="note heatmap-cap">{drawn} of {len(squares)} groups drawn (the first '
+            f'<p class="note keep heatmap-cap">{drawn} of {len(squares)} groups drawn (the first '
             f"{drawn} in table order); every group's kappas are in the pairs table above. "
             "Draw more with --heatmaps N, or one chosen group by reporting a file of that "
             "group only.</p>"
@@ -683,34 +783,81 @@ def _has_matplotlib() -> bool:
 
 
 def _matrix_tables_html(report: Report) -> str:
-
+    """The kappa matrices as coloured tables, the diagonal greyed (no matplotlib)."""
     m: Any = matrix(report.data, report.raters, **report.options())
-    return _html_table(m.reset_index(), colour=list(m.columns))
+    table = m.reset_index()
+    rows = np.asarray(m.index.get_level_values(-1), dtype=object)
+    muted = np.zeros(table.shape, dtype=bool)
+    for j, column in enumerate(table.columns):
+        if column in m.columns:
+            muted[:, j] = rows == column
+    return _html_table(table, colour=list(m.columns), muted=muted)
+
+
+def worst_first(tidy: pd.DataFrame, below: np.ndarray | None = None) -> tuple[Any, Any]:
+    """The tidy rows in the order the report shows them: the lowest kappa first.
+
+    Undefined kappas come last; rows of equal kappa keep the table's order (groups,
+    then pairs). ``below`` (a mask of the rows) is reordered alike.
+    """
+    if "kappa" not in tidy or not len(tidy):
+        return tidy, below
+    kappa = tidy["kappa"].to_numpy(dtype=float, na_value=np.nan)
+    order = np.argsort(np.where(np.isnan(kappa), np.inf, kappa), kind="stable")
+    return tidy.iloc[order], None if below is None else below[order]
+
+
+#: What the pairs table's order is, in the report.
+ORDER_NOTE = (
+    "Worst first: rows sorted by kappa, lowest first; undefined kappas last; equal kappas "
+    "in the order of the table (group, then pair). The data formats (csv, json, parquet) "
+    "keep the table order."
+)
+
+
+def _pairs_html(report: Report) -> str:
+    """The pairs section: the marks explained, the notes, the table worst first."""
+    tidy = report.tidy
+    legend = _legend(report)
+    html_parts = (
+        [f'<p class="legend keep"><span class="mark"></span>{_h(legend)}</p>'] if legend else []
+    )
+    notes = {
+        "order": ORDER_NOTE if "kappa" in tidy else "",
+        "too-few": too_few_note(tidy, report.min_items),
+        "se-note": se_note(tidy),
+    }
+    html_parts += [f'<p class="note keep {k}">{_h(v)}</p>' for k, v in notes.items() if v]
+    rows, below = worst_first(tidy, report.below())
+    bar = None
+    if report.fail_under is not None and report.fail_on in tidy:
+        bar = (report.fail_on, float(report.fail_under))
+    table = _html_table(rows, colour=COLOURED["pairs"], below=below, bar=bar)
+    return (
+        f'<section id="pairs"><h2>Pairs</h2>{"".join(html_parts)}'
+        f'<div class="scroll">{table}</div></section>'
+    )
 
 
 def render_html(report: Report) -> str:
     """Render one self-contained HTML page (inline CSS and SVG, no script).
 
-    On screen a long pairs table scrolls in its box; printed (or saved as PDF) every
-    row is there, rows are not split across pages, and the header repeats on each page.
+    On screen a long pairs table scrolls in its box. Printed (or saved as PDF) on A4 or
+    Letter, every row and column is there: the tables' headers wrap after ``_``, rows are
+    not split across pages, the header repeats on each page, headings stay with what
+    follows, and the pictures are drawn at most as wide as the page, so their text prints
+    at the size it was drawn (7 points or more).
     """
-    tidy = report.tidy
     facts = "".join(f"<dt>{_h(k)}</dt><dd>{_h(v)}</dd>" for k, v in _describe(report))
     nothing = report.nothing_to_show()
     sections = []
+    key = ""
     if nothing is not None:
         sections.append(f'<p class="empty">{_h(nothing)}</p>')
     else:
-        legend = _legend(report)
-        legend_html = (
-            f'<p class="legend"><span class="mark"></span>{_h(legend)}</p>' if legend else ""
-        )
-        note = too_few_note(tidy, report.min_items)
-        note_html = f'<p class="note too-few">{_h(note)}</p>' if note else ""
-        sections.append(
-            f'<section id="pairs"><h2>Pairs</h2>{legend_html}{note_html}<div class="scroll">'
-            f"{_html_table(tidy, colour=('kappa',), below=report.below())}</div></section>"
-        )
+        pictures = report.data is not None and _has_matplotlib()
+        key = _key_html(report, pictures=pictures)
+        sections.append(_pairs_html(report))
     with quiet_undefined():  # the pairwise call already reported undefined kappas once
         if nothing is None:
             sections += _sections(report)
@@ -720,7 +867,7 @@ def render_html(report: Report) -> str:
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_h(title)}</title><style>{_CSS}</style></head><body>"
-        f'<header><h1>Agreement report</h1><dl class="facts">{facts}</dl></header>'
+        f'<header><h1>Agreement report</h1><dl class="facts">{facts}</dl>{key}</header>'
         f"{''.join(sections)}"
         f"{_footer(report)}</body></html>\n"
     )
@@ -740,18 +887,26 @@ def _sections(report: Report) -> list[str]:
     elif report.data is not None:
         if _has_matplotlib():
             body = _heatmaps_html(report)
+            sections.append(f'<section id="heatmaps"><h2>{heading}</h2>{body}</section>')
         else:
-            body = (
-                '<p class="note">Pictures need matplotlib: pip install '
-                '"kappaframe[plot]". The matrices as tables:</p>' + _matrix_tables_html(report)
+            note = (
+                '<p class="note keep">Pictures need matplotlib: pip install '
+                '"kappaframe[plot]". The matrices as tables:</p>'
             )
-        sections.append(f'<section id="heatmaps"><h2>{heading}</h2>{body}</section>')
+            sections.append(
+                f'<section id="heatmaps"><h2>{heading}</h2>{note}'
+                f"{_matrix_tables_html(report)}</section>"
+            )
     summary = rater_summary(report)
     if summary is not None and len(summary):
+        coloured = COLOURED["raters"][0]
         sections.append(
             '<section id="raters"><h2>Raters</h2>'
-            '<p class="note">Each rater against every other rater of the same group.</p>'
-            f"{_html_table(summary, colour=_SUMMARY_COLOURS)}</section>"
+            '<p class="note keep">Each rater against every other rater of the same group. '
+            f"Coloured: {coloured}, the column that finds a rater who disagrees with "
+            "everybody.</p>"
+            f'<div class="scroll">{_html_table(summary, colour=COLOURED["raters"])}</div>'
+            "</section>"
         )
     worst = _worst_html(report)
     if worst:
@@ -806,6 +961,23 @@ def _shown_pair(
     return frame, None if categories is None else [shown(c) for c in categories]
 
 
+def order_note(pair: pd.DataFrame, categories: list[Any] | None) -> str:
+    """Say so when a confusion matrix's labels have no declared order ("" when they have).
+
+    The order is declared by ``categories`` (``--categories``), an ordered Categorical,
+    or labels that are numbers (or dates); text labels otherwise come sorted as text,
+    which is not a scale.
+    """
+    prep = prepare_input(adapt(pair), list(pair.columns), categories=categories, from_counts=True)
+    if order_is_known(prep.categories, prep.ordered):
+        return ""
+    return (
+        "The labels have no declared order: rows and columns are sorted as text, which "
+        "says nothing about which labels are close. Give the order with --categories "
+        "(categories= in Python)."
+    )
+
+
 def _worst_html(report: Report) -> str:
     """The pair of lowest kappa: one picture (or, without matplotlib, one table).
 
@@ -830,8 +1002,10 @@ def _worst_html(report: Report) -> str:
         body = f"<figure>{_svg(fig)}</figure>"
     else:
         body = _html_table(table, colour=(), index=True)
+    order = order_note(pair, report.categories)
+    order_html = f'<p class="note keep order-note">{_h(order)}</p>' if order else ""
     return (
         f'<section id="worst"><h2>Lowest kappa: {name}</h2>'
-        f'<p class="note">Items both rated, by label: rows {_h(str(a))}, columns '
-        f"{_h(str(b))}.</p>{body}</section>"
+        f'<p class="note keep">Items both rated, by label: rows {_h(str(a))}, columns '
+        f"{_h(str(b))}.</p>{order_html}{body}</section>"
     )

@@ -1,7 +1,7 @@
 """Consensus labels from many ratings per item: the majority vote, and what models share.
 
 Everything here reads one table, ``counts[i, j]``: how many ratings item ``i`` got in
-category ``j`` (:func:`item_counts`, one bincount). A consensus is a category per item
+category ``j`` (``item_counts``, one bincount). A consensus is a category per item
 with its support, or none: a tie is never broken unless the caller names the rule.
 """
 
@@ -119,7 +119,7 @@ def majority(counts: np.ndarray, ties: str = "missing", seed: Any = None) -> Con
     Parameters
     ----------
     counts : ndarray of shape (n_items, K)
-        Ratings per item and category (:func:`item_counts`).
+        Ratings per item and category (``item_counts``).
     ties : {"missing", "first-category", "random"}, default "missing"
         What a tie between the most chosen categories gives: no consensus (``label``
         -1, ``tied`` True), the first of them in the category order, or one of them

@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
 import kappaframe as kf
-from kappaframe._report.display import cell_style, matrix_styler
+from kappaframe._report import colours
+from kappaframe._report.display import matrix_styler
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -44,21 +44,14 @@ def test_matrix_is_a_plain_marked_frame() -> None:
     assert isinstance(res, pl.DataFrame)
 
 
-def test_colours() -> None:
-    assert cell_style(0.0, "kappa") == "background-color: #ffffff; color: #111111"
-    assert cell_style(1.0, "kappa") == "background-color: #2166ac; color: #ffffff"
-    assert cell_style(-1.0, "kappa") == "background-color: #b2182b; color: #ffffff"
-    assert cell_style(np.nan, "kappa").startswith("background-color: #e6e6e6")
-    assert cell_style(5, "n", top=10) == cell_style(0.5, "p_o")
-
-
 def test_styler_html() -> None:
     pytest.importorskip("jinja2")
     m = small_matrix()
     page = matrix_styler(m).to_html()
     assert "Cohen&#x27;s kappa" in page or "Cohen's kappa" in page
-    red = cell_style(m.loc["a", "c"], "kappa")  # a and c always disagree: kappa < 0
-    assert red.split(";")[0].split("#")[1] in page and red.startswith("background-color: #b")
+    red = colours.colour(m.loc["a", "c"])  # a and c always disagree: kappa < 0, red
+    assert red is not None and red in page
+    assert int(red[1:3], 16) > int(red[5:7], 16)
     assert "n/a" in page  # d and e used one and the same category: undefined
     assert ">-0.92<" in page and ">1.00<" in page
 
@@ -76,13 +69,15 @@ m = kf.matrix(team, list(kf.datasets.TEAM))
 html = shell.display_formatter.format(m)[0]["text/html"]
 other = shell.display_formatter.format(pd.DataFrame({"x": [1]}))[0]["text/html"]
 fig = kf.heatmap(team, list(kf.datasets.TEAM))
+pairs = shell.display_formatter.format(kf.pairwise(team, ["ana", "ben"], ci=0.95))[0]["text/html"]
 print("background-color" in html, "background-color" in other, "<table" in other,
-      "image/png" in shell.display_formatter.format(fig)[0])
+      "image/png" in shell.display_formatter.format(fig)[0],
+      "background-color" in pairs and "&lt;0.001" in pairs)
 """
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
-    assert out.stdout.split() == ["True", "False", "True", "True"]
+    assert out.stdout.split() == ["True", "False", "True", "True", "True"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])

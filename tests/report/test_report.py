@@ -16,6 +16,7 @@ import pytest
 import kappaframe as kf
 from kappaframe import datasets
 from kappaframe._io.read import read_input
+from kappaframe._report import colours
 from kappaframe._report.report import (
     Report,
     _plain,
@@ -142,8 +143,8 @@ def test_html_is_self_contained() -> None:
     assert not re.search(r"url\((?!#)", page)  # only references inside the page
     hrefs = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", page)
     assert hrefs and all(h.startswith(("data:", "#")) for h in hrefs)
-    # one figure for the groups' heatmaps, plus the worst pair's confusion matrix
-    assert page.count("<svg") == 1 + 1
+    # one figure for each group's heatmap, plus the worst pair's confusion matrix
+    assert page.count("<svg") == 3 + 1
     for section in ("pairs", "heatmaps", "raters", "worst"):
         assert f'<section id="{section}">' in page
     tidy = team_report().tidy
@@ -167,6 +168,11 @@ def test_html_without_matplotlib_falls_back_to_tables(tmp_path: Path) -> None:
     assert "<svg" not in page
     assert 'pip install "kappaframe[plot]"' in page.replace("&quot;", '"')
     assert page.count("<table>") == 1 + 1 + 1 + 1  # pairs, matrices, raters, worst pair
+    # The matrices as tables: coloured on the same scale, each rater's own cell muted.
+    matrices = section(page, "heatmaps")
+    assert matrices.count("repeating-linear-gradient") == 3 * 3  # groups x raters
+    assert matrices.count("background-color: #") == 3 * 3 * 2
+    assert "<wbr>" not in matrices.split("<tbody>")[1]
 
 
 # --------------------------------------------------------------------------- input
@@ -246,7 +252,7 @@ def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
 
     dom = _chromium(tmp_path, "--dump-dom", url).stdout.decode()
     assert "<h1>Agreement report</h1>" in dom
-    assert dom.count("<svg") == 2
+    assert dom.count("<svg") == 3 + 1
     assert len(re.findall(r'<tr class="below">', dom)) > 0
     # The heatmap text is live SVG text: the values of the gamma panel are in the page.
     gamma = datasets.labeling_team(seed=0).query("project == 'gamma'").kappa.matrix(TEAM)
@@ -256,9 +262,13 @@ def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     _chromium(tmp_path, "--window-size=1280,3400", f"--screenshot={shot}", url)
     pixels = np.asarray(image_lib.open(shot).convert("RGB")).astype(int)
     assert pixels.shape[:2] == (3400, 1280)
-    # Low kappa is what stands out: the dark red of kappa near 0 (Reds' end, #67000d).
-    dark_red = (np.abs(pixels - np.array([103, 0, 13])).sum(axis=-1) < 60).sum()
-    assert dark_red > 3 * 4 * 400  # three panels x a few low cells x a few hundred px
+    # The cells are painted in the colours of the kappa scale: the blue of alpha's
+    # ana-ben pair (about 0.45) in its heatmap cells and its table cell.
+    alpha = datasets.labeling_team(seed=0).query("project == 'alpha'")
+    blue = colours.colour(alpha.kappa.matrix(TEAM).loc["ana", "ben"])
+    assert blue is not None
+    target = np.array([int(blue[i : i + 2], 16) for i in (1, 3, 5)])
+    assert (np.abs(pixels - target).sum(axis=-1) < 12).sum() > 2 * 1000  # two cells or more
     # The page is not blank.
     assert (pixels.std(axis=(0, 1)) > 10).all()
 
@@ -282,6 +292,7 @@ def test_html_skips_the_matrix_for_a_crowd() -> None:
 def weighted_report(**kwargs: object) -> Report:
     data = datasets.labeling_team(seed=0)
     tidy = data.kappa.pairwise(TEAM, by="project", weights="linear", categories=GRADES)
+    tidy = kwargs.pop("tidy", tidy)
     options: dict[str, object] = {
         "source": "team.csv",
         "raters": TEAM,
@@ -338,10 +349,12 @@ def test_html_legend_explains_marked_rows(fail_on: str, bar: float) -> None:
     count = int((report.tidy[fail_on] < bar).sum())
     assert 0 < count < len(report.tidy)
     legend = (
-        f"Rows whose {fail_on} is below --fail-under {bar:g} are marked with a red edge "
+        f"Rows whose {fail_on} is below --fail-under {bar:g} are marked with a black edge "
         f"({count} of {len(report.tidy)} rows)."
     )
-    assert f'<p class="legend"><span class="mark"></span>{legend}</p>' in section(page, "pairs")
+    assert f'<p class="legend keep"><span class="mark"></span>{legend}</p>' in section(
+        page, "pairs"
+    )
     assert page.count('<tr class="below">') == count
     assert "bar" not in page[: page.index("</header>")].replace("<dt>fail-under</dt>", "")
     assert '<p class="legend">' not in render_html(team_report())
@@ -472,7 +485,7 @@ def test_report_says_why_a_row_has_no_band() -> None:
     pairs = markdown[markdown.index("## Pairs") : markdown.index("## Raters")]
     assert pairs.count(TOO_FEW_NOTE) == 1 and markdown.count(TOO_FEW_NOTE) == 1
     page = render_html(report)
-    assert f'<p class="note too-few">{TOO_FEW_NOTE}</p>' in section(page, "pairs")
+    assert f'<p class="note keep too-few">{TOO_FEW_NOTE}</p>' in section(page, "pairs")
     assert "min-items: 10" in page[page.index("<footer>") :]
     # The minimum it was made with; none below it, no note.
     five = render_text(report.tidy.iloc[:1], min_items=5)
@@ -487,3 +500,210 @@ def test_report_note_on_the_overall_table() -> None:
     report = small_report()
     many = kf.overall(report.data, ["a", "b"], by="g")
     assert "1 row rests on fewer than 10 items (n_items): the value is shown" in render_text(many)
+
+
+# --------------------------------------------------------------------------- colour and print
+
+
+def rows_of(page: str, name: str) -> list[list[str]]:
+    """The cells (as written) of each body row of a section's first table."""
+    body = section(page, name).split("<tbody>")[1].split("</tbody>")[0]
+    return [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in body.split("</tr>") if row]
+
+
+def test_pairs_table_is_worst_first() -> None:
+    data = pd.DataFrame(
+        {
+            "a": ["x", "y"] * 10,
+            "b": ["x", "y"] * 5 + ["y", "x"] * 5,
+            "c": ["x", "x"] * 10,  # one label only: undefined kappa with a and b? no: with d
+            "d": ["x", "x"] * 10,
+        }
+    )
+    with pytest.warns(kf.UndefinedKappaWarning):
+        tidy = kf.pairwise(data, ["a", "b", "c", "d"])
+    assert tidy["kappa"].isna().any()
+    report = Report(tidy=tidy, data=data, raters=["a", "b", "c", "d"], fail_under=0.1)
+    page = render_html(report)
+    rows = rows_of(page, "pairs")
+    kappas = [float(r[5]) if r[5] else np.nan for r in rows]
+    defined = [k for k in kappas if not np.isnan(k)]
+    assert defined == sorted(defined) and len(defined) == tidy["kappa"].notna().sum()
+    assert all(np.isnan(k) for k in kappas[len(defined) :])  # undefined last
+    # Equal kappas keep the table's order.
+    ties = tidy.assign(kappa=tidy["kappa"].fillna(9)).sort_values("kappa", kind="stable")
+    assert [(r[0], r[1]) for r in rows] == list(zip(ties["rater_a"], ties["rater_b"], strict=True))
+    # The marks follow their rows.
+    marked = re.findall(r'<tr class="below"><td[^>]*>([^<]*)</td><td[^>]*>([^<]*)</td>', page)
+    expected = tidy[tidy["kappa"] < 0.1]
+    assert sorted(marked) == sorted(zip(expected["rater_a"], expected["rater_b"], strict=True))
+    assert "Worst first: rows sorted by kappa, lowest first" in section(page, "pairs")
+
+
+def test_a_value_at_the_bar_reads_on_its_side() -> None:
+    report = team_report(fail_under=0.2)
+    tidy = report.tidy.copy()
+    tidy.loc[0, "kappa"], tidy.loc[1, "kappa"] = 0.19996, 0.20004
+    page = render_html(
+        Report(tidy=tidy, data=report.data, raters=TEAM, fail_under=0.2, by=["project"])
+    )
+    pairs = section(page, "pairs")
+    assert re.search(r'<tr class="below">(<td[^>]*>[^<]*</td>){6}<td[^>]*>0\.19996</td>', pairs)
+    assert re.search(r"<tr>(<td[^>]*>[^<]*</td>){6}<td[^>]*>0\.200</td>", pairs)
+    assert ">0.200</td>" not in pairs.split("0.19996")[0][-400:]
+
+
+def test_p_value_and_interval_note() -> None:
+    note = "p_value tests agreement = 0 with se0, the standard error under that null"
+    data = datasets.labeling_team(seed=0)
+    tidy = data.kappa.pairwise(TEAM, by="project", ci=0.95)
+    page = render_html(Report(tidy=tidy, data=data, raters=TEAM, by=["project"], ci=0.95))
+    assert note in section(page, "pairs") and "se0" in section(page, "pairs")
+    assert note not in render_html(team_report())
+
+
+def test_raters_table_colours_one_column() -> None:
+    page = render_html(team_report())
+    raters = section(page, "raters")
+    header = re.findall(r"<th[^>]*>(.*?)</th>", raters)
+    mean = [h.replace("<wbr>", "") for h in header].index("mean_kappa")
+    rows = raters.split("<tbody>")[1].split("</tr>")[:-1]
+    assert len(rows) == 15
+    for row in rows:
+        cells = re.findall(r"<td([^>]*)>", row)
+        coloured = [i for i, attrs in enumerate(cells) if "background" in attrs]
+        assert coloured == [mean]
+    # In the pairs table too: only kappa.
+    for row in section(page, "pairs").split("<tbody>")[1].split("</tr>")[:-1]:
+        cells = re.findall(r"<td([^>]*)>", row)
+        assert [i for i, a in enumerate(cells) if "background" in a] == [6]
+
+
+def test_colour_key_names_the_bands_of_the_table() -> None:
+    page = render_html(team_report(fail_under=0.2))
+    key = page[page.index('<div class="key">') : page.index("</header>")]
+    bands = ("poor -1 to 0", "slight 0 to 0.2", "moderate 0.4 to 0.6", "almost perfect 0.8 to 1")
+    for band in bands:
+        assert band in key
+    assert "n/a: undefined" in key and "each rater with themself" in key
+    assert "below --fail-under 0.2" in key
+    assert f"{colours.colour(0.0)} 0%" not in key or "linear-gradient" in key
+    data = datasets.labeling_team(seed=0)
+    tidy = data.kappa.pairwise(TEAM, scale="fleiss")
+    fleiss = render_html(Report(tidy=tidy, data=data, raters=TEAM))
+    assert "fair to good 0.4 to 0.75" in fleiss and "slight" not in fleiss.split("</header>")[0]
+    custom = data.kappa.pairwise(TEAM, scale={0: "low", 0.5: "high"})
+    plain = render_html(Report(tidy=custom, data=data, raters=TEAM))
+    assert "-1 to 1" in plain.split("</header>")[0]
+    named = render_html(Report(tidy=custom, data=data, raters=TEAM, scale={0: "low", 0.5: "high"}))
+    assert "high 0.5 to 1" in named
+
+
+def test_confusion_order_is_declared_or_said_to_be_none() -> None:
+    note = "The labels have no declared order"
+    data = datasets.labeling_team(seed=0)
+    text = data.astype({r: "string" for r in TEAM})
+    tidy = text.kappa.pairwise(TEAM)
+    assert note in section(render_html(Report(tidy=tidy, data=text, raters=TEAM)), "worst")
+    declared = render_html(Report(tidy=tidy, data=text, raters=TEAM, categories=GRADES))
+    assert note not in declared
+    ordered = render_html(Report(tidy=data.kappa.pairwise(TEAM), data=data, raters=TEAM))
+    assert note not in ordered  # an ordered Categorical declares its order
+    numbers = pd.DataFrame({"a": [1, 2, 3, 1, 2], "b": [1, 3, 3, 2, 2]})
+    assert note not in render_html(Report(tidy=kf.pairwise(numbers), data=numbers))
+    # Weights on text with no order are refused before any report is drawn.
+    with pytest.raises(kf.KappaFrameError, match="no declared order"):
+        text.kappa.pairwise(TEAM, weights="linear")
+
+
+PAPERS = {"A4": (595.0, 842.0), "Letter": (612.0, 792.0)}
+
+
+def _mult(m: list[float], n: list[float]) -> list[float]:
+    """The product of two PDF matrices [a b c d e f]."""
+    return [
+        m[0] * n[0] + m[1] * n[2],
+        m[0] * n[1] + m[1] * n[3],
+        m[2] * n[0] + m[3] * n[2],
+        m[2] * n[1] + m[3] * n[3],
+        m[4] * n[0] + m[5] * n[2] + n[4],
+        m[4] * n[1] + m[5] * n[3] + n[5],
+    ]
+
+
+def _pdf_pages(path: Path) -> list[tuple[str, list[tuple[str, float, float]]]]:
+    """Each page's text, and its text runs as (text, x where it starts, size in points).
+
+    The last run of each page is ("<page>", its width, its height).
+    """
+    pypdf = pytest.importorskip("pypdf")
+    pages = []
+    for page in pypdf.PdfReader(str(path)).pages:
+        runs: list[tuple[str, float, float]] = []
+
+        def visit(
+            text: str,
+            cm: list[float],
+            tm: list[float],
+            font: object,
+            size: float,
+            runs: list[tuple[str, float, float]] = runs,
+        ) -> None:
+            if text.strip():
+                m = _mult(tm, cm)
+                runs.append((text, m[4], size * float(np.hypot(m[0], m[1]))))
+
+        text = page.extract_text(visitor_text=visit)
+        width, height = (float(v) for v in page.mediabox[2:])
+        runs.append(("<page>", width, height))
+        pages.append((text, runs))
+    return pages
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_html_report_prints_whole_on_paper(tmp_path: Path, paper: str) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("pypdf")
+    data = datasets.labeling_team(seed=0)
+    tidy = data.kappa.pairwise(TEAM, by="project", weights="linear", categories=GRADES, ci=0.95)
+    report = weighted_report(tidy=tidy, fail_under=0.2, ci=0.95)
+    html = render_html(report).replace("<style>", f"<style>@page {{ size: {paper}; }}", 1)
+    page = tmp_path / "team.html"
+    page.write_text(html, encoding="utf-8")
+    pdf = tmp_path / "team.pdf"
+    _chromium(tmp_path, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
+    pages = _pdf_pages(pdf)
+    assert 2 <= len(pages) <= 5
+    text = " ".join(" ".join(t for t, _ in pages).split())
+    for _, runs in pages:
+        _, width, height = runs.pop()
+        assert (round(width), round(height)) == PAPERS[paper]
+        # Nothing reaches past the right margin (a cut column would), nothing is tiny.
+        assert max(x + 0.45 * len(t.strip()) * size for t, x, size in runs) < width - 25
+        assert min(x for _, x, _ in runs) > 20
+        assert min(size for _, _, size in runs) >= 7
+    # Every row of the pairs table, and the raters table to its last column.
+    for row in report.tidy.itertuples(index=False):
+        line = f"{row.project} {row.rater_a} {row.rater_b} {row.n} {row.p_o:.3f} {row.p_e:.3f}"
+        assert line in text
+    summary = rater_summary(report)
+    assert summary is not None
+    assert re.search(r"others_\s*share", text)
+    for row in summary.itertuples(index=False):
+        assert f"{row.overused} {row.overused_share:.3f} {row.others_share:.3f}" in text
+    # The heatmap's numbers are text in the PDF, written at a readable size.
+    gamma = data[data["project"] == "gamma"]
+    ben_dee = gamma.kappa.matrix(TEAM, weights="linear", categories=GRADES).loc["ben", "dee"]
+    assert f"{ben_dee:.2f}" in text
+    # Each heading is on the page of what follows it.
+    page_texts = [" ".join(t.split()) for t, _ in pages]
+    for heading, follows in [
+        ("Pairs", "rows sorted by kappa, lowest"),
+        ("Kappa matrix per group", "project = alpha"),
+        ("Raters", "Each rater against every other rater"),
+        ("Lowest kappa:", "Items both rated"),
+    ]:
+        where = [i for i, t in enumerate(page_texts) if heading in t]
+        assert where and follows in page_texts[where[0]], heading
+    assert "Made by kappaframe" in page_texts[-1]
