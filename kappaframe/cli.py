@@ -64,7 +64,7 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     from ._cli import demo, report
-    from ._errors import KappaFrameError
+    from ._errors import KappaFrameError, missing_dependency
 
     try:
         if args.command == "demo":
@@ -72,8 +72,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return report.run(args, sys.stdout, sys.stderr)
     except KappaFrameError as err:
         return usage_error(for_cli(str(err)), sys.stderr)
-    except ModuleNotFoundError as err:
-        return usage_error(str(err), sys.stderr)
+    except ModuleNotFoundError as err:  # an optional library: name the extra to install
+        return usage_error(missing_dependency(err), sys.stderr)
     except BrokenPipeError:
         # The reader of our stdout went away (e.g. `| head`): stop quietly.
         with contextlib.suppress(OSError, ValueError):

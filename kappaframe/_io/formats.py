@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, install_hint
 
 INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl", "json")
 
@@ -53,7 +53,7 @@ _OUTPUT_SUFFIXES = {
 #: Compression suffixes, decompressed while reading and written by the outputs.
 COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
 
-_PARQUET_EXTRA = 'reading and writing Parquet needs pyarrow: pip install "kappaframe[parquet]"'
+_PARQUET_EXTRA = f"reading and writing Parquet needs pyarrow: {install_hint('pyarrow')}"
 
 
 def _split_suffix(path: Path) -> tuple[str, str | None]:

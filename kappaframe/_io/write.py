@@ -34,8 +34,8 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from .._errors import KappaFrameError
-from .formats import _PARQUET_EXTRA, STDIO, output_compression
+from .._errors import KappaFrameError, optional_import
+from .formats import STDIO, output_compression
 
 #: Marks the temporary files of an unfinished write: ``.{name}{TEMP_MARK}{pid}``.
 TEMP_MARK = ".kappaframe-tmp-"
@@ -229,10 +229,7 @@ def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
     bytes
     """
     if fmt == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ModuleNotFoundError as err:
-            raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
+        optional_import("pyarrow", "writing Parquet")
         buffer = io.BytesIO()
         frame.to_parquet(buffer, index=False)
         return buffer.getvalue()
