@@ -73,12 +73,25 @@ def t_cdf(t: np.ndarray, df: np.ndarray) -> np.ndarray:
 def t_quantile(level: float, df: np.ndarray) -> np.ndarray:
     """The two-sided Student's t quantile ``t_(1 - alpha/2, df)`` of a confidence level.
 
-    NaN where ``df < 1``.
+    SciPy's ``stdtrit`` and one Newton step on the upper tail ``stdtr(df, -t)``: the
+    step brings the quantile to about 1e-13 (relative) on every SciPy release, where
+    ``stdtrit`` alone was 1e-9 off at one degree of freedom before SciPy 1.17. Computed
+    once per distinct ``df``; NaN where ``df < 1``.
     """
     df = np.asarray(df, dtype=float)
-    good = _t_defined(df)
-    out = _special().stdtrit(np.where(good, df, 1.0), 0.5 + level / 2.0)
-    return np.where(good, out, np.nan)
+    unique, inverse = np.unique(df, return_inverse=True)
+    good = _t_defined(unique)
+    d = np.where(good, unique, 1.0)
+    special = _special()
+    q = special.stdtrit(d, 0.5 + level / 2.0)
+    log_density = (
+        special.gammaln((d + 1.0) / 2.0)
+        - special.gammaln(d / 2.0)
+        - 0.5 * np.log(d * np.pi)
+        - (d + 1.0) / 2.0 * np.log1p(q * q / d)
+    )
+    q = q + (special.stdtr(d, -q) - (1.0 - level) / 2.0) / np.exp(log_density)
+    return np.where(good, q, np.nan)[inverse].reshape(df.shape)
 
 
 def population_factor(n: np.ndarray, population: float | None) -> np.ndarray:
@@ -147,21 +160,19 @@ def normal_interval(
     se0 = np.where(defined, null, np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(defined & (null > 0), value / null, np.nan)
-    if dist == "t":
-        df = items - 1.0
-        quantile: Any = t_quantile(level, df)
-        upper = t_cdf(-z, df)  # P(T > z)
-        lower = t_cdf(z, df)
-    else:
-        quantile = normal_quantile(level)
-        upper = normal_sf(z)
-        lower = normal_sf(-z)
+    df = items - 1.0
+    quantile: Any = t_quantile(level, df) if dist == "t" else normal_quantile(level)
+
+    def tail(x: np.ndarray) -> np.ndarray:  # P(T > x), P(Z > x)
+        return t_cdf(-x, df) if dist == "t" else normal_sf(x)
+
+    # One tail each: the smaller of P(T > z) and P(T < z) is P(T > |z|).
     if alternative == "greater":
-        p_value = upper
+        p_value = tail(z)
     elif alternative == "less":
-        p_value = lower
+        p_value = tail(-z)
     else:
-        p_value = np.minimum(2.0 * np.minimum(upper, lower), 1.0)
+        p_value = np.minimum(2.0 * tail(np.abs(z)), 1.0)
     half = quantile * se
     return {
         "se": se,
