@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +77,26 @@ def test_the_notebook_extra_installs_a_front_end() -> None:
     extra = project["project"]["optional-dependencies"]["notebook"]
     assert any(dep.startswith(("jupyterlab", "notebook")) for dep in extra)
     assert any(dep.startswith("ipykernel") for dep in extra)
+
+
+def test_the_notebook_extra_installs_what_the_notebooks_import() -> None:
+    """Listed by name: ``kappaframe[...]`` inside an extra would name the project itself."""
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extra = project["optional-dependencies"]["notebook"]
+    assert not [dep for dep in extra if dep.startswith("kappaframe")]
+    installed = {re.split(r"[<>=\[; ]", dep, maxsplit=1)[0].lower() for dep in extra}
+    installed |= {re.split(r"[<>=\[; ]", dep, maxsplit=1)[0] for dep in project["dependencies"]}
+    distribution = {"sklearn": "scikit-learn"}
+    imported = set()
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                source = "".join(cell["source"])
+                imported |= set(re.findall(r"^\s*(?:from|import) (\w+)", source, flags=re.M))
+    imported -= {"kappaframe", *sys.stdlib_module_names}
+    assert imported, "no imports found: the notebooks moved?"
+    assert (
+        sorted(distribution.get(m, m) for m in imported if distribution.get(m, m) not in installed)
+        == []
+    )
