@@ -63,6 +63,15 @@ def test_readme_gives_the_test_command_ci_runs() -> None:
     assert command in README.read_text(encoding="utf-8")
 
 
+@pytest.mark.skipif(not CI.exists(), reason=".ci/ not shipped with this copy")
+def test_ci_installs_the_spark_extra_before_the_test_command() -> None:
+    """The test extra leaves PySpark out; CI adds the spark extra so the Spark tests run."""
+    ci = CI.read_text(encoding="utf-8").splitlines()
+    readme_command = ci.index("# The README's test command:")
+    installs = [line for line in ci[:readme_command] if "pip install" in line]
+    assert [line for line in installs if '-e ".[spark]"' in line]
+
+
 def test_readme_first_command_makes_and_uses_a_virtual_environment() -> None:
     text = README.read_text(encoding="utf-8")
     block = text.split("## Two commands", 1)[1].split("```bash", 1)[1].split("```", 1)[0]

@@ -156,3 +156,16 @@ def test_every_extra_named_installs_its_library() -> None:
         for extra in names:
             assert any(dep.lower().startswith(module) for dep in extras[extra]), (module, extra)
         assert install_hint(module).startswith("pip install")
+
+
+def test_spark_tests_skip_with_a_reason_without_pyspark(tmp_path: Path) -> None:
+    """PySpark is not in the test extra: without it the Spark tests skip and say why."""
+    run = (
+        "import pytest\n"
+        f"sys.exit(pytest.main(['-q', '-rs', '-p', 'no:cacheprovider', '--rootdir', {str(ROOT)!r},"
+        f" '-k', 'spark', {str(ROOT / 'tests' / 'frames' / 'test_engines.py')!r}]))"
+    )
+    result = without(["pyspark"], run, tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "failed" not in result.stdout and " skipped" in result.stdout
+    assert 'PySpark is not installed: pip install -e ".[spark]" runs these tests' in result.stdout

@@ -91,6 +91,9 @@ def test_no_extra_installs_kappaframe_itself(built: dict[str, Path]) -> None:
     assert requires and not [r for r in requires if r.lower().startswith("kappaframe")]
     extras = set(meta.get_all("Provides-Extra") or [])
     assert {"polars", "plot", "parquet", "dask", "duckdb", "spark", "notebook", "test"} <= extras
+    # PySpark (about 500 MB) only with the spark extra, not with the test extra
+    assert not [r for r in requires if r.startswith("pyspark") and "extra == 'test'" in r]
+    assert [r for r in requires if r.startswith("pyspark") and "extra == 'spark'" in r]
 
 
 def test_sdist_holds_the_licence_and_what_builds_and_tests(built: dict[str, Path]) -> None:
