@@ -109,7 +109,8 @@ def test_command_line_reads_csv_without_pyarrow(files: Path) -> None:
 
 
 def test_optional_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "narwhals", None)
+    for name in ("narwhals", "narwhals.stable.v2"):  # also when imported already
+        monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ModuleNotFoundError) as info:
         optional_import("narwhals.stable.v2", "reading a DuckDB relation")
     assert str(info.value) == (
