@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import difflib
+import importlib
 import os
 import sys
 import warnings
@@ -20,7 +21,10 @@ __all__ = [
     "UndefinedKappaWarning",
     "arg",
     "bad_option",
+    "install_hint",
     "missing_columns",
+    "missing_dependency",
+    "optional_import",
     "quiet_undefined",
     "refuse_nested",
     "spelled_as",
@@ -228,3 +232,72 @@ def user_stacklevel() -> int:
         frame = frame.f_back  # type: ignore[assignment]
         level += 1
     return level
+
+
+#: The optional libraries, and the extra of ``pip install "kappaframe[...]"`` that installs
+#: each (pyproject.toml's extras); ``()`` for a library that no extra installs.
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "polars": ("polars",),
+    "pyarrow": ("parquet",),
+    "matplotlib": ("plot",),
+    "dask": ("dask",),
+    "distributed": ("dask",),
+    "duckdb": ("duckdb",),
+    "narwhals": ("duckdb", "spark"),
+    "pyspark": ("spark",),
+    "jinja2": ("notebook",),
+    "zstandard": (),
+}
+
+
+def install_hint(module: str) -> str:
+    """What to run to install an optional library: ``pip install "kappaframe[parquet]"``."""
+    top = module.partition(".")[0]
+    extras = EXTRAS.get(top, ())
+    if not extras:
+        return f"pip install {top}"
+    return "pip install " + " or ".join(f'"kappaframe[{extra}]"' for extra in extras)
+
+
+def optional_import(module: str, purpose: str) -> Any:
+    """Import an optional library, or say in one line which extra installs it.
+
+    Parameters
+    ----------
+    module : str
+        The module to import, e.g. ``"pyarrow.dataset"``.
+    purpose : str
+        What needs it, to start the message: ``"reading Parquet files"``.
+
+    Returns
+    -------
+    module
+        The imported module.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        ``reading Parquet files needs pyarrow: pip install "kappaframe[parquet]"``; its
+        ``name`` is the top-level module that could not be imported.
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        top = module.partition(".")[0]
+        missing = (err.name or top).partition(".")[0]
+        needs = top if missing == top else f"{top}, which needs {missing}"
+        raise ModuleNotFoundError(
+            f"{purpose} needs {needs}: {install_hint(module)}", name=missing
+        ) from None
+
+
+def missing_dependency(err: ModuleNotFoundError) -> str:
+    """One line for a missing module: the extra that installs it, when it is an optional one.
+
+    A message that already says what to install is kept as it is.
+    """
+    message = str(err)
+    top = (err.name or "").partition(".")[0]
+    if "pip install" in message or top not in EXTRAS:
+        return message
+    return f"{top} is not installed: {install_hint(top)}"

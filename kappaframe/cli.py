@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace, flags: dict[str, str]) -> int:
     """
     from ._cli import demo, report
     from ._cli.logs import log
-    from ._errors import KappaFrameError, spelled_as
+    from ._errors import KappaFrameError, missing_dependency, spelled_as
 
     start = time.perf_counter()
     try:
@@ -92,8 +92,8 @@ def _run(args: argparse.Namespace, flags: dict[str, str]) -> int:
         return code
     except KappaFrameError as err:
         return usage_error(str(err), sys.stderr)
-    except ModuleNotFoundError as err:
-        return usage_error(str(err), sys.stderr)
+    except ModuleNotFoundError as err:  # an optional library: name the extra to install
+        return usage_error(missing_dependency(err), sys.stderr)
     except BrokenPipeError:
         # The reader of our stdout went away (e.g. `| head`): stop quietly.
         with contextlib.suppress(OSError, ValueError):

@@ -59,11 +59,17 @@ def rng() -> np.random.Generator:
 
 @pytest.fixture(scope="session")
 def spark_session() -> Iterator[Any]:
-    """One local PySpark session for the whole run (starting one takes seconds)."""
-    pytest.importorskip("pyspark")
-    pytest.importorskip("narwhals")
+    """One local PySpark session for the whole run (starting one takes seconds).
+
+    PySpark is not in the test extra (it is large): the Spark tests run where the spark
+    extra is installed too, as CI does.
+    """
+    pytest.importorskip(
+        "pyspark", reason='PySpark is not installed: pip install -e ".[spark]" runs these tests'
+    )
+    pytest.importorskip("narwhals", reason='narwhals is not installed: pip install -e ".[spark]"')
     if shutil.which("java") is None:
-        pytest.skip("PySpark needs Java")
+        pytest.skip("PySpark needs Java (a JRE on the PATH)")
     from pyspark.sql import SparkSession
 
     session = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, optional_import
 from .pandas import PandasFrame
 from .parts import PartReader
 
@@ -25,14 +25,8 @@ FAN_IN = 8
 
 
 def _dask() -> tuple[Any, Any]:
-    try:
-        import dask
-        import dask.dataframe as dd
-    except ModuleNotFoundError:  # pragma: no cover - depends on the environment
-        raise ModuleNotFoundError(
-            'Dask DataFrames need dask: pip install "kappaframe[dask]"'
-        ) from None
-    return dask, dd
+    dask = optional_import("dask", "counting a Dask DataFrame")
+    return dask, optional_import("dask.dataframe", "counting a Dask DataFrame")
 
 
 def from_pandas(frame: Any) -> Any:

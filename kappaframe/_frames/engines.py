@@ -23,7 +23,7 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from .._errors import KappaFrameError, KappaFrameTypeError
+from .._errors import KappaFrameError, KappaFrameTypeError, optional_import
 
 __all__ = ["EngineFrame", "engine_frame"]
 
@@ -32,14 +32,7 @@ ENGINES = ("duckdb", "pyspark", "sqlframe")
 
 
 def _narwhals() -> Any:
-    try:
-        import narwhals.stable.v2 as nw
-    except ModuleNotFoundError:  # pragma: no cover - depends on the environment
-        raise ModuleNotFoundError(
-            'DuckDB relations and Spark DataFrames are read through narwhals: pip install "'
-            'kappaframe[duckdb]" or "kappaframe[spark]"'
-        ) from None
-    return nw
+    return optional_import("narwhals.stable.v2", "reading a DuckDB relation or a Spark DataFrame")
 
 
 def engine_frame(data: Any) -> EngineFrame | None:

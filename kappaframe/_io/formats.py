@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, install_hint
 
 INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl", "json")
 
@@ -76,7 +76,7 @@ _OUTPUT_SUFFIXES = {suffix: f.name for f in OUTPUTS for suffix in f.suffixes}
 #: Compression suffixes, decompressed while reading and written by the outputs.
 COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
 
-_PARQUET_EXTRA = 'reading and writing Parquet needs pyarrow: pip install "kappaframe[parquet]"'
+_PARQUET_EXTRA = f"reading and writing Parquet needs pyarrow: {install_hint('pyarrow')}"
 
 
 def _split_suffix(path: Path) -> tuple[str, str | None]:

@@ -20,9 +20,8 @@ from typing import IO, Any
 
 import pandas as pd
 
-from .._errors import KappaFrameError, missing_columns, refuse_nested
+from .._errors import KappaFrameError, missing_columns, optional_import, refuse_nested
 from .formats import (
-    _PARQUET_EXTRA,
     FOLDER_SUFFIXES,
     INPUT_FORMATS,
     STDIO,
@@ -1015,11 +1014,8 @@ def _read_text(
 
 def _open_parquet(source: Source, wanted: list[Hashable] | None) -> tuple[Any, list[str] | None]:
     """Open a Parquet file and check the wanted columns; return it and the names to read."""
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ModuleNotFoundError as err:
-        raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
+    pa = optional_import("pyarrow", "reading Parquet files")
+    pq = optional_import("pyarrow.parquet", "reading Parquet files")
     try:
         parquet = pq.ParquetFile(source.open() if source.stdin else source.path)
     except (pa.ArrowException, OSError) as err:
@@ -1030,9 +1026,9 @@ def _open_parquet(source: Source, wanted: list[Hashable] | None) -> tuple[Any, l
 
 
 def _read_parquet(source: Source, wanted: list[Hashable] | None, progress: bool | None) -> Any:
+    parquet, names = _open_parquet(source, wanted)
     import pyarrow as pa
 
-    parquet, names = _open_parquet(source, wanted)
     total = parquet.metadata.num_rows
     batches = []
     with Progress(f"reading {source.name}", total, unit="rows", enabled=progress) as bar:

@@ -35,7 +35,7 @@ import os
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import Any
 
-from .._errors import KappaFrameError, KappaFrameTypeError, refuse_nested
+from .._errors import KappaFrameError, KappaFrameTypeError, optional_import, refuse_nested
 from .formats import SCAN_FORMATS, compression_of, suffix_format
 from .read import (
     check_unique_names,
@@ -88,13 +88,7 @@ def _reading(path: str, kind: str) -> Iterator[None]:
 
 
 def _arrow_dataset() -> Any:
-    try:
-        import pyarrow.dataset as ds
-    except ModuleNotFoundError:  # pragma: no cover - depends on the environment
-        raise ModuleNotFoundError(
-            'reading parquet or CSV files needs pyarrow: pip install "kappaframe[parquet]"'
-        ) from None
-    return ds
+    return optional_import("pyarrow.dataset", "reading Parquet, CSV or JSON lines files in batches")
 
 
 class FileScan:

@@ -36,8 +36,8 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from .._errors import KappaFrameError
-from .formats import _PARQUET_EXTRA, STDIO, output_compression
+from .._errors import KappaFrameError, optional_import
+from .formats import STDIO, output_compression
 
 _log = logging.getLogger(__name__)
 
@@ -245,11 +245,9 @@ def table_bytes(frame: pd.DataFrame, fmt: str, *, metadata: dict[str, str] | Non
 
 
 def _parquet(frame: pd.DataFrame, metadata: dict[str, str] | None) -> bytes:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ModuleNotFoundError as err:
-        raise ModuleNotFoundError(_PARQUET_EXTRA, name="pyarrow") from err
+    pa = optional_import("pyarrow", "writing Parquet")
+    import pyarrow.parquet as pq
+
     buffer = io.BytesIO()
     # pyarrow, not DataFrame.to_parquet: that would also store the frame's attrs (the
     # notebook display's mark), which say nothing to a reader of the file.
