@@ -12,9 +12,10 @@ alternates two steps, starting from the majority vote's shares:
   posterior mass of category ``c`` over rater ``r``'s ratings ``l`` (the expected counts),
   each row normalised.
 
-Both steps are sums over the ratings by segment: the ratings are sorted once by item and
-once by (rater, given label), and each step is one gather (``np.take``) and one
-``np.add.reduceat`` over the segments, with no Python loop over items or raters.
+Both steps are sums over the ratings by segment: the ratings are put in order once by
+item and once by (rater, given label) cell, and each step is, per category, one gather
+(``np.take``) and one ``np.add.reduceat`` over the segments, with no Python loop over
+items, raters or ratings.
 """
 
 from __future__ import annotations
@@ -36,21 +37,28 @@ __all__ = ["FLOOR", "TIE_ATOL", "dawid_skene"]
 #: otherwise rule every category out (log 0) for its item.
 FLOOR = 1e-10
 
+#: Up to this many (rater, label) cells, the ratings are put in cell order by a radix sort.
+_RADIX_CELLS = 1 << 16
+
 #: Posteriors within this of an item's largest tie (summation order moves them by ~1e-16).
 TIE_ATOL = 1e-9
 
 
 class _Layout(NamedTuple):
-    """The ratings sorted twice, as segments for ``np.add.reduceat``."""
+    """The ratings in two orders, as segments for ``np.add.reduceat``.
 
-    rated: np.ndarray  # (n_items,) bool: items with a rating (the rows of the model)
-    item_starts: np.ndarray  # start of each rated item's ratings, in item order
-    cell_by_item: np.ndarray  # (rater, label) cell of each rating, in item order
-    row_by_cell: np.ndarray  # model row (rated item) of each rating, in cell order
-    cell_starts: np.ndarray  # start of each used cell's ratings, in cell order
-    cells: np.ndarray  # each used cell's flat id, rater * K + label (increasing)
-    rater_of_cell: np.ndarray  # each used cell's rater, numbered among raters with ratings
-    rater_starts: np.ndarray  # start of each rater's cells among the used cells
+    Rows are the rated items (numbered in item order), cells the (rater, label given)
+    pairs that occur (numbered in rater, then label order).
+    """
+
+    rated: np.ndarray  # (n_items,) bool: items with a rating
+    item_starts: np.ndarray  # start of each row's ratings, in (row, cell) order
+    cell_by_item: np.ndarray  # cell of each rating, in (row, cell) order
+    row_by_cell: np.ndarray  # row of each rating, in (cell, row) order
+    cell_starts: np.ndarray  # start of each cell's ratings, in (cell, row) order
+    cells: np.ndarray  # each cell's flat id, rater * K + label (increasing)
+    rater_of_cell: np.ndarray  # each cell's rater, numbered among the raters with ratings
+    rater_starts: np.ndarray  # start of each such rater's cells
 
 
 def dawid_skene(
@@ -134,7 +142,8 @@ def dawid_skene(
     rater (no posterior mass on the items the rater rated) gets a uniform row over the
     labels the rater gave.
 
-    The work per iteration is linear in the ratings: two gathers and two segment sums.
+    The work per iteration is linear in the ratings: per category, two gathers and two
+    segment sums. Sorting the ratings twice, once, comes before.
 
     References
     ----------
@@ -171,7 +180,8 @@ def dawid_skene(
 
     counts = item_counts(item, label, n_items, k)[layout.rated]
     given = counts.sum(axis=0) > 0  # categories somebody gave
-    post = counts / counts.sum(axis=1, keepdims=True)  # the majority vote's shares
+    # The majority vote's shares, category-major like every posterior here.
+    post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)
     prior, theta = _m_step(post, layout)
     previous = -np.inf
     change = np.inf
@@ -197,7 +207,7 @@ def dawid_skene(
         )
 
     posterior = np.full((n_items, k), np.nan)
-    posterior[layout.rated] = post
+    posterior[layout.rated] = post.T
     chosen, support, tied = settle(posterior, ties, seed, atol=TIE_ATOL)
     return Consensus(
         posterior=posterior,
@@ -242,12 +252,33 @@ def _check_options(max_iter: Any, tol: Any) -> tuple[int, float]:
 def _layout(
     item: np.ndarray, rater: np.ndarray, label: np.ndarray, n_items: int, n_raters: int, k: int
 ) -> _Layout:
-    """Sort the ratings by item and by (rater, label) cell; refuse a model with no overlap."""
-    by_item = np.argsort(item, kind="stable")
-    item_sorted = item[by_item]
-    rater_sorted = rater[by_item]
-    # Within an item's run of ratings, two raters differ iff two neighbours differ.
-    overlap = (item_sorted[1:] == item_sorted[:-1]) & (rater_sorted[1:] != rater_sorted[:-1])
+    """Order the ratings by (row, cell) and by (cell, row); refuse a model with no overlap.
+
+    The first order is one sort of integer keys (the values, not an argsort): the row and
+    the cell come back from a key by division. Both factors of a key are at most the
+    number of ratings, so it fits in int64. The second is a stable radix sort of the first
+    by cell when the cells fit in 16 bits, a sort of keys otherwise. The orders depend
+    only on the ratings, not on the order they came in.
+    """
+    per_item = np.bincount(item, minlength=n_items)
+    rated = per_item > 0
+    n_rows = int(np.count_nonzero(rated))
+    row = (np.cumsum(rated) - 1)[item]  # numbered among the rated items
+    flat_cell = rater * k + label
+    per_cell = np.bincount(flat_cell, minlength=n_raters * k)
+    used = per_cell > 0
+    cells = np.flatnonzero(used)
+    n_cells = len(cells)
+    cell = (np.cumsum(used) - 1)[flat_cell]  # numbered among the cells that occur
+
+    # Timsort ("stable") is fast on ratings that come grouped by item, quicksort otherwise.
+    grouped = bool((item[1:] >= item[:-1]).all())
+    by_item = np.sort(row * n_cells + cell, kind="stable" if grouped else "quicksort")
+    cell_by_item = by_item % n_cells
+    # Within a row's run, the raters are in order: two raters iff two neighbours differ.
+    row_sorted = by_item // n_cells
+    rater_sorted = cells[cell_by_item] // k
+    overlap = (row_sorted[1:] == row_sorted[:-1]) & (rater_sorted[1:] != rater_sorted[:-1])
     if not overlap.any():
         raise KappaFrameError(
             f"Dawid-Skene cannot be fitted: no item was rated by two raters or more "
@@ -256,31 +287,20 @@ def _layout(
             "where raters overlap (some items rated by two raters or more).",
             option="consensus",
         )
-    per_item = np.bincount(item, minlength=n_items)
-    rated = per_item > 0
-    row_of_item = np.cumsum(rated) - 1  # model row of each rated item
-    item_starts = np.cumsum(per_item[rated]) - per_item[rated]
-
-    flat_cell = rater * k + label
-    per_cell = np.bincount(flat_cell, minlength=n_raters * k)
-    used = per_cell > 0
-    cell_id = np.cumsum(used) - 1  # numbered among the used cells
-    cells = np.flatnonzero(used)
-    cell_by_item = cell_id[flat_cell[by_item]]
-    # Sorting the item-ordered ratings by cell keeps each cell's items increasing.
-    by_cell = np.argsort(cell_by_item, kind="stable")
-    row_by_cell = row_of_item[item_sorted[by_cell]]
-    cell_starts = np.cumsum(per_cell[used]) - per_cell[used]
+    if n_cells <= _RADIX_CELLS:  # a stable radix sort of 16-bit codes: (cell, row) order
+        row_by_cell = row_sorted[np.argsort(cell_by_item.astype(np.uint16), kind="stable")]
+    else:
+        row_by_cell = np.sort(cell * n_rows + row) % n_rows
 
     cell_rater = cells // k
-    new_rater = np.ones(len(cells), dtype=bool)
+    new_rater = np.ones(n_cells, dtype=bool)
     new_rater[1:] = cell_rater[1:] != cell_rater[:-1]
     return _Layout(
         rated=rated,
-        item_starts=item_starts,
+        item_starts=np.cumsum(per_item[rated]) - per_item[rated],
         cell_by_item=cell_by_item,
         row_by_cell=row_by_cell,
-        cell_starts=cell_starts,
+        cell_starts=np.cumsum(per_cell[used]) - per_cell[used],
         cells=cells,
         rater_of_cell=np.cumsum(new_rater) - 1,
         rater_starts=np.flatnonzero(new_rater),
@@ -288,34 +308,36 @@ def _layout(
 
 
 def _m_step(post: np.ndarray, layout: _Layout) -> tuple[np.ndarray, np.ndarray]:
-    """Priors and the rows of each used (rater, label) cell, by true category.
+    """Priors, and ``theta[c, j]``: the probability that cell ``j``'s rater gives cell
+    ``j``'s label to an item of true category ``c``.
 
-    ``theta[j, c]`` is the probability that cell ``j``'s rater gives cell ``j``'s label to
-    an item of true category ``c``.
+    ``post`` is category-major, ``(K, rows)``: each category's sums run over contiguous
+    memory.
     """
-    prior = post.mean(axis=0)
-    expected = np.add.reduceat(
-        np.take(post, layout.row_by_cell, axis=0), layout.cell_starts, axis=0
-    )
+    prior = post.mean(axis=1)
+    expected = np.empty((len(post), len(layout.cells)))
+    for c, share in enumerate(post):
+        expected[c] = np.add.reduceat(np.take(share, layout.row_by_cell), layout.cell_starts)
     np.maximum(expected, FLOOR, out=expected)
-    per_rater = np.add.reduceat(expected, layout.rater_starts, axis=0)
-    expected /= np.take(per_rater, layout.rater_of_cell, axis=0)
+    per_rater = np.add.reduceat(expected, layout.rater_starts, axis=1)
+    expected /= np.take(per_rater, layout.rater_of_cell, axis=1)
     return prior, expected
 
 
 def _e_step(
     prior: np.ndarray, theta: np.ndarray, given: np.ndarray, layout: _Layout
 ) -> tuple[np.ndarray, float]:
-    """Each rated item's posterior, and the log-likelihood of the data under the model."""
+    """Each rated item's posterior ``(K, rows)``, and the data's log-likelihood."""
     log_prior = np.where(given, np.log(np.maximum(prior, FLOOR)), -np.inf)
-    joint = np.add.reduceat(
-        np.take(np.log(theta), layout.cell_by_item, axis=0), layout.item_starts, axis=0
-    )
-    joint += log_prior
-    top = joint.max(axis=1, keepdims=True)
+    log_theta = np.log(theta)
+    joint = np.empty((len(theta), len(layout.item_starts)))
+    for c, column in enumerate(log_theta):
+        joint[c] = np.add.reduceat(np.take(column, layout.cell_by_item), layout.item_starts)
+    joint += log_prior[:, None]
+    top = joint.max(axis=0)
     joint -= top
     np.exp(joint, out=joint)
-    total = joint.sum(axis=1, keepdims=True)
+    total = joint.sum(axis=0)
     joint /= total
     return joint, float((top + np.log(total)).sum())
 
@@ -326,5 +348,5 @@ def _confusion(theta: np.ndarray, layout: _Layout, n_raters: int, k: int) -> np.
     active = np.zeros(n_raters, dtype=bool)
     active[layout.cells // k] = True
     flat[np.repeat(active, k)] = 0.0  # labels a rater never gave
-    flat[layout.cells] = theta
+    flat[layout.cells] = theta.T
     return np.ascontiguousarray(flat.reshape(n_raters, k, k).transpose(0, 2, 1))
