@@ -129,10 +129,13 @@ def dawid_skene(
 
     Notes
     -----
-    The order of each iteration and the stopping rule follow crowd-kit's ``DawidSkene``:
-    the returned posterior is the last E-step's, ``confusion`` and ``priors`` the M-step's
-    after it, and the change is measured once an iteration (never after the first). With
-    the same iterations, both give the same posteriors.
+    The start, the order of each iteration and the floor follow crowd-kit's
+    ``DawidSkene``: the returned posterior is the last E-step's, ``confusion`` and
+    ``priors`` the M-step's after it, and the change is measured once an iteration (never
+    after the first). With the same iterations, both give the same posteriors. They may
+    stop at different iterations: the change here is that of the log-likelihood, which
+    EM never lowers, where crowd-kit measures its evidence lower bound. EM finds a local
+    maximum of the likelihood, the one uphill from the majority vote.
 
     Expected counts below ``FLOOR`` (1e-10) are raised to it, in the cells of the labels a
     rater gave, before the rows are normalised; labels a rater never gave have
@@ -143,7 +146,7 @@ def dawid_skene(
     labels the rater gave.
 
     The work per iteration is linear in the ratings: per category, two gathers and two
-    segment sums. Sorting the ratings twice, once, comes before.
+    segment sums. Two sorts of the ratings come first, once.
 
     References
     ----------
@@ -237,7 +240,7 @@ def _check_options(max_iter: Any, tol: Any) -> tuple[int, float]:
     if (
         isinstance(tol, (bool, np.bool_))
         or not isinstance(tol, numbers.Real)
-        or not np.isfinite(tol)
+        or not np.isfinite(float(tol))
         or tol < 0
     ):
         raise KappaFrameError(
@@ -308,11 +311,11 @@ def _layout(
 
 
 def _m_step(post: np.ndarray, layout: _Layout) -> tuple[np.ndarray, np.ndarray]:
-    """Priors, and ``theta[c, j]``: the probability that cell ``j``'s rater gives cell
-    ``j``'s label to an item of true category ``c``.
+    """Priors, and ``theta[c, j]`` for each category ``c`` and cell ``j``.
 
-    ``post`` is category-major, ``(K, rows)``: each category's sums run over contiguous
-    memory.
+    ``theta[c, j]`` is the probability that cell ``j``'s rater gives cell ``j``'s label to
+    an item of true category ``c``. ``post`` is category-major, ``(K, rows)``: each
+    category's sums run over contiguous memory.
     """
     prior = post.mean(axis=1)
     expected = np.empty((len(post), len(layout.cells)))

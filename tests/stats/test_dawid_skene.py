@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import kappaframe as kf
-from kappaframe._stats.consensus import item_counts, majority
 from kappaframe._stats import dawid_skene as _dawid_skene
+from kappaframe._stats.consensus import item_counts, majority
 from kappaframe._stats.dawid_skene import FLOOR, dawid_skene
 
 ROOT = Path(__file__).resolve().parents[2]
