@@ -14,6 +14,7 @@ from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, sco
 from ._api.raters import raters
 from ._api.threshold import threshold_sweep
 from ._errors import (
+    ConvergenceWarning,
     KappaFrameError,
     KappaFrameTypeError,
     MissingTokenWarning,
@@ -33,6 +34,7 @@ from ._version import __version__
 
 __all__ = [
     "SCALES",
+    "ConvergenceWarning",
     "Counts",
     "FileScan",
     "KappaFrameError",

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "ConvergenceWarning",
     "KappaFrameError",
     "KappaFrameTypeError",
     "MissingTokenWarning",
@@ -64,6 +65,14 @@ class MissingTokenWarning(UserWarning):
 
 class UndefinedKappaWarning(RuntimeWarning):
     """Some pair (or group) has an undefined kappa: no shared items, or chance agreement 1."""
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative model (Dawid-Skene) stopped at its iteration limit before its tolerance.
+
+    Its results are those of the last iteration, marked as not converged; the message names
+    the options that give it more room (``max_iter``, ``tol``).
+    """
 
 
 #: The caller's spelling of options while a call runs: ``None`` for Python's keyword

@@ -1,0 +1,355 @@
+"""Dawid-Skene consensus: EM over each rater's confusion matrix (Dawid & Skene 1979).
+
+Each item has an unknown true category, drawn with the prior ``pi[c]``; rater ``r``
+gives category ``l`` to an item whose true category is ``c`` with probability
+``theta[r, c, l]`` (a row of the rater's confusion matrix). Expectation-maximisation
+alternates two steps, starting from the majority vote's shares:
+
+- E-step: the posterior of each item's true category, in logs,
+  ``log pi[c] + sum over the item's ratings of log theta[r, c, l]``, exponentiated
+  after subtracting each item's largest term and normalised;
+- M-step: ``pi[c]`` is the mean posterior of the rated items, and ``theta[r, c, l]`` the
+  posterior mass of category ``c`` over rater ``r``'s ratings ``l`` (the expected counts),
+  each row normalised.
+
+Both steps are sums over the ratings by segment: the ratings are put in order once by
+item and once by (rater, given label) cell, and each step is, per category, one gather
+(``np.take``) and one ``np.add.reduceat`` over the segments, with no Python loop over
+items, raters or ratings.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._errors import ConvergenceWarning, KappaFrameError, arg, user_stacklevel, ways
+from .consensus import Consensus, check_ties, item_counts, settle
+
+__all__ = ["FLOOR", "TIE_ATOL", "dawid_skene"]
+
+#: The smallest expected count of a (rater, given label, true category) cell, and the
+#: smallest prior of a category somebody gave, before normalising (crowd-kit's floor).
+#: It keeps every logarithm finite: a rating no current estimate explains would
+#: otherwise rule every category out (log 0) for its item.
+FLOOR = 1e-10
+
+#: Up to this many (rater, label) cells, the ratings are put in cell order by a radix sort.
+_RADIX_CELLS = 1 << 16
+
+#: Posteriors within this of an item's largest tie (summation order moves them by ~1e-16).
+TIE_ATOL = 1e-9
+
+
+class _Layout(NamedTuple):
+    """The ratings in two orders, as segments for ``np.add.reduceat``.
+
+    Rows are the rated items (numbered in item order), cells the (rater, label given)
+    pairs that occur (numbered in rater, then label order).
+    """
+
+    rated: np.ndarray  # (n_items,) bool: items with a rating
+    item_starts: np.ndarray  # start of each row's ratings, in (row, cell) order
+    cell_by_item: np.ndarray  # cell of each rating, in (row, cell) order
+    row_by_cell: np.ndarray  # row of each rating, in (cell, row) order
+    cell_starts: np.ndarray  # start of each cell's ratings, in (cell, row) order
+    cells: np.ndarray  # each cell's flat id, rater * K + label (increasing)
+    rater_of_cell: np.ndarray  # each cell's rater, numbered among the raters with ratings
+    rater_starts: np.ndarray  # start of each such rater's cells
+
+
+def dawid_skene(
+    item: np.ndarray,
+    rater: np.ndarray,
+    label: np.ndarray,
+    n_items: int,
+    n_raters: int,
+    k: int,
+    *,
+    max_iter: int = 100,
+    tol: float = 1e-7,
+    ties: str = "missing",
+    seed: Any = None,
+) -> Consensus:
+    """Consensus labels of the Dawid-Skene model, fitted by EM, and each rater's confusion.
+
+    The model: item ``i`` has a true category ``c`` with prior ``pi[c]``, and rater ``r``
+    gives it label ``l`` with probability ``theta[r, c, l]``, independently of the other
+    raters. EM starts from the majority vote's shares (as posteriors), then repeats the
+    E-step (each item's posterior given ``pi`` and ``theta``, in logs) and the M-step
+    (``pi`` the mean posterior, ``theta`` the rows of expected counts)::
+
+        posterior[i, c]  ~  pi[c] * prod over i's ratings (r, l) of theta[r, c, l]
+        theta[r, c, l]   =  sum of posterior[i, c] over r's ratings l, row-normalised
+
+    Parameters
+    ----------
+    item, rater, label : ndarray of int
+        The observed ratings, one entry each: the item's code (``0 .. n_items - 1``), the
+        rater's (``0 .. n_raters - 1``) and the label's category (``0 .. k - 1``).
+        Missing ratings are left out. A rater may rate an item more than once.
+    n_items, n_raters, k : int
+        How many items, raters and categories the codes number.
+    max_iter : int, default 100
+        The most EM iterations to run.
+    tol : float, default 1e-7
+        EM stops when the log-likelihood per rating rises by less than ``tol`` from one
+        iteration to the next (crowd-kit stops the same way on its evidence lower bound,
+        with ``tol=1e-5``).
+    ties : {"missing", "first-category", "random"}, default "missing"
+        What a tie between the most probable categories (within ``TIE_ATOL``) gives: no
+        consensus (``label`` -1, ``tied`` True), the first of them in the category order,
+        or one of them drawn with ``seed``.
+    seed : int, optional
+        Needed by ``ties="random"``.
+
+    Returns
+    -------
+    Consensus
+        ``posterior`` (n_items, K), NaN rows for items with no rating; ``label``,
+        ``support`` and ``tied`` from the posterior; ``confusion`` (n_raters, K, K), row the
+        true category and column the label given, rows summing to 1 (NaN for a rater with
+        no rating); ``priors`` (K,); ``n_iter`` the EM iterations run; ``converged``.
+
+    Raises
+    ------
+    KappaFrameError
+        When no item was rated by two raters or more (the model cannot tell a rater's
+        errors from the items' categories), or for a bad ``max_iter``, ``tol`` or
+        ``ties``.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When ``max_iter`` iterations end before the tolerance is met (``converged`` is
+        then False and the results are the last iteration's).
+
+    Notes
+    -----
+    The start, the order of each iteration and the floor follow crowd-kit's
+    ``DawidSkene``: the returned posterior is the last E-step's, ``confusion`` and
+    ``priors`` the M-step's after it, and the change is measured once an iteration (never
+    after the first). With the same iterations, both give the same posteriors. They may
+    stop at different iterations: the change here is that of the log-likelihood, which
+    EM never lowers, where crowd-kit measures its evidence lower bound. EM finds a local
+    maximum of the likelihood, the one uphill from the majority vote.
+
+    Expected counts below ``FLOOR`` (1e-10) are raised to it, in the cells of the labels a
+    rater gave, before the rows are normalised; labels a rater never gave have
+    probability 0 in that rater's matrix, which is also the maximum-likelihood estimate.
+    Priors below the floor are raised to it in the E-step, except for categories nobody
+    gave, whose prior and posterior stay 0. A true category with no expected count for a
+    rater (no posterior mass on the items the rater rated) gets a uniform row over the
+    labels the rater gave.
+
+    The work per iteration is linear in the ratings: per category, two gathers and two
+    segment sums. Two sorts of the ratings come first, once.
+
+    References
+    ----------
+    Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. Journal of the Royal Statistical Society, Series
+    C (Applied Statistics), 28(1), 20-28.
+
+    Examples
+    --------
+    Three raters; the third swaps the two categories every time:
+
+    >>> import numpy as np
+    >>> item = np.repeat(np.arange(6), 3)
+    >>> rater = np.tile([0, 1, 2], 6)
+    >>> label = np.array([0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0])
+    >>> model = dawid_skene(item, rater, label, n_items=6, n_raters=3, k=2)
+    >>> model.label.tolist()
+    [0, 1, 0, 1, 0, 1]
+    >>> np.round(model.confusion[2], 2).tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    """
+    max_iter, tol = _check_options(max_iter, tol)
+    check_ties(ties, seed)
+    item = np.asarray(item, dtype=np.intp)
+    rater = np.asarray(rater, dtype=np.intp)
+    label = np.asarray(label, dtype=np.intp)
+    if not len(item) == len(rater) == len(label):
+        raise ValueError(
+            f"item, rater and label must have one entry per rating; got lengths "
+            f"{len(item)}, {len(rater)} and {len(label)}."
+        )
+    layout = _layout(item, rater, label, n_items, n_raters, k)
+    n_ratings = len(item)
+
+    counts = item_counts(item, label, n_items, k)[layout.rated]
+    given = counts.sum(axis=0) > 0  # categories somebody gave
+    # The majority vote's shares, category-major like every posterior here.
+    post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)
+    prior, theta = _m_step(post, layout)
+    previous = -np.inf
+    change = np.inf
+    converged = False
+    n_iter = 0
+    while n_iter < max_iter:
+        n_iter += 1
+        post, loglik = _e_step(prior, theta, given, layout)
+        prior, theta = _m_step(post, layout)
+        change = loglik / n_ratings - previous
+        if change < tol:
+            converged = True
+            break
+        previous = loglik / n_ratings
+    if not converged:
+        warnings.warn(
+            f"Dawid-Skene did not converge in {max_iter} iterations: the log-likelihood per "
+            f"rating still rose by {change:.3g} in the last one ({ways('tol', arg('tol'))} "
+            f"is {tol:g}). Allow more with {arg('max_iter', 10 * max_iter)}, or a looser "
+            f"{ways('tol', arg('tol'))}; the results are the last iteration's.",
+            ConvergenceWarning,
+            stacklevel=user_stacklevel(),
+        )
+
+    posterior = np.full((n_items, k), np.nan)
+    posterior[layout.rated] = post.T
+    chosen, support, tied = settle(posterior, ties, seed, atol=TIE_ATOL)
+    return Consensus(
+        posterior=posterior,
+        label=chosen,
+        support=support,
+        tied=tied,
+        confusion=_confusion(theta, layout, n_raters, k),
+        priors=prior,
+        n_iter=n_iter,
+        converged=converged,
+    )
+
+
+def _check_options(max_iter: Any, tol: Any) -> tuple[int, float]:
+    """``max_iter`` a whole number >= 1, ``tol`` a number >= 0."""
+    if (
+        isinstance(max_iter, (bool, np.bool_))
+        or not isinstance(max_iter, numbers.Integral)
+        or max_iter < 1
+    ):
+        raise KappaFrameError(
+            f"{ways('max_iter', arg('max_iter'))} must be a whole number of iterations "
+            f"(>= 1); got {max_iter!r}. The default, {arg('max_iter', 100)}, is plenty "
+            "for most crowds.",
+            option="max_iter",
+        )
+    if (
+        isinstance(tol, (bool, np.bool_))
+        or not isinstance(tol, numbers.Real)
+        or not np.isfinite(float(tol))
+        or tol < 0
+    ):
+        raise KappaFrameError(
+            f"{ways('tol', arg('tol'))} must be a number >= 0 (the smallest rise of the "
+            f"log-likelihood per rating that keeps EM going); got {tol!r}. The default is "
+            f"{arg('tol', 1e-7)}.",
+            option="tol",
+        )
+    return int(max_iter), float(tol)
+
+
+def _layout(
+    item: np.ndarray, rater: np.ndarray, label: np.ndarray, n_items: int, n_raters: int, k: int
+) -> _Layout:
+    """Order the ratings by (row, cell) and by (cell, row); refuse a model with no overlap.
+
+    The first order is one sort of integer keys (the values, not an argsort): the row and
+    the cell come back from a key by division. Both factors of a key are at most the
+    number of ratings, so it fits in int64. The second is a stable radix sort of the first
+    by cell when the cells fit in 16 bits, a sort of keys otherwise. The orders depend
+    only on the ratings, not on the order they came in.
+    """
+    per_item = np.bincount(item, minlength=n_items)
+    rated = per_item > 0
+    n_rows = int(np.count_nonzero(rated))
+    row = (np.cumsum(rated) - 1)[item]  # numbered among the rated items
+    flat_cell = rater * k + label
+    per_cell = np.bincount(flat_cell, minlength=n_raters * k)
+    used = per_cell > 0
+    cells = np.flatnonzero(used)
+    n_cells = len(cells)
+    cell = (np.cumsum(used) - 1)[flat_cell]  # numbered among the cells that occur
+
+    # Timsort ("stable") is fast on ratings that come grouped by item, quicksort otherwise.
+    grouped = bool((item[1:] >= item[:-1]).all())
+    by_item = np.sort(row * n_cells + cell, kind="stable" if grouped else "quicksort")
+    cell_by_item = by_item % n_cells
+    # Within a row's run, the raters are in order: two raters iff two neighbours differ.
+    row_sorted = by_item // n_cells
+    rater_sorted = cells[cell_by_item] // k
+    overlap = (row_sorted[1:] == row_sorted[:-1]) & (rater_sorted[1:] != rater_sorted[:-1])
+    if not overlap.any():
+        raise KappaFrameError(
+            f"Dawid-Skene cannot be fitted: no item was rated by two raters or more "
+            f"({len(item)} rating(s) in all), so nothing tells a rater's errors from the "
+            f"items' true categories. Use {arg('consensus', 'majority')}, or add ratings "
+            "where raters overlap (some items rated by two raters or more).",
+            option="consensus",
+        )
+    if n_cells <= _RADIX_CELLS:  # a stable radix sort of 16-bit codes: (cell, row) order
+        row_by_cell = row_sorted[np.argsort(cell_by_item.astype(np.uint16), kind="stable")]
+    else:
+        row_by_cell = np.sort(cell * n_rows + row) % n_rows
+
+    cell_rater = cells // k
+    new_rater = np.ones(n_cells, dtype=bool)
+    new_rater[1:] = cell_rater[1:] != cell_rater[:-1]
+    return _Layout(
+        rated=rated,
+        item_starts=np.cumsum(per_item[rated]) - per_item[rated],
+        cell_by_item=cell_by_item,
+        row_by_cell=row_by_cell,
+        cell_starts=np.cumsum(per_cell[used]) - per_cell[used],
+        cells=cells,
+        rater_of_cell=np.cumsum(new_rater) - 1,
+        rater_starts=np.flatnonzero(new_rater),
+    )
+
+
+def _m_step(post: np.ndarray, layout: _Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Priors, and ``theta[c, j]`` for each category ``c`` and cell ``j``.
+
+    ``theta[c, j]`` is the probability that cell ``j``'s rater gives cell ``j``'s label to
+    an item of true category ``c``. ``post`` is category-major, ``(K, rows)``: each
+    category's sums run over contiguous memory.
+    """
+    prior = post.mean(axis=1)
+    expected = np.empty((len(post), len(layout.cells)))
+    for c, share in enumerate(post):
+        expected[c] = np.add.reduceat(np.take(share, layout.row_by_cell), layout.cell_starts)
+    np.maximum(expected, FLOOR, out=expected)
+    per_rater = np.add.reduceat(expected, layout.rater_starts, axis=1)
+    expected /= np.take(per_rater, layout.rater_of_cell, axis=1)
+    return prior, expected
+
+
+def _e_step(
+    prior: np.ndarray, theta: np.ndarray, given: np.ndarray, layout: _Layout
+) -> tuple[np.ndarray, float]:
+    """Each rated item's posterior ``(K, rows)``, and the data's log-likelihood."""
+    log_prior = np.where(given, np.log(np.maximum(prior, FLOOR)), -np.inf)
+    log_theta = np.log(theta)
+    joint = np.empty((len(theta), len(layout.item_starts)))
+    for c, column in enumerate(log_theta):
+        joint[c] = np.add.reduceat(np.take(column, layout.cell_by_item), layout.item_starts)
+    joint += log_prior[:, None]
+    top = joint.max(axis=0)
+    joint -= top
+    np.exp(joint, out=joint)
+    total = joint.sum(axis=0)
+    joint /= total
+    return joint, float((top + np.log(total)).sum())
+
+
+def _confusion(theta: np.ndarray, layout: _Layout, n_raters: int, k: int) -> np.ndarray:
+    """``(n_raters, K, K)``: row the true category, column the label given."""
+    flat = np.full((n_raters * k, k), np.nan)  # rows (rater, label given), columns true
+    active = np.zeros(n_raters, dtype=bool)
+    active[layout.cells // k] = True
+    flat[np.repeat(active, k)] = 0.0  # labels a rater never gave
+    flat[layout.cells] = theta.T
+    return np.ascontiguousarray(flat.reshape(n_raters, k, k).transpose(0, 2, 1))
