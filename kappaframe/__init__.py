@@ -21,6 +21,7 @@ from ._errors import (
 )
 from ._io.provenance import provenance
 from ._io.scan import FileScan, scan
+from ._io.tools.annotations import read_annotations
 from ._register import (
     register_dask_when_imported,
     register_pandas,
@@ -53,6 +54,7 @@ __all__ = [
     "per_category",
     "provenance",
     "raters",
+    "read_annotations",
     "scan",
     "score",
     "threshold_sweep",
