@@ -173,6 +173,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 text=text,
                 options=options,
                 labels_except=by if labels is None else None,
+                fields=args.fields,
             )
         source = data
 

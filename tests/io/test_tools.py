@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 
 import kappaframe as kf
+from kappaframe import cli
 from kappaframe._io.formats import INPUT_FORMATS, TOOL_FORMATS
 from kappaframe._io.tools.registry import TOOLS
 from kappaframe._types import AnnotationTool
@@ -293,6 +294,22 @@ def test_label_studio_export_through_pairwise_and_by_field(tmp_path: Path) -> No
         frame, item="item", rater="rater", label="label", by="data.meta.source", min_items=0
     )
     assert grouped["data.meta.source"].tolist() == ["app", "web"]
+
+
+def test_fields_of_different_kinds_are_read_apart_for_agreement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_json(tmp_path / "export.json", LS_EXPORT)
+    long = {"item": "item", "rater": "rater", "label": "label"}
+    with pytest.raises(kf.KappaFrameError) as err:
+        kf.pairwise(path, **long, by="field")
+    assert "'sentiment' (text), 'topic' (sets of labels)" in str(err.value)
+    assert "kf.read_annotations(path, fields=[...])" in str(err.value)
+    flags = ["--item", "item", "--rater", "rater", "--label", "label", "--by", "field"]
+    assert cli.main(["report", str(path), *flags]) == 2
+    assert "with --fields ..." in capsys.readouterr().err
+    res = kf.pairwise(kf.read_annotations(path, fields="sentiment"), **long, min_items=0)
+    assert res["n"].tolist() == [3]
 
 
 def test_label_studio_before_1_0_wrote_completions(tmp_path: Path) -> None:
@@ -603,3 +620,58 @@ def test_plain_json_files_are_still_the_file_readers(tmp_path: Path) -> None:
             rater="rater",
             label="label",
         )
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def test_report_reads_an_export_by_its_content_or_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_json(tmp_path / "export.json", one_field(LS_EXPORT))
+    out = tmp_path / "agreement.csv"
+    long = ["--item", "item", "--rater", "rater", "--label", "label", "--min-items", "0"]
+    assert cli.main(["report", str(path), *long, "-o", str(out)]) == 0
+    expected = kf.pairwise(path, item="item", rater="rater", label="label", min_items=0)
+    assert pd.read_csv(out)["kappa"].tolist() == pytest.approx(expected["kappa"].tolist())
+    # a name that does not say it: --input-format names the tool
+    renamed = tmp_path / "labels.txt"
+    renamed.write_bytes(path.read_bytes())
+    assert cli.main(["report", str(renamed), "--input-format", "label-studio", *long]) == 0
+    assert "bo@example.org" in capsys.readouterr().out
+    # --fields picks the choice field of a project with several, --by groups by task data
+    several = write_json(tmp_path / "several.json", LS_EXPORT)
+    argv = ["report", str(several), *long, "--fields", "sentiment", "--by", "data.meta.source"]
+    assert cli.main(argv) == 0
+    assert "app" in capsys.readouterr().out
+    # standard input, sniffed
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    from kappaframe._io import read
+
+    monkeypatch.setattr(read, "_stdin_cache", {})
+    assert cli.main(["report", "-", *long, "--stream"]) == 0
+    assert "bo@example.org" in capsys.readouterr().out
+
+
+def test_report_says_what_is_wrong_with_an_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_json(tmp_path / "min.json", LS_MIN)
+    long = ["--item", "item", "--rater", "rater", "--label", "label"]
+    assert cli.main(["report", str(path), *long]) == 2
+    assert "--fields ..." in capsys.readouterr().err
+    assert cli.main(["report", str(path), *long, "--fields", "sentiment"]) == 0
+    capsys.readouterr()
+    csv = tmp_path / "wide.csv"
+    csv.write_text("a,b\nx,x\n", encoding="utf-8")
+    assert cli.main(["report", str(csv), "--fields", "sentiment"]) == 2
+    assert "reads an annotation tool's export" in capsys.readouterr().err
+    other = write_json(tmp_path / "other.json", [{"q": 1}])
+    assert cli.main(["report", str(other), "--input-format", "doccano", *long]) == 2
+    assert "other.json is not a doccano JSONL export" in capsys.readouterr().err
+    assert cli.main(["report", str(other), *long]) == 2  # a plain JSON array, not a tool's
+    assert "nested" not in capsys.readouterr().err
+    dup = one_field(LS_EXPORT)
+    dup[0]["annotations"].append(ls_annotation(14, 1, ls_result("sentiment", "Negative")))
+    assert cli.main(["report", str(write_json(tmp_path / "dup.json", dup)), *long]) == 2
+    assert "two of the ratings read from dup.json" in capsys.readouterr().err
