@@ -23,6 +23,8 @@ import pytest
 import kappaframe as kf
 from kappaframe import cli
 from kappaframe._io.formats import INPUT_FORMATS, TOOL_FORMATS
+from kappaframe._io.tools.label_studio import label_studio_tasks
+from kappaframe._io.tools.prodigy import prodigy_lines
 from kappaframe._io.tools.registry import TOOLS
 from kappaframe._types import AnnotationTool
 
@@ -675,3 +677,167 @@ def test_report_says_what_is_wrong_with_an_export(
     dup[0]["annotations"].append(ls_annotation(14, 1, ls_result("sentiment", "Negative")))
     assert cli.main(["report", str(write_json(tmp_path / "dup.json", dup)), *long]) == 2
     assert "two of the ratings read from dup.json" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------- queue writers
+
+#: The queue the items table gives: one row per item, each rater's label beside.
+QUEUE = pd.DataFrame(
+    {
+        "item": [2, 1, 3],
+        "text": ["Cold and late.", "Great food, fair price.", "Fine."],
+        "consensus": [None, "Positive", "Neutral"],
+        "p_i": [0.0, 1.0, 1.0],
+        "ann": ["Negative", "Positive", "Neutral"],
+        "bo": ["Neutral", "Positive", None],
+    }
+)
+
+#: Label Studio's import format with pre-annotations, as its documentation describes it
+#: ("Import pre-annotated data": tasks with data and predictions; a prediction's result
+#: items with id, from_name, to_name, type and value).
+LS_IMPORT_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["data"],
+        "properties": {
+            "data": {"type": "object", "minProperties": 1},
+            "predictions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["result"],
+                    "properties": {
+                        "model_version": {"type": "string"},
+                        "score": {"type": "number"},
+                        "result": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["from_name", "to_name", "type", "value"],
+                                "properties": {
+                                    "id": {"type": "string"},
+                                    "from_name": {"type": "string"},
+                                    "to_name": {"type": "string"},
+                                    "type": {"const": "choices"},
+                                    "value": {
+                                        "type": "object",
+                                        "required": ["choices"],
+                                        "properties": {
+                                            "choices": {
+                                                "type": "array",
+                                                "items": {"type": "string"},
+                                                "minItems": 1,
+                                            }
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+
+#: Prodigy's choice task format ("Annotation interfaces": choice): text, options with id
+#: and text, accept (the ids chosen in advance), meta shown in the card's corner, config.
+PRODIGY_TASK_SCHEMA = {
+    "type": "object",
+    "required": ["text", "options"],
+    "properties": {
+        "text": {"type": "string"},
+        "options": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["id", "text"],
+                "properties": {"id": {"type": ["string", "integer"]}, "text": {"type": "string"}},
+            },
+        },
+        "accept": {"type": "array", "items": {"type": ["string", "integer"]}},
+        "meta": {
+            "type": "object",
+            "additionalProperties": {"type": ["string", "number", "boolean", "null"]},
+        },
+        "config": {
+            "type": "object",
+            "properties": {"choice_style": {"enum": ["single", "multiple"]}},
+        },
+    },
+}
+
+
+def validate(instance: Any, schema: dict) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(instance, schema)
+
+
+def test_label_studio_tasks_validate_and_read_back(tmp_path: Path) -> None:
+    before = QUEUE.copy()
+    tasks = label_studio_tasks(QUEUE, raters=["ann", "bo"], data=["text", "p_i"])
+    pd.testing.assert_frame_equal(QUEUE, before)
+    text = json.dumps(tasks)  # JSON-ready: no NumPy scalars, no NaN
+    validate(json.loads(text), LS_IMPORT_SCHEMA)
+    assert tasks[0]["data"] == {"item": 2, "text": "Cold and late.", "p_i": 0.0}
+    assert [p["model_version"] for p in tasks[2]["predictions"]] == ["ann"]  # bo: missing
+    ids = [r["id"] for t in tasks for p in t["predictions"] for r in p["result"]]
+    assert len(ids) == len(set(ids))
+    # Label Studio gives the imported tasks ids; its export then reads back as the queue
+    exported = [{"id": 100 + i, **task, "annotations": []} for i, task in enumerate(tasks)]
+    back = kf.read_annotations(write_json(tmp_path / "back.json", exported), predictions=True)
+    long = QUEUE.melt(id_vars="item", value_vars=["ann", "bo"], var_name="rater").dropna()
+    got = sorted(zip(back["data.item"], back["rater"], back["label"], strict=True))
+    assert got == sorted(zip(long["item"], long["rater"], long["value"], strict=True))
+
+
+def test_label_studio_tasks_names_and_sets() -> None:
+    queue = pd.DataFrame({"item": ["a"], "x": [frozenset({"food", "price"})], "y": [3]})
+    tasks = label_studio_tasks(queue, raters=["x", "y"], from_name="topic", to_name="review")
+    validate(tasks, LS_IMPORT_SCHEMA)
+    results = [p["result"][0] for p in tasks[0]["predictions"]]
+    assert [r["value"]["choices"] for r in results] == [["food", "price"], ["3"]]
+    assert {(r["from_name"], r["to_name"]) for r in results} == {("topic", "review")}
+    assert tasks[0]["data"] == {"item": "a"}
+    with pytest.raises(kf.KappaFrameError, match=r"'annie' \(did you mean 'ann'"):
+        label_studio_tasks(QUEUE, raters=["annie"])
+    with pytest.raises(kf.KappaFrameTypeError, match="list of the queue's rater columns"):
+        label_studio_tasks(QUEUE, raters="ann")  # type: ignore[arg-type]
+
+
+def test_prodigy_lines_validate() -> None:
+    lines = prodigy_lines(QUEUE, raters=["ann", "bo"], preselect="consensus")
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    for line in text.splitlines():
+        validate(json.loads(line), PRODIGY_TASK_SCHEMA)
+    first = lines[0]
+    assert first["text"] == "Cold and late."
+    assert [o["id"] for o in first["options"]] == ["Negative", "Neutral", "Positive"]
+    assert first["accept"] == [] and lines[1]["accept"] == ["Positive"]
+    assert first["meta"] == {
+        "item": 2,
+        "ann": "Negative",
+        "bo": "Neutral",
+        "consensus": None,
+        "p_i": 0.0,
+    }
+    assert "config" not in first
+    cats = prodigy_lines(
+        QUEUE, raters=["ann"], categories=["Positive", "Neutral", "Negative"], text=None
+    )
+    assert [o["id"] for o in cats[0]["options"]] == ["Positive", "Neutral", "Negative"]
+    assert cats[0]["text"] == "2"
+    with pytest.raises(kf.KappaFrameError, match="not among the options"):
+        prodigy_lines(QUEUE, raters=["ann"], categories=["Positive"], preselect="consensus")
+
+
+def test_prodigy_lines_of_sets_choose_several() -> None:
+    queue = pd.DataFrame({"item": [1], "text": ["t"], "a": [frozenset({"x", "y"})], "b": ["x"]})
+    (line,) = prodigy_lines(queue, raters=["a", "b"], preselect="a")
+    validate(line, PRODIGY_TASK_SCHEMA)
+    assert line["config"] == {"choice_style": "multiple"}
+    assert line["accept"] == ["x", "y"]
+    assert line["meta"]["a"] == "x, y"

@@ -1,4 +1,4 @@
-"""Label Studio: its JSON and JSON-MIN exports in.
+"""Label Studio: its JSON and JSON-MIN exports in, its import format (tasks) out.
 
 JSON export: a list of tasks, each with ``id``, ``data`` and ``annotations`` (``completions``
 before Label Studio 1.0); an annotation has ``completed_by`` (a user id, or the user as an
@@ -21,8 +21,9 @@ from typing import Any
 
 from ..._errors import KappaFrameError, arg
 from .base import Export, Options, Rating, Tool, flat, is_scalar, keys_of, not_choices
+from .queue import check_queue, choices, is_missing, json_value
 
-__all__ = ["TOOL"]
+__all__ = ["TOOL", "label_studio_tasks"]
 
 #: The keys of a JSON-MIN record that are not the task's data nor answers.
 _MIN_KEYS = frozenset(
@@ -201,3 +202,68 @@ TOOL = Tool(
     sniff=_sniff,
     ratings=_ratings,
 )
+
+
+def label_studio_tasks(
+    queue: Any,
+    *,
+    raters: Sequence[Hashable],
+    item: Hashable = "item",
+    data: Sequence[Hashable] | None = None,
+    from_name: str = "label",
+    to_name: str = "text",
+) -> list[dict[str, Any]]:
+    """Label Studio tasks of a queue, each rater's label as a prediction (JSON-ready).
+
+    One task per row of ``queue``: ``{"data": {...}, "predictions": [...]}``, the import
+    format of Label Studio (Basic Label Studio JSON with pre-annotations). Each rater's
+    label is a prediction whose ``model_version`` is the rater, with one ``choices``
+    result (``from_name``, ``to_name``, ``value.choices``): the adjudicator sees every
+    rater's answer and picks one. A set of labels gives several choices; a missing label
+    no prediction. Choices are text (Label Studio's ``<Choice value="...">``).
+
+    Parameters
+    ----------
+    queue : pandas.DataFrame
+        One row per item.
+    raters : list of hashable
+        The columns holding each rater's label.
+    item : hashable, default "item"
+        The item id column, always kept in ``data``.
+    data : list of hashable, optional
+        The columns copied into each task's ``data`` (the labeling configuration refers to
+        them as ``$name``, e.g. ``<Text name="text" value="$text"/>``); default: every
+        column but the raters'. Values are JSON (NaN as null, sets as sorted lists).
+    from_name, to_name : str, default "label", "text"
+        The names of the ``<Choices>`` control tag and of the object tag it labels, as in
+        the project's labeling configuration
+        (``<Choices name="label" toName="text">``).
+
+    Returns
+    -------
+    list of dict
+        Write them with ``json.dump`` as one JSON array and import the file.
+    """
+    raters = check_queue(queue, item, raters, list(data or ()))
+    if data is None:
+        data = [c for c in queue.columns if c not in raters]
+    keep = list(dict.fromkeys([item, *data]))
+    columns = {c: queue[c].tolist() for c in [*keep, *raters]}
+    tasks: list[dict[str, Any]] = []
+    for i in range(len(queue)):
+        predictions = []
+        for j, rater in enumerate(raters):
+            label = columns[rater][i]
+            if is_missing(label):
+                continue
+            result = {
+                "id": f"kf{i}-{j}",
+                "from_name": from_name,
+                "to_name": to_name,
+                "type": "choices",
+                "value": {"choices": choices(label)},
+            }
+            predictions.append({"model_version": str(rater), "result": [result]})
+        task_data = {str(c): json_value(columns[c][i]) for c in keep}
+        tasks.append({"data": task_data, "predictions": predictions})
+    return tasks

@@ -1,4 +1,4 @@
-"""Prodigy: its ``db-out`` export in.
+"""Prodigy: its ``db-out`` export in, its JSONL task format out.
 
 ``prodigy db-out DATASET`` writes one annotated task per line: the task's own keys
 (``text``, ``meta``, ...), ``_input_hash`` (the input: the item), ``_task_hash`` (the
@@ -17,13 +17,14 @@ labels to agree on:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..._errors import KappaFrameError, arg
 from .base import Export, Options, Rating, Tool, flat, is_scalar, keys_of
+from .queue import check_queue, is_missing, json_value, sorted_values
 
-__all__ = ["TOOL"]
+__all__ = ["TOOL", "prodigy_lines"]
 
 #: A task's keys that are no data of the item: Prodigy's own, and the answer's.
 _NOT_DATA = frozenset(
@@ -116,3 +117,110 @@ TOOL = Tool(
     sniff=_sniff,
     ratings=_ratings,
 )
+
+
+def prodigy_lines(
+    queue: Any,
+    *,
+    raters: Sequence[Hashable],
+    item: Hashable = "item",
+    text: Hashable | None = "text",
+    categories: Sequence[Any] | None = None,
+    meta: Sequence[Hashable] | None = None,
+    preselect: Hashable | None = None,
+) -> list[dict[str, Any]]:
+    """Prodigy choice tasks of a queue, each rater's label in the task's meta (JSON-ready).
+
+    One task per row of ``queue``: ``{"text": ..., "options": [{"id": ..., "text": ...}],
+    "accept": [...], "meta": {...}}``, the input of Prodigy's ``choice`` interface (e.g. a
+    ``mark`` or custom recipe, one JSON object per line). ``meta`` shows the item id, each
+    rater's label (``"rater": label``; a set as ``"a, b"``) and the other columns in the
+    card's corner. When a label is a set, the task says ``"config": {"choice_style":
+    "multiple"}``.
+
+    Parameters
+    ----------
+    queue : pandas.DataFrame
+        One row per item.
+    raters : list of hashable
+        The columns holding each rater's label.
+    item : hashable, default "item"
+        The item id column.
+    text : hashable or None, default "text"
+        The column of the text the annotator reads; None shows the item id.
+    categories : sequence, optional
+        The options, in order; default: every label the raters gave, sorted.
+    meta : list of hashable, optional
+        The columns shown in ``meta`` besides the item and the raters' labels; default:
+        every other column but ``text``.
+    preselect : hashable, optional
+        A column whose label is chosen in advance (``accept``), e.g. the consensus;
+        default: nothing chosen.
+
+    Returns
+    -------
+    list of dict
+        Write them one JSON object a line.
+    """
+    others = [c for c in (text, preselect) if c is not None]
+    raters = check_queue(queue, item, raters, [*others, *(meta or ())])
+    if meta is None:
+        meta = [c for c in queue.columns if c not in {item, text, *raters}]
+    columns = {c: queue[c].tolist() for c in dict.fromkeys([item, *others, *raters, *meta])}
+    given = [columns[r][i] for r in raters for i in range(len(queue))]
+    if preselect is not None:
+        given += columns[preselect]
+    several = any(isinstance(v, (frozenset, set, tuple, list)) for v in given)
+    if categories is None:
+        seen: dict[Any, None] = {}
+        for value in given:
+            if is_missing(value):
+                continue
+            for v in value if isinstance(value, (frozenset, set, tuple, list)) else [value]:
+                seen[json_value(v)] = None
+        options = sorted_values(seen)
+    else:
+        options = [json_value(c) for c in categories]
+    known = set(options)
+    lines = []
+    for i in range(len(queue)):
+        shown = {"item": json_value(columns[item][i])}
+        for r in raters:
+            shown[str(r)] = _shown(columns[r][i])
+        for c in meta:
+            if c not in shown:
+                shown[str(c)] = _shown(columns[c][i])
+        task: dict[str, Any] = {
+            "text": str(json_value(columns[text][i]) if text is not None else shown["item"]),
+            "options": [{"id": o, "text": str(o)} for o in options],
+            "accept": _accept(columns[preselect][i], known) if preselect is not None else [],
+            "meta": shown,
+        }
+        if several:
+            task["config"] = {"choice_style": "multiple"}
+        lines.append(task)
+    return lines
+
+
+def _shown(value: Any) -> Any:
+    """A meta value: a JSON scalar, a set written ``"a, b"``."""
+    value = json_value(value)
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return value
+
+
+def _accept(value: Any, known: set[Any]) -> list[Any]:
+    """The option ids chosen in advance: the label (or each of a set), if an option."""
+    if is_missing(value):
+        return []
+    chosen = json_value(value)
+    chosen = chosen if isinstance(chosen, list) else [chosen]
+    missing = [c for c in chosen if c not in known]
+    if missing:
+        raise KappaFrameError(
+            f"preselect: label {missing[0]!r} is not among the options; add it to "
+            f"{arg('categories', ...)}.",
+            option="preselect",
+        )
+    return list(chosen)

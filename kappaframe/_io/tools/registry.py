@@ -20,6 +20,8 @@ from ..._errors import KappaFrameError, KappaFrameTypeError, arg, bad_option, wa
 from ..._types import AnnotationTool
 from . import doccano, label_studio, prodigy
 from .base import DATA_PREFIX, Export, Options, Rating, Tool, frame, keys_of
+from .label_studio import label_studio_tasks
+from .prodigy import prodigy_lines
 
 __all__ = [
     "DATA_PREFIX",
@@ -28,7 +30,9 @@ __all__ = [
     "Export",
     "Rating",
     "Tool",
+    "label_studio_tasks",
     "one_kind",
+    "prodigy_lines",
     "read_exports",
     "sniff_head",
     "sniff_record",
