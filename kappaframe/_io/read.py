@@ -687,6 +687,14 @@ def _read_exports(
         time.perf_counter() - start,
     )
     _check_wanted(wanted, list(frame.columns), Source(given))
+    if wanted is not None and "field" in frame.columns and "field" not in wanted:
+        names = ", ".join(repr(f) for f in dict.fromkeys(frame["field"]))
+        raise KappaFrameError(
+            f"{shown_path(given)} holds several fields ({names}), each a question of its own: "
+            f"agree per field with {arg('by', ['field'])}, or read one with "
+            f"{arg('fields', ...)}.",
+            option="fields",
+        )
     return frame if wanted is None else frame[wanted]
 
 

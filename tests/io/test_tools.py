@@ -655,6 +655,28 @@ def test_report_reads_an_export_by_its_content_or_its_name(
     assert "bo@example.org" in capsys.readouterr().out
 
 
+def test_report_takes_an_export_in_the_long_layout_one_field_at_a_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_json(tmp_path / "one.json", one_field(LS_EXPORT))
+    assert cli.main(["report", str(path), "--min-items", "0", "-o", str(tmp_path / "a.csv")]) == 0
+    table = pd.read_csv(tmp_path / "a.csv")
+    assert table[["rater_a", "rater_b", "n"]].to_numpy().tolist() == [[1, "bo@example.org", 3]]
+    # two questions: agreement per question, never pooled
+    tasks = one_field(LS_EXPORT)
+    for task in tasks:
+        for i, annotation in enumerate(task["annotations"]):
+            annotation["result"].append(ls_result("urgent", "yes" if i else "no", rid="u"))
+    two = write_json(tmp_path / "two.json", tasks)
+    assert cli.main(["report", str(two)]) == 2
+    err = capsys.readouterr().err
+    assert "holds several fields ('sentiment', 'urgent')" in err
+    assert "--by field" in err and "--fields ..." in err
+    assert cli.main(["report", str(two), "--by", "field", "--min-items", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "sentiment" in out and "urgent" in out
+
+
 def test_report_says_what_is_wrong_with_an_export(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
