@@ -44,6 +44,7 @@ def _sniff(record: Mapping[str, Any]) -> bool:
 
 
 def _ratings(export: Export, options: Options, skipped: Counter[str]) -> Iterator[Rating]:
+    seen: dict[Any, Mapping[str, Any]] = {}  # each input's data, from its first task
     for n, task in enumerate(export.records, 1):
         where = f"{export.name}, line {n}"
         item = task.get("_input_hash")
@@ -74,7 +75,11 @@ def _ratings(export: Export, options: Options, skipped: Counter[str]) -> Iterato
             view is None and "label" in task and "options" not in task
         )
         is_choice = view == "choice" or (view in (None, "blocks") and "options" in task)
-        data = flat({k: v for k, v in task.items() if not k.startswith("_") and k not in _NOT_DATA})
+        data = seen.get(item)
+        if data is None:
+            data = seen[item] = flat(
+                {k: v for k, v in task.items() if not k.startswith("_") and k not in _NOT_DATA}
+            )
         if binary:
             label = task.get("label")
             if not is_scalar(label):
