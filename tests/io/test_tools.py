@@ -856,6 +856,28 @@ def test_prodigy_lines_validate() -> None:
         prodigy_lines(QUEUE, raters=["ann"], categories=["Positive"], preselect="consensus")
 
 
+def test_prodigy_lines_answered_come_back_through_db_out(tmp_path: Path) -> None:
+    lines = prodigy_lines(QUEUE, raters=["ann", "bo"], preselect="consensus")
+    # what Prodigy adds when an adjudicator answers the tasks: hashes, view, answer, who
+    answered = [
+        {
+            **line,
+            "_input_hash": 1000 + i,
+            "_task_hash": 2000 + i,
+            "_view_id": "choice",
+            "answer": "accept",
+            "accept": line["accept"] or ["Negative"],
+            "_annotator_id": "queue-lead",
+            "_session_id": "queue-lead",
+        }
+        for i, line in enumerate(lines)
+    ]
+    back = kf.read_annotations(write_jsonl(tmp_path / "adjudicated.jsonl", answered))
+    assert back["label"].tolist() == ["Negative", "Positive", "Neutral"]
+    assert back["data.meta.item"].tolist() == [2, 1, 3]
+    assert back["data.meta.ann"].tolist() == ["Negative", "Positive", "Neutral"]
+
+
 def test_prodigy_lines_of_sets_choose_several() -> None:
     queue = pd.DataFrame({"item": [1], "text": ["t"], "a": [frozenset({"x", "y"})], "b": ["x"]})
     (line,) = prodigy_lines(queue, raters=["a", "b"], preselect="a")
