@@ -22,6 +22,7 @@ from ._errors import (
 )
 from ._io.provenance import provenance
 from ._io.scan import FileScan, scan
+from ._io.tools.annotations import read_annotations
 from ._register import (
     register_dask_when_imported,
     register_pandas,
@@ -55,6 +56,7 @@ __all__ = [
     "per_category",
     "provenance",
     "raters",
+    "read_annotations",
     "scan",
     "score",
     "threshold_sweep",

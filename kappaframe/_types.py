@@ -30,9 +30,12 @@ Method = Literal[
 ]
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 CategoryMethod = Literal["fleiss", "cohen"]
+#: The annotation tools whose exports are read (``kappaframe._io.tools.TOOLS``).
+AnnotationTool = Literal["label-studio", "prodigy", "doccano"]
 
 __all__ = [
     "Alternative",
+    "AnnotationTool",
     "Benchmark",
     "CIDist",
     "CIMethod",

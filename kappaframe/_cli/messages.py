@@ -49,7 +49,7 @@ def line_numbers(args: argparse.Namespace, long: bool) -> Iterator[None]:
     import re
 
     from .._errors import KappaFrameError
-    from .._io.formats import STDIO
+    from .._io.formats import STDIO, TOOL_FORMATS
     from .._io.read import TEXT_FORMATS, expand_input, input_kind
 
     try:
@@ -61,7 +61,10 @@ def line_numbers(args: argparse.Namespace, long: bool) -> Iterator[None]:
         if found is None or not long or args.raters or not one:
             raise
         a, b = int(found.group(1)), int(found.group(2))
-        if input_kind(args.input, args.input_format) in TEXT_FORMATS:
+        kind = input_kind(args.input, args.input_format)
+        if kind in TOOL_FORMATS:
+            where = f"(two of the ratings read from {shown_input(args.input)})"
+        elif kind in TEXT_FORMATS:
             where = f"(lines {a + 2} and {b + 2} of {shown_input(args.input)}, after its header)"
         else:
             where = f"(records {a + 1} and {b + 1} of {shown_input(args.input)})"

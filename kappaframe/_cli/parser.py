@@ -89,7 +89,18 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--input-format",
         choices=INPUT_FORMATS,
-        help="default: from the file's suffix; for - sniffed from the first bytes",
+        help="default: from the file's suffix; for - sniffed from the first bytes. "
+        "label-studio, prodigy, doccano: an annotation tool's export (JSON or JSON lines), "
+        "read as the long layout item, rater, label (found from the first record of a "
+        ".json or .jsonl file when not named)",
+    )
+    report.add_argument(
+        "--fields",
+        nargs="+",
+        metavar="NAME",
+        help="an annotation tool's export: the choice fields to read (Label Studio's "
+        "control tag names; default: every field, a field that is not a choice is an "
+        "error; Label Studio's JSON-MIN export needs them named)",
     )
     text_in = report.add_argument_group("text input (CSV, TSV)")
     text_in.add_argument(

@@ -86,6 +86,8 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from .._io.read import columns_of, read_input
     from .._report.report import MAX_GROUP_HEATMAPS, Report, render_text
 
+    if _tool_export(args):
+        _long_layout_of_export(args)
     long_args = {"item": args.item, "rater": args.rater, "label": args.label}
     long = any(v is not None for v in long_args.values())
     if long and any(v is None for v in long_args.values()):
@@ -173,6 +175,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 text=text,
                 options=options,
                 labels_except=by if labels is None else None,
+                fields=args.fields,
             )
         source = data
 
@@ -307,6 +310,28 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         extra={"label": ""},
     )
     return EXIT_BELOW
+
+
+def _tool_export(args: argparse.Namespace) -> bool:
+    """Whether INPUT is an annotation tool's export (named, or found from its first record)."""
+    from .._errors import KappaFrameError
+    from .._io.formats import TOOL_FORMATS
+    from .._io.read import expand_input, input_kind
+
+    try:
+        return any(
+            input_kind(p, args.input_format) in TOOL_FORMATS for p in expand_input(args.input)
+        )
+    except (KappaFrameError, OSError):
+        return False  # reading the input says what is wrong with it
+
+
+def _long_layout_of_export(args: argparse.Namespace) -> None:
+    """An export is read as ``item``, ``rater``, ``label``: the long layout, unless flags say."""
+    if args.raters or args.exclude or any((args.item, args.rater, args.label)):
+        return
+    args.item, args.rater, args.label = "item", "rater", "label"
+    log.info("an annotation tool's export: the long layout --item item --rater rater --label label")
 
 
 def _relabel(

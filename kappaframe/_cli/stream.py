@@ -145,17 +145,17 @@ def _stream_kinds(
 def streamable(args: argparse.Namespace, fmt: str) -> bool:
     """Whether --stream counts in batches: CSV/TSV, JSON lines (compressed too), Parquet.
 
-    Standard input, a JSON array (``.json``), JSON lines mixed with other formats and
-    relabelled labels (--map, --drop-labels) are read by the whole-file path instead;
-    markdown and HTML are refused by ``scan_input``, which says why.
+    Standard input, a JSON array (``.json``), an annotation tool's export, JSON lines mixed
+    with other formats and relabelled labels (--map, --drop-labels) are read by the
+    whole-file path instead; markdown and HTML are refused by ``scan_input``, which says why.
     """
-    from .._io.formats import STDIO
+    from .._io.formats import STDIO, TOOL_FORMATS
     from .._io.read import expand_input, input_kind
 
     if args.input == STDIO or args.map or args.drop_labels:
         return fmt in ("markdown", "html")
     kinds = {input_kind(p, args.input_format) for p in expand_input(args.input)}
-    whole = "json" in kinds or ("jsonl" in kinds and len(kinds) > 1)  # as before
+    whole = bool(kinds & {"json", *TOOL_FORMATS}) or ("jsonl" in kinds and len(kinds) > 1)
     return not whole or fmt in ("markdown", "html")
 
 

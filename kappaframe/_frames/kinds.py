@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._errors import KappaFrameTypeError
+from .annotations import annotation_export
 from .engines import engine_frame
 from .files import file_reader
 from .native import eager_adapter
@@ -54,6 +55,7 @@ INPUT_KINDS = (
     InputKind("a polars LazyFrame", _lazy_frame),
     InputKind("a pandas or polars DataFrame", eager_adapter),
     InputKind("a Dask DataFrame", _dask_frame),
+    InputKind("a Label Studio, Prodigy or doccano export (kf.read_annotations)", annotation_export),
     InputKind("parquet/CSV/JSON-lines files (a path, paths, or kf.scan(...))", file_reader),
     InputKind("a DuckDB relation or a PySpark DataFrame", engine_frame),
 )

@@ -5,10 +5,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
 
 from .._errors import KappaFrameError, install_hint
+from .._types import AnnotationTool
 
-INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl", "json")
+#: The annotation tools' exports (``kappaframe._io.tools``): JSON or JSON lines, read as
+#: the long frame. A ``.json`` or ``.jsonl`` file is one when its first record says so.
+TOOL_FORMATS: tuple[str, ...] = get_args(AnnotationTool)
+
+INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl", "json", *TOOL_FORMATS)
 
 
 @dataclass(frozen=True)

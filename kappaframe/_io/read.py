@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import glob
 import hashlib
 import io
@@ -20,15 +21,17 @@ from typing import IO, Any
 
 import pandas as pd
 
-from .._errors import KappaFrameError, missing_columns, optional_import, refuse_nested
+from .._errors import KappaFrameError, arg, missing_columns, optional_import, refuse_nested
 from .formats import (
     FOLDER_SUFFIXES,
     INPUT_FORMATS,
     STDIO,
+    TOOL_FORMATS,
     _split_suffix,
     input_format,
     is_sidecar,
 )
+from .tools.registry import MORE, one_kind, rater_of, read_exports, sniff_head
 
 _log = logging.getLogger(__name__)
 
@@ -365,17 +368,89 @@ def _without_sidecars(given: str, found: list[str]) -> list[str]:
 
 
 def input_kind(path: str | os.PathLike[str], fmt: str | None = None) -> str:
-    """The format of one input: ``fmt``, else its suffix, else (standard input) sniffed."""
-    if fmt is not None or os.fspath(path) != STDIO:
+    """The format of one input: ``fmt``, else its suffix, else (standard input) sniffed.
+
+    A JSON or JSON lines input whose first record is an annotation tool's (a Label Studio
+    task, a Prodigy ``db-out`` line, a doccano example) is that tool's export
+    (``kappaframe._io.tools``), read as the long frame.
+    """
+    if fmt is not None:
         return input_format(path, fmt)
-    kind = sniff_format(stdin_bytes()[:65_536])
+    if os.fspath(path) != STDIO:
+        named = input_format(path)
+        return (_tool_of(os.fspath(path)) or named) if named in ("json", "jsonl") else named
+    data = stdin_bytes()
+    kind = sniff_format(data[:65_536])
     if kind is None:
-        why = "it is empty" if not stdin_bytes().strip() else "it is not text nor Parquet"
+        why = "it is empty" if not data.strip() else "it is not text nor Parquet"
         raise KappaFrameError(
             f"cannot tell the format of standard input ({why}); name it with "
             f"--input-format ({', '.join(INPUT_FORMATS)})."
         )
+    if kind in ("json", "jsonl"):
+        found = sniff_head(data, complete=True)
+        return found if isinstance(found, str) else kind
     return kind
+
+
+def _tool_of(path: str) -> str | None:
+    """The annotation tool whose export the JSON (lines) file ``path`` is, or None."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return _sniffed(path, info.st_size, info.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _sniffed(path: str, size: int, mtime: int) -> str | None:
+    """The tool of a file by its first record (the file's size and time key the cache)."""
+    source = Source(path)
+    for amount in (1 << 16, 1 << 22, -1):
+        try:
+            head = source.head(amount)
+        except (ImportError, *_READ_ERRORS):
+            return None  # reading it whole says what is wrong
+        found = sniff_head(head, complete=amount == -1 or len(head) < amount)
+        if found is not MORE:
+            return found if isinstance(found, str) else None
+    return None
+
+
+def file_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The whole content of one input file (decompressed), or of standard input."""
+    source = Source(path)
+    if not source.stdin and not source.path.is_file():
+        raise KappaFrameError(f"input file not found: {os.fspath(path)!r}.")
+    try:
+        return source.head(-1)
+    except ImportError as err:
+        raise _missing_codec(str(source), source.compression, err) from None
+    except _READ_ERRORS as err:
+        raise _unreadable(source, "json", err) from None
+
+
+def read_tool_export(
+    paths: Sequence[str | os.PathLike[str]],
+    tool: str | None = None,
+    *,
+    fields: str | Sequence[str] | None = None,
+    multiple: bool | None = None,
+    predictions: bool = False,
+) -> pd.DataFrame:
+    """The long frame of annotation tool exports (``kappaframe.read_annotations``)."""
+    files = [
+        (
+            str(Source(p)),
+            file_bytes(p),
+            None if os.fspath(p) == STDIO else rater_of(os.fspath(p)),
+        )
+        for p in paths
+    ]
+    frame: pd.DataFrame = read_exports(
+        files, tool, fields=fields, multiple=multiple, predictions=predictions
+    )
+    return frame
 
 
 def sniff_delimiter(text: str, default: str | None = None) -> str:
@@ -473,6 +548,7 @@ def read_input(
     text: Sequence[Hashable] = (),
     options: TextOptions | None = None,
     labels_except: Sequence[Hashable] | None = None,
+    fields: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Read CSV, TSV, Parquet or JSON (lines) into pandas, keeping only ``columns``.
 
@@ -510,6 +586,11 @@ def read_input(
         Separator, decimal mark and encoding of CSV/TSV (default: sniffed; UTF-8).
     labels_except : sequence of hashable, optional
         Without ``labels``: every column but these shares one category index.
+    fields : sequence of str, optional
+        An annotation tool's export (``kappaframe._io.tools``; a ``.json`` or ``.jsonl``
+        file whose first record is the tool's, or ``fmt`` naming the tool, read as the
+        long frame ``item``, ``rater``, [``field``], ``label``, ``data.*``): the fields
+        to read (default: every field). Other inputs: must be None.
 
     Returns
     -------
@@ -528,6 +609,15 @@ def read_input(
     paths = expand_input(path)
     tokens = list(na_values)
     wanted = None if columns is None else list(dict.fromkeys(columns))
+    formats = [input_kind(p, fmt) for p in paths]
+    if any(k in TOOL_FORMATS for k in formats):
+        return _read_exports(path, paths, formats, wanted, fields)
+    if fields is not None:
+        raise KappaFrameError(
+            f"{arg('fields', list(fields))} reads an annotation tool's export; "
+            f"{shown_path(path)} is {', '.join(sorted(set(formats)))}.",
+            option="fields",
+        )
     frames: list[pd.DataFrame] = []
     kinds: set[str] = set()
     for one in paths:
@@ -570,6 +660,46 @@ def read_input(
         if c not in keep:
             as_numbers(frame, [c], number_kind(_distinct_text(frame[c])))
     return frame
+
+
+def _read_exports(
+    given: str | os.PathLike[str],
+    paths: list[str],
+    kinds: list[str],
+    wanted: list[Hashable] | None,
+    fields: Sequence[str] | None,
+) -> pd.DataFrame:
+    """Annotation tool exports, read together as the long frame (only ``wanted`` kept)."""
+    if len(set(kinds)) > 1:
+        mixed = ", ".join(f"{p} ({k})" for p, k in list(zip(paths, kinds, strict=True))[:6])
+        raise KappaFrameError(
+            f"{shown_path(given)} mixes formats: {mixed}; read an annotation tool's export "
+            "apart from other files."
+        )
+    start = time.perf_counter()
+    frame = one_kind(read_tool_export(paths, kinds[0], fields=fields), shown_path(given))
+    _log.info(
+        "read %s (%s): %d ratings in %.2f s",
+        shown_path(given),
+        kinds[0],
+        len(frame),
+        time.perf_counter() - start,
+    )
+    _check_wanted(wanted, list(frame.columns), Source(given))
+    if wanted is not None and "field" in frame.columns and "field" not in wanted:
+        names = ", ".join(repr(f) for f in dict.fromkeys(frame["field"]))
+        raise KappaFrameError(
+            f"{shown_path(given)} holds several fields ({names}), each a question of its own: "
+            f"agree per field with {arg('by', ['field'])}, or read one with "
+            f"{arg('fields', ...)}.",
+            option="fields",
+        )
+    return frame if wanted is None else frame[wanted]
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """An input as messages name it: standard input, or the path."""
+    return "standard input" if os.fspath(path) == STDIO else os.fspath(path)
 
 
 def _read_one(
