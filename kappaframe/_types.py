@@ -29,6 +29,8 @@ Method = Literal[
 ]
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 CategoryMethod = Literal["fleiss", "cohen"]
+ConsensusModel = Literal["majority", "dawid-skene"]
+Ties = Literal["missing", "first-category", "random"]
 
 __all__ = [
     "Alternative",
@@ -37,6 +39,7 @@ __all__ = [
     "CIMethod",
     "CategoryMethod",
     "Columns",
+    "ConsensusModel",
     "Duplicates",
     "Layout",
     "Level",
@@ -45,5 +48,6 @@ __all__ = [
     "Scale",
     "ScaleName",
     "Stat",
+    "Ties",
     "WeightsName",
 ]
