@@ -18,7 +18,7 @@ from typing import Any, TypeVar, get_args
 
 import numpy as np
 
-from .._encode.codes import object_array
+from .._encode.codes import object_array, require_order
 from .._errors import KappaFrameError, KappaFrameTypeError, arg, bad_option, missing_columns
 from .._frames.render import render
 from .._schema import ITEM_COLUMNS, ITEM_KEY, ITEM_REFERENCE_COLUMNS, Column, Table, check_names
@@ -349,8 +349,9 @@ def items(
         per group.
     ties : {"missing", "first-category", "random"}, default "missing"
         When the most chosen (most probable) categories tie: no consensus (``consensus``
-        missing, ``tied`` True); the first of them in the category order; or one of them
-        drawn with ``seed``. ``tied`` says which items tied whatever the rule.
+        missing, ``tied`` True); the first of them in the category order (which text
+        labels must declare: ``categories=``, an ordered Categorical or an Enum); or one
+        of them drawn with ``seed``. ``tied`` says which items tied whatever the rule.
     seed : int or numpy.random.Generator, optional
         Needed by ``ties="random"`` (and only there): the same draws on every run.
     max_iter : int, default 100
@@ -481,6 +482,13 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
         ref = units.raters.index(s.reference)
     shown = [r for r in range(len(units.raters)) if r != ref] if s.labels else []
     _check_rater_names([units.raters[r] for r in shown], units.by, ref is not None)
+    if s.ties == "first-category":  # the first in an order sorted text would guess
+        require_order(
+            units.categories,
+            declared=units.ordered,
+            columns=units.label_columns,
+            why=arg("ties", "first-category"),
+        )
     counts = units.counts(leave_out=ref)[order]
     group = group_of_unit[order]
     stats = per_item(counts)

@@ -94,9 +94,13 @@ def test_one_rating_none_and_ties() -> None:
 
 def test_tie_rules() -> None:
     df = pd.DataFrame(small())
-    first = kf.items(df, ties="first-category")
+    first = kf.items(df, ties="first-category", categories=["x", "y"])
     assert first["consensus"].iloc[2] == "x" and bool(first["tied"].iloc[2])
     assert first["support"].iloc[2] == 0.5
+    assert kf.items(df, ties="first-category", categories=["y", "x"])["consensus"][2] == "y"
+    with pytest.raises(kf.KappaFrameError, match="needs the order of the categories") as err:
+        kf.items(df, ties="first-category")  # sorting text would guess the first
+    assert err.value.option == "categories"
     tied = pd.DataFrame({"a": ["x", "y"] * 100, "b": ["y", "x"] * 100})
     drawn = kf.items(tied, ties="random", seed=5)["consensus"]
     assert drawn.tolist() == kf.items(tied, ties="random", seed=5)["consensus"].tolist()
