@@ -125,11 +125,12 @@ class UnitRatings:
 
 def _dense_counts(codes: np.ndarray, k: int) -> np.ndarray:
     n_units = codes.shape[1]
-    if k <= _FEW_CATEGORIES:
-        out = np.empty((n_units, k), dtype=np.int64)
+    if k <= _FEW_CATEGORIES:  # row by row: adding booleans along a row is cheap
+        out = np.zeros((k, n_units), dtype=np.int32)
         for j in range(k):
-            np.sum(codes == j, axis=0, out=out[:, j])
-        return out
+            for row in codes:
+                out[j] += row == j
+        return np.ascontiguousarray(out.T, dtype=np.int64)
     flat = np.zeros(n_units * k, dtype=np.int64)
     base = np.arange(n_units, dtype=np.int64) * k
     for row in codes:

@@ -20,6 +20,9 @@ import numpy as np
 
 __all__ = ["per_item"]
 
+#: Up to this many ratings per item and category, the per-count terms are looked up.
+_TABLE_LIMIT = 1 << 20
+
 
 def per_item(counts: np.ndarray) -> dict[str, np.ndarray]:
     """Per-item ratings, distinct labels, Fleiss' agreement ``p_i`` and entropy.
@@ -49,12 +52,19 @@ def per_item(counts: np.ndarray) -> dict[str, np.ndarray]:
     counts = np.asarray(counts, dtype=np.int64)
     n = counts.sum(axis=1)
     n_distinct = np.count_nonzero(counts, axis=1).astype(np.int64)
-    pairs = (counts * (counts - 1)).sum(axis=1).astype(np.float64)
-    possible = (n * (n - 1)).astype(np.float64)
+    top = int(counts.max()) if counts.size else 0
+    if top <= _TABLE_LIMIT:  # c (c - 1) and c log2 c of every count, looked up
+        values = np.arange(top + 1, dtype=np.float64)
+        pair_terms, log_terms = values * (values - 1), values * np.log2(np.maximum(values, 1))
+        pairs, weighted = pair_terms[counts].sum(axis=1), log_terms[counts].sum(axis=1)
+    else:
+        filled = counts.astype(np.float64)
+        pairs = (filled * (filled - 1)).sum(axis=1)
+        weighted = (filled * np.log2(np.maximum(filled, 1))).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        p_i = np.where(n >= 2, pairs / possible, np.nan)
-        share = counts / n[:, None]
-        terms = np.where(counts > 0, share * np.log2(np.where(counts > 0, share, 1.0)), 0.0)
-    entropy = np.where(n > 0, -terms.sum(axis=1), np.nan)
-    entropy = np.where(entropy == 0.0, 0.0, entropy)  # no negative zero
+        p_i = np.where(n >= 2, pairs / (n * (n - 1.0)), np.nan)
+        # -sum_j s_j log2 s_j = log2 n - sum_j n_j log2 n_j / n
+        entropy = np.where(n > 0, np.log2(np.maximum(n, 1)) - weighted / n, np.nan)
+    entropy[n_distinct == 1] = 0.0  # exactly: one label
+    np.maximum(entropy, 0.0, out=entropy, where=~np.isnan(entropy))  # no -1e-16
     return {"n_ratings": n, "n_distinct": n_distinct, "p_i": p_i, "entropy": entropy}
