@@ -492,7 +492,11 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
     counts = units.counts(leave_out=ref)[order]
     group = group_of_unit[order]
     stats = per_item(counts)
-    if s.consensus == "majority":
+    if not len(units.categories):  # no label at all: no consensus to look for
+        n = len(counts)
+        nothing = np.full(n, np.nan)
+        found = Consensus(counts.astype(float), np.full(n, -1), nothing, np.zeros(n, bool))
+    elif s.consensus == "majority":
         found = majority(counts, s.ties, s.seed)
     else:
         found = _dawid_skene(units, order, group, n_groups, ref, s)

@@ -510,3 +510,12 @@ def test_dawid_skene_is_called_per_group_as_the_contract_says(
     assert calls[0]["ties"] == "missing" and calls[0]["seed"] is None
     assert res["consensus"].tolist() == ["x", "y", "y", "x"]
     assert res["support"].tolist() == [0.5, 1.0, 1.0, 1.0]
+
+
+def test_no_rows_and_no_labels(constructor: Callable[[dict[str, Any]], Any]) -> None:
+    empty = {"a": pd.Series([], dtype=object), "b": pd.Series([], dtype=object)}
+    res = to_pandas(kf.items(constructor(empty)))
+    assert len(res) == 0 and list(res.columns)[:2] == ["item", "n_ratings"]
+    blank = to_pandas(kf.items(pd.DataFrame({"a": [None, None], "b": [None, None]})))
+    assert blank["n_ratings"].tolist() == [0, 0] and blank["consensus"].isna().all()
+    assert blank["support"].isna().all() and not blank["tied"].any()
