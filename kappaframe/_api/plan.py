@@ -174,8 +174,7 @@ def gather_units(
     if isinstance(frame, PartReader) and frame.output == "lazy":
         frame = eager_adapter(frame.source)  # type: ignore[attr-defined]
     if isinstance(frame, PartReader):
-        parts = unit_parts(frame, raters, min_raters=min_raters, key=key, **options)
-        return stack_units(parts)
+        return unit_parts(frame, raters, min_raters=min_raters, key=key, **options)
     eager = cast(Frame, frame)
     row_key: RowKey = "index" if eager.output == "pandas" else "position"
     return unit_ratings(eager, raters, min_raters=min_raters, row_key=row_key, key=key, **options)
@@ -381,8 +380,8 @@ def unit_parts(
     min_raters: int = 2,
     key: Hashable | None = None,
     **options: Any,
-) -> list[UnitRatings]:
-    """Every part's ratings and item keys (raters and categories aligned by ``stack_units``).
+) -> UnitRatings:
+    """Every part's ratings and item keys, stacked (``stack_units``).
 
     The wide layout's items are named by the column ``key``, else by Dask's index labels
     or a file's row numbers (the parts come in file order).
@@ -408,7 +407,7 @@ def unit_parts(
         for part in parts:
             part.ordered = plan.declared
     plan.check_raters(list(dict.fromkeys(r for p in parts for r in p.raters)))
-    return parts
+    return stack_units(parts, plan.raters if plan.long else ())
 
 
 # Functions run on each part (on a Dask worker, for Dask): module level, so they pickle.

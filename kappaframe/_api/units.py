@@ -249,13 +249,20 @@ def key_raters(
     return taken, True
 
 
-def stack_units(parts: Sequence[UnitRatings]) -> UnitRatings:
-    """One input's units from its parts': raters and categories aligned, units in part order."""
+def stack_units(parts: Sequence[UnitRatings], raters: Sequence[Hashable] = ()) -> UnitRatings:
+    """One input's units from its parts': raters and categories aligned, units in part order.
+
+    ``raters``: the raters in order when known beforehand (else merged from the parts').
+    """
     parts = list(parts)
     first = parts[0]
-    if len(parts) == 1:
+    if len(parts) == 1 and (not raters or list(raters) == first.raters):
         return first
-    raters = merge_order([p.raters for p in parts], "rater")
+    known = set(raters)
+    if raters and all(set(p.raters) <= known for p in parts):
+        raters = list(raters)
+    else:
+        raters = merge_order([p.raters for p in parts], "rater")
     categories = merge_order([p.categories for p in parts], "category")
     rater_pos = {x: i for i, x in enumerate(raters)}
     cat_pos = {x: i for i, x in enumerate(categories)}

@@ -519,3 +519,19 @@ def test_no_rows_and_no_labels(constructor: Callable[[dict[str, Any]], Any]) -> 
     blank = to_pandas(kf.items(pd.DataFrame({"a": [None, None], "b": [None, None]})))
     assert blank["n_ratings"].tolist() == [0, 0] and blank["consensus"].isna().all()
     assert blank["support"].isna().all() and not blank["tied"].any()
+
+
+def test_dask_long_layout_keeps_the_raters_order() -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    long = pd.DataFrame(
+        {
+            "i": [1, 1, 2, 2, 3, 3],
+            "r": ["r3", "r1", "r3", "r1", "r1", "r2"],
+            "l": ["x", "y", "x", "x", "y", "y"],
+        }
+    )
+    options: dict[str, Any] = {"item": "i", "rater": "r", "label": "l", "labels": True}
+    got = kf.items(dd.from_pandas(long, npartitions=3), ["r3", "r1"], **options).compute()
+    want = kf.items(long, ["r3", "r1"], **options)
+    assert list(got.columns)[-2:] == list(want.columns)[-2:] == ["r3", "r1"]
+    assert got["n_ratings"].tolist() == want["n_ratings"].tolist() == [2, 2, 1]
