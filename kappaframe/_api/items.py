@@ -19,7 +19,14 @@ from typing import Any, TypeVar, get_args
 import numpy as np
 
 from .._encode.codes import object_array, require_order
-from .._errors import KappaFrameError, KappaFrameTypeError, arg, bad_option, missing_columns
+from .._errors import (
+    KappaFrameError,
+    KappaFrameTypeError,
+    arg,
+    bad_option,
+    missing_columns,
+    ways,
+)
 from .._frames.render import render
 from .._schema import ITEM_COLUMNS, ITEM_KEY, ITEM_REFERENCE_COLUMNS, Column, Table, check_names
 from .._stats.bootstrap import make_rng
@@ -180,6 +187,11 @@ _SETTINGS = (
 )
 
 
+def _no_labels() -> str:
+    """``labels=False`` in the caller's words (``--no-labels`` on the command line)."""
+    return ways(arg("labels", False), "--no-labels")
+
+
 def _check_rater_names(shown: Sequence[Hashable], by: Sequence[Hashable], reference: bool) -> None:
     """Refuse raters whose label columns would take an output column's (or a key's) name."""
     taken = [*by, *ITEM_COLUMNS, *(ITEM_REFERENCE_COLUMNS if reference else ())]
@@ -189,7 +201,7 @@ def _check_rater_names(shown: Sequence[Hashable], by: Sequence[Hashable], refere
         raise KappaFrameError(
             f"rater {clash[0]!r} has the name of an output column of items() "
             f"({', '.join(repr(c) for c in taken)}), where its labels would go; rename it "
-            f"first, or pass {arg('labels', False)}.",
+            f"first, or pass {_no_labels()}.",
             option="labels",
         )
 
@@ -551,7 +563,7 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
         if cells > MAX_LABEL_CELLS:
             raise KappaFrameError(
                 f"the raters' label columns would hold {cells:,} cells ({len(rows):,} items "
-                f"x {len(shown):,} raters); pass {arg('labels', False)}, a threshold "
+                f"x {len(shown):,} raters); pass {_no_labels()}, a threshold "
                 f"({arg('min_p')}, {arg('max_support')}) or fewer raters "
                 f"({arg('raters', ...)}).",
                 option="labels",

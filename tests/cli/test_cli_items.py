@@ -193,3 +193,15 @@ def test_items_is_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
         code = exit_info.code
     assert code in (0, None)
     assert "items" in capsys.readouterr().out
+
+
+def test_a_rater_named_like_a_column_names_the_flag_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "c.csv"
+    path.write_text("consensus,b\nx,y\ny,y\n")
+    code, _, err = run(["items", str(path), "--labels"], capsys)
+    assert code == 2 and "rater 'consensus'" in err and "--no-labels" in err
+    code, out, err = run(["items", str(path), "--format", "csv"], capsys)
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("item,n_ratings")
