@@ -516,7 +516,9 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
     top = np.full(len(counts), np.nan)
     if rated.any():
         top[rated] = np.nanmax(found.posterior[rated], axis=1)
-    support = np.where(found.label >= 0, found.support, top)
+    chosen = np.where(rated, found.label, -1)  # a model's prior is no label for the unrated
+    support = np.where(chosen >= 0, found.support, top)
+    tied = np.asarray(found.tied, dtype=bool) & rated
 
     rows = np.arange(len(counts))
     if s.queue:
@@ -546,16 +548,12 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
         return out
 
     values = {name: stats[name][rows] for name in ("n_ratings", "n_distinct", "p_i", "entropy")}
-    values.update(
-        consensus=labelled(found.label[rows]),
-        support=support[rows],
-        tied=np.asarray(found.tied, dtype=bool)[rows],
-    )
+    values.update(consensus=labelled(chosen[rows]), support=support[rows], tied=tied[rows])
     reference = None
     if ref is not None:
         truth = units.rater_labels(ref)[unit]
-        chosen = found.label[rows]
-        correct = np.where((truth >= 0) & (chosen >= 0), truth == chosen, -1).astype(np.int8)
+        given = chosen[rows]
+        correct = np.where((truth >= 0) & (given >= 0), truth == given, -1).astype(np.int8)
         reference = (labelled(truth), correct)
     shown_labels: dict[Hashable, np.ndarray] = {}
     if shown:

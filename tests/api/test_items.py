@@ -482,7 +482,8 @@ def test_dawid_skene_is_called_per_group_as_the_contract_says(
         calls[-1].update(k=k, **options)
         counts = np.zeros((n_items, k), dtype=np.int64)
         np.add.at(counts, (item, label), 1)
-        posterior = counts / counts.sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore"):
+            posterior = counts / counts.sum(axis=1, keepdims=True)
         tied = np.zeros(n_items, dtype=bool)
         return Consensus(posterior, counts.argmax(axis=1), posterior.max(axis=1), tied)
 
@@ -491,25 +492,27 @@ def test_dawid_skene_is_called_per_group_as_the_contract_says(
     monkeypatch.setitem(sys.modules, "kappaframe._stats.dawid_skene", module)
     long = pd.DataFrame(
         {
-            "g": ["q", "q", "q", "p", "p", "p", "p"],
-            "i": [5, 5, 6, 1, 1, 2, 2],
-            "r": ["c", "d", "c", "a", "b", "a", "gold"],
-            "l": ["y", "y", "x", "x", "y", "y", "y"],
+            "g": ["q", "q", "q", "p", "p", "p", "p", "p"],
+            "i": [5, 5, 6, 1, 1, 2, 2, 3],
+            "r": ["c", "d", "c", "a", "b", "a", "gold", "gold"],
+            "l": ["y", "y", "x", "x", "y", "y", "y", "x"],
         }
     )
     res = kf.items(
         long, item="i", rater="r", label="l", by="g", reference="gold",
         consensus="dawid-skene", max_iter=7, tol=1e-3,
     )  # fmt: skip
-    assert [c["n_items"] for c in calls] == [2, 2]  # group p (items 1, 2), then q (5, 6)
+    assert [c["n_items"] for c in calls] == [3, 2]  # group p (items 1, 2, 3), then q (5, 6)
     assert [c["n_raters"] for c in calls] == [2, 2]  # the raters of each group, not gold
     assert calls[0]["item"].tolist() == [0, 0, 1] and calls[1]["item"].tolist() == [0, 0, 1]
     assert calls[0]["rater"].tolist() == [0, 1, 0]
     assert {c["k"] for c in calls} == {2}
     assert calls[0]["max_iter"] == 7 and calls[0]["tol"] == 1e-3
     assert calls[0]["ties"] == "missing" and calls[0]["seed"] is None
-    assert res["consensus"].tolist() == ["x", "y", "y", "x"]
-    assert res["support"].tolist() == [0.5, 1.0, 1.0, 1.0]
+    assert res["consensus"].tolist()[:2] == ["x", "y"] and pd.isna(res["consensus"].iloc[2])
+    assert res["consensus"].tolist()[3:] == ["y", "x"]  # item 3: rated by gold only
+    np.testing.assert_array_equal(res["support"], [0.5, 1.0, np.nan, 1.0, 1.0])
+    assert [str(v) for v in res["correct"]] == ["<NA>", "True", "<NA>", "<NA>", "<NA>"]
 
 
 def test_no_rows_and_no_labels(constructor: Callable[[dict[str, Any]], Any]) -> None:
