@@ -28,7 +28,15 @@ from .._errors import (
     ways,
 )
 from .._frames.render import render
-from .._schema import ITEM_COLUMNS, ITEM_KEY, ITEM_REFERENCE_COLUMNS, Column, Table, check_names
+from .._schema import (
+    ITEM_COLUMNS,
+    ITEM_KEY,
+    ITEM_REFERENCE_COLUMNS,
+    Column,
+    Kind,
+    Table,
+    check_names,
+)
 from .._stats.bootstrap import make_rng
 from .._stats.consensus import Consensus, check_ties, majority
 from .._stats.items import per_item
@@ -70,6 +78,11 @@ class ItemSettings:
     reference: Hashable | None
 
 
+def _named(name: str) -> str:
+    """An option's name as the caller writes it: ``min_p`` in Python, ``--min-p``."""
+    return ways(name, arg(name))
+
+
 def _unit_interval(value: Any, name: str) -> float | None:
     if value is None:
         return None
@@ -79,7 +92,7 @@ def _unit_interval(value: Any, name: str) -> float | None:
         or not 0 <= float(value) <= 1
     ):
         raise KappaFrameError(
-            f"{arg(name)} must be a number between 0 and 1 (e.g. 0.5); got {value!r}.",
+            f"{_named(name)} must be a number between 0 and 1 (e.g. 0.5); got {value!r}.",
             option=name,
         )
     return float(value)
@@ -90,7 +103,7 @@ def _flag(value: Any, name: str, none: bool = False) -> bool | None:
         return None
     if not isinstance(value, (bool, np.bool_)):
         allowed = "True, False or None" if none else "True or False"
-        raise KappaFrameTypeError(f"{arg(name)} must be {allowed}; got {value!r}.", option=name)
+        raise KappaFrameTypeError(f"{_named(name)} must be {allowed}; got {value!r}.", option=name)
     return bool(value)
 
 
@@ -130,7 +143,7 @@ def item_settings(
         or max_iter < 1
     ):
         raise KappaFrameError(
-            f"{arg('max_iter')} must be a whole number of iterations (>= 1); got {max_iter!r}.",
+            f"{_named('max_iter')} must be a whole number of iterations (>= 1); got {max_iter!r}.",
             option="max_iter",
         )
     if (
@@ -139,7 +152,7 @@ def item_settings(
         or not 0 < float(tol) < 1
     ):
         raise KappaFrameError(
-            f"{arg('tol')} must be a small positive number (e.g. 1e-7); got {tol!r}.",
+            f"{_named('tol')} must be a small positive number (e.g. 1e-7); got {tol!r}.",
             option="tol",
         )
     if consensus == "majority" and (max_iter != _DEFAULT_MAX_ITER or tol != _DEFAULT_TOL):
@@ -219,7 +232,7 @@ def item_table(
     ``support``, ``tied``, ``p_i``, ``entropy``; ``reference``: the reference's labels and
     the ``correct`` flags (int8: -1 missing); ``labels``: each shown rater's labels.
     """
-    kinds = {
+    kinds: dict[str, Kind] = {
         "n_ratings": "int",
         "n_distinct": "int",
         "consensus": "label",
@@ -229,7 +242,7 @@ def item_table(
         "entropy": "float",
     }
     columns = [*keys, item]
-    columns += [Column(name, kinds[name], values[name]) for name in ITEM_COLUMNS[1:]]  # type: ignore[arg-type]
+    columns += [Column(name, kinds[name], values[name]) for name in ITEM_COLUMNS[1:]]
     if reference is not None:
         columns += [
             Column("reference_label", "label", reference[0]),
