@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import datasets
 from ._api.benchmark import benchmark
 from ._api.counts import Counts
+from ._api.items import items
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
 from ._api.raters import raters
@@ -50,6 +51,7 @@ __all__ = [
     "counts",
     "datasets",
     "heatmap",
+    "items",
     "matrix",
     "overall",
     "pairwise",

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ._api import items as _items
 from ._api import overall as _overall
 from ._api import pairwise as _api
 from ._api import raters as _raters
@@ -23,6 +24,7 @@ from ._types import (
     CategoryMethod,
     CIDist,
     CIMethod,
+    ConsensusModel,
     Duplicates,
     Layout,
     Level,
@@ -30,6 +32,7 @@ from ._types import (
     Normalization,
     Scale,
     Stat,
+    Ties,
     Triangle,
 )
 
@@ -247,6 +250,49 @@ class KappaAccessor(Generic[FrameT]):
             weights=weights,
             categories=categories,
             duplicates=duplicates,
+        )
+
+    @_documented(_items.items)
+    def items(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+        reference: Hashable | None = None,
+        consensus: ConsensusModel = "majority",
+        ties: Ties = "missing",
+        seed: int | np.random.Generator | None = None,
+        max_iter: int = 100,
+        tol: float = 1e-7,
+        disagreements: bool = False,
+        min_p: float | None = None,
+        max_support: float | None = None,
+        labels: bool | None = None,
+    ) -> FrameT:
+        return _items.items(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            categories=categories,
+            duplicates=duplicates,
+            reference=reference,
+            consensus=consensus,
+            ties=ties,
+            seed=seed,
+            max_iter=max_iter,
+            tol=tol,
+            disagreements=disagreements,
+            min_p=min_p,
+            max_support=max_support,
+            labels=labels,
         )
 
     @_documented(_overall.per_category)

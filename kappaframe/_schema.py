@@ -21,6 +21,9 @@ __all__ = [
     "CELL_COLUMNS",
     "CELL_INDEX_COLUMNS",
     "CI_COLUMNS",
+    "ITEM_COLUMNS",
+    "ITEM_KEY",
+    "ITEM_REFERENCE_COLUMNS",
     "MARK",
     "MATRIX_KEY",
     "OVERALL_COLUMNS",
@@ -66,6 +69,22 @@ CATEGORY_COLUMNS = (
     "kappa",
     "interpretation",
 )
+#: ``kappaframe.items``: one row per item, after the ``by`` columns (``item`` is the item
+#: key: the long layout's item column, the wide layout's row); then, with ``reference=``,
+#: ``ITEM_REFERENCE_COLUMNS``, then, with ``labels``, one column per rater.
+ITEM_COLUMNS = (
+    "item",
+    "n_ratings",
+    "n_distinct",
+    "consensus",
+    "support",
+    "tied",
+    "p_i",
+    "entropy",
+)
+#: The column of ``ITEM_COLUMNS`` that holds the item key.
+ITEM_KEY = "item"
+ITEM_REFERENCE_COLUMNS = ("reference_label", "correct")
 #: Output columns after the ``by`` columns, in order.
 SWEEP_COLUMNS = ("threshold", "n", "tn", "fp", "fn", "tp", "accuracy", "p_e", "kappa", "best")
 #: ``kappaframe.Counts.to_frame``: the cells after the group keys.
@@ -75,7 +94,7 @@ CELL_INDEX_COLUMNS = ("rater_a_index", "rater_b_index", "label_a_index", "label_
 #: ``kappaframe.matrix``: the column naming the row's rater (then one column per rater).
 MATRIX_KEY = "rater"
 
-Kind = Literal["key", "name", "int", "float", "bool", "enum", "label"]
+Kind = Literal["key", "name", "int", "float", "bool", "flag", "enum", "label"]
 
 
 @dataclass(frozen=True)
@@ -86,7 +105,9 @@ class Column:
     read back with their native dtype); ``"name"``: rater names (an object array, or,
     when ``categories`` holds the distinct names, int codes into them: much faster to
     render for millions of rows);
-    ``"int"`` / ``"float"`` / ``"bool"``: NumPy arrays; ``"enum"``: signed integer codes
+    ``"int"`` / ``"float"`` / ``"bool"``: NumPy arrays; ``"flag"``: a boolean that may be
+    missing, as int8 codes (-1 missing, 0 False, 1 True): pandas' nullable ``boolean``, a
+    polars Boolean with nulls; ``"enum"``: signed integer codes
     (-1 missing; int8 up to 127 bands) into ``categories``, an ordered categorical / polars
     Enum; ``"label"``: category labels.
     """

@@ -32,6 +32,8 @@ Level = Literal["nominal", "ordinal", "interval", "ratio"]
 CategoryMethod = Literal["fleiss", "cohen"]
 #: The annotation tools whose exports are read (``kappaframe._io.tools.TOOLS``).
 AnnotationTool = Literal["label-studio", "prodigy", "doccano"]
+ConsensusModel = Literal["majority", "dawid-skene"]
+Ties = Literal["missing", "first-category", "random"]
 
 __all__ = [
     "Alternative",
@@ -41,6 +43,7 @@ __all__ = [
     "CIMethod",
     "CategoryMethod",
     "Columns",
+    "ConsensusModel",
     "Duplicates",
     "Layout",
     "Level",
@@ -49,6 +52,7 @@ __all__ = [
     "Scale",
     "ScaleName",
     "Stat",
+    "Ties",
     "Triangle",
     "WeightsName",
 ]

@@ -214,6 +214,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "confusion_plot",
             "counts",
             "heatmap",
+            "items",
             "matrix",
             "overall",
             "pairwise",

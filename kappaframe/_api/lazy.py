@@ -37,7 +37,8 @@ class Planned:
     ``raters`` and ``count`` are the raters and the counting options (``by``, ``item``,
     ``rater``, ``label``, ``categories``, ``duplicates``) of the pair counts the call
     reads; ``long``: the long layout, whose rater ids (and so the dtype of the rater
-    columns) come from the rater column.
+    columns) come from the rater column. ``labelled``: the result's columns that hold
+    labels, of the label columns' dtype.
     """
 
     table: Table
@@ -45,6 +46,7 @@ class Planned:
     count: dict[str, Any] = field(default_factory=dict)
     long: bool = False
     label_columns: list[Hashable] = field(default_factory=list)
+    labelled: list[Hashable] = field(default_factory=list)
 
     @staticmethod
     def of(table: Table, raters: Any, count: dict[str, Any], columns: list[Hashable]) -> Planned:
@@ -60,17 +62,19 @@ class Planned:
 Planner = Callable[[list[Hashable], dict[str, Any]], "Planned | None"]
 
 
-def lazy_result(planner: Planner) -> Callable[[FuncT], FuncT]:
+def lazy_result(planner: Planner, *, counted: bool = True) -> Callable[[FuncT], FuncT]:
     """Make ``func(data, ...)`` return a lazy result for a LazyFrame or Dask DataFrame.
 
     ``planner`` describes the result from the input's schema and the options; see
-    ``deferred``.
+    ``deferred``. ``counted``: the call reads pair counts (a Dask input can then be one
+    graph); ``False`` for a call that reads every rating, which computes a Dask input at
+    once.
     """
 
     def decorate(func: FuncT) -> FuncT:
         @functools.wraps(func)
         def call(data: Any, *args: Any, **kwargs: Any) -> Any:
-            return deferred(func, planner, data, args, kwargs, finish=call)
+            return deferred(func, planner, data, args, kwargs, finish=call, counted=counted)
 
         return call  # type: ignore[return-value]
 
@@ -104,6 +108,7 @@ def deferred(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     finish: Callable[..., Any] | None = None,
+    counted: bool = True,
 ) -> Any:
     """``func(data, *args, **kwargs)``; for a lazy input, a lazy result that runs it later.
 
@@ -120,11 +125,18 @@ def deferred(
     ``.compute()``; its ``meta`` is the planner's table rendered as pandas. ``finish``
     is the public function (it pickles by name for a ``distributed`` worker); default
     ``func``. Otherwise a pass over the data finds the categories first (see
-    ``kappaframe._api.plan.count_parts``), and the call computes at once.
+    ``kappaframe._api.plan.count_parts``), and the call computes at once, as does a
+    call that reads every rating (``counted=False``).
+
+    The columns a plan says hold labels (``Planned.labelled``) take the dtype of the
+    input's label columns; label columns of different dtypes leave the result's dtype to
+    the labels, and the call computes at once (its result a LazyFrame over it).
     """
     pl = sys.modules.get("polars")
     dd = sys.modules.get("dask.dataframe")
     if dd is not None and isinstance(data, dd.DataFrame):
+        if not counted:
+            return func(data, *args, **kwargs)
         return _dask_deferred(func, planner, data, args, kwargs, finish or func)
     if pl is None or not isinstance(data, pl.LazyFrame):
         return func(data, *args, **kwargs)
@@ -142,6 +154,12 @@ def deferred(
     if planned.long:  # rater ids keep the dtype of their column
         ids = polars_frames.name_dtype(source[planned.count["rater"]])
         schema.update({c: ids for c in ("rater_a", "rater_b") if c in schema})
+    if planned.labelled:
+        dtypes = {polars_frames.name_dtype(source[c]) for c in planned.label_columns}
+        if len(dtypes) != 1:
+            return func(data, *args, **kwargs)
+        dtype = dtypes.pop()
+        schema.update({str(c): dtype for c in planned.labelled})
 
     def compute(frame: Any) -> Any:
         return func(frame, *args, **kwargs)

@@ -14,7 +14,7 @@ import copy
 import logging
 import time
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
 
 from .._count.tables import CategoriesDiffer
 from .._errors import (
@@ -26,7 +26,7 @@ from .._frames.engines import EngineFrame
 from .._frames.kinds import adapt as input_adapter
 from .._frames.parts import PartReader
 from .counts import Counts, combine
-from .options import as_list, check_layout, check_min_overlap
+from .options import as_list, check_columns, check_layout, check_min_overlap
 from .prepare import (
     Frame,
     ItemCodes,
@@ -37,6 +37,7 @@ from .prepare import (
     prepare,
     stack_items,
 )
+from .units import RowKey, UnitRatings, key_raters, stack_units, unit_ratings
 
 __all__ = [
     "Counted",
@@ -45,9 +46,11 @@ __all__ = [
     "count_parts",
     "delayed_counts",
     "engine_counts",
+    "gather_units",
     "item_parts",
     "output_of",
     "prepare_input",
+    "unit_parts",
 ]
 
 _log = logging.getLogger(__name__)
@@ -126,12 +129,7 @@ def _prepare_input(
         return frame.counts.prepared(min_overlap)
     if isinstance(frame, EngineFrame):
         if not from_counts:
-            raise KappaFrameError(
-                f"this statistic needs every rating of every item, and a {frame.engine} "
-                "input is counted per rater pair in the engine; use pairwise(), matrix(), "
-                "score(), confusion() or counts() on it, or bring the ratings into pandas "
-                "or polars first."
-            )
+            raise _every_rating(frame)
         counted = engine_counts(frame, raters, min_raters=min_raters, **options)
         return counted.prepared(min_overlap)
     if not isinstance(frame, PartReader):
@@ -140,6 +138,46 @@ def _prepare_input(
         return count_parts(frame, raters, min_raters=min_raters, **options).prepared(min_overlap)
     parts = item_parts(frame, raters, min_raters=min_raters, **options)
     return stack_items(parts, frame.output, min_overlap)
+
+
+def _every_rating(frame: EngineFrame) -> KappaFrameError:
+    return KappaFrameError(
+        f"this statistic needs every rating of every item, and a {frame.engine} "
+        "input is counted per rater pair in the engine; use pairwise(), matrix(), "
+        "score(), confusion() or counts() on it, or bring the ratings into pandas "
+        "or polars first."
+    )
+
+
+def gather_units(
+    frame: Frame | PartReader | EngineFrame,
+    raters: Any = None,
+    *,
+    min_raters: int = 2,
+    key: Hashable | None = None,
+    **options: Any,
+) -> UnitRatings:
+    """Every rating of every item of any input, with the items' keys (``UnitRatings``).
+
+    ``key``: the wide layout's item key column (default: the index of a pandas or Dask
+    frame, else the row's position).
+
+    A LazyFrame is collected once with the needed columns (its batches would lose the
+    row order that names the wide layout's items); Dask partitions and file batches are
+    read part by part (``unit_parts``), the long layout with every rating of an item in
+    one part. ``options``: ``by``, ``item``, ``rater``, ``label``, ``categories``,
+    ``duplicates``.
+    """
+    check_layout(raters, **_layout_options(options))
+    if isinstance(frame, EngineFrame):
+        raise _every_rating(frame)
+    if isinstance(frame, PartReader) and frame.output == "lazy":
+        frame = eager_adapter(frame.source)  # type: ignore[attr-defined]
+    if isinstance(frame, PartReader):
+        return unit_parts(frame, raters, min_raters=min_raters, key=key, **options)
+    eager = cast(Frame, frame)
+    row_key: RowKey = "index" if eager.output == "pandas" else "position"
+    return unit_ratings(eager, raters, min_raters=min_raters, row_key=row_key, key=key, **options)
 
 
 def count_input(
@@ -335,11 +373,68 @@ def item_parts(
     return parts
 
 
+def unit_parts(
+    reader: PartReader,
+    raters: Any = None,
+    *,
+    min_raters: int = 2,
+    key: Hashable | None = None,
+    **options: Any,
+) -> UnitRatings:
+    """Every part's ratings and item keys, stacked (``stack_units``).
+
+    The wide layout's items are named by the column ``key``, else by Dask's index labels
+    or a file's row numbers (the parts come in file order).
+    """
+    if key is not None:
+        names = reader.columns()
+        by = as_list(options.get("by"), names)
+        check_columns(by, names, "by column")
+        raters, inferred = key_raters(names, raters, by, key, False)
+        options = {**options, "inferred": inferred}
+    plan = _Plan(reader, raters, min_raters, options)
+    if reader.distributed:
+        plan.discover()
+    elif plan.long:
+        plan.raters = []
+    row_key: RowKey = "index" if reader.output == "dask" else "position"
+    args = (*plan.args(), row_key, key)
+    needed = [*plan.needed, *([key] if key is not None else [])]
+    parts = reader.map(needed, _unit_part, *args, together=plan.together, compact=plan.compact)
+    if not parts:
+        parts = [_unit_part(reader.empty(), *args)]
+    if reader.distributed:
+        for part in parts:
+            part.ordered = plan.declared
+    plan.check_raters(list(dict.fromkeys(r for p in parts for r in p.raters)))
+    return stack_units(parts, plan.raters if plan.long else ())
+
+
 # Functions run on each part (on a Dask worker, for Dask): module level, so they pickle.
 def _distinct_part(
     part: Any, wrap: Any, columns: list[Hashable], rater: Hashable, inferred: bool = False
 ) -> dict[Any, Any]:
     return distinct_labels(wrap(part), columns, rater, inferred)
+
+
+def _part_raters(
+    part: Any,
+    wrap: Any,
+    raters: list[Hashable],
+    wanted: list[Hashable],
+    long: bool,
+    options: dict[str, Any],
+) -> tuple[Any, Any]:
+    """One part and the raters to prepare it over (long layout: the ids, when known)."""
+    if not long:
+        return part, raters
+    if not raters:  # one part holds every rating: select the ids asked for, if any
+        return part, wanted or None
+    present = set(wrap(part).labels(options["rater"]).uniques)
+    here = [r for r in raters if r in present]
+    if wanted and not here:  # none of the ids asked for rated in this part
+        return part.head(0), None
+    return part, here if wanted else None
 
 
 def _prepared_part(
@@ -351,15 +446,25 @@ def _prepared_part(
     options: dict[str, Any],
 ) -> Prepared:
     """Prepare one part over ``raters`` (long layout: the ids, when known beforehand)."""
-    if not long:
-        return prepare(wrap(part), raters, min_raters=0, **options)
-    if not raters:  # one part holds every rating: select the ids asked for, if any
-        return prepare(wrap(part), wanted or None, min_raters=0, **options)
-    present = set(wrap(part).labels(options["rater"]).uniques)
-    here = [r for r in raters if r in present]
-    if wanted and not here:  # none of the ids asked for rated in this part
-        return prepare(wrap(part.head(0)), None, min_raters=0, **options)
-    return prepare(wrap(part), here if wanted else None, min_raters=0, **options)
+    part, chosen = _part_raters(part, wrap, raters, wanted, long, options)
+    return prepare(wrap(part), chosen, min_raters=0, **options)
+
+
+def _unit_part(
+    part: Any,
+    wrap: Any,
+    output: str,
+    raters: list[Hashable],
+    wanted: list[Hashable],
+    long: bool,
+    options: dict[str, Any],
+    row_key: RowKey,
+    key: Hashable | None,
+) -> UnitRatings:
+    part, chosen = _part_raters(part, wrap, raters, wanted, long, options)
+    units = unit_ratings(wrap(part), chosen, min_raters=0, row_key=row_key, key=key, **options)
+    units.output = output
+    return units
 
 
 def _count_part(

@@ -21,6 +21,7 @@ from .._count.tables import merge_order
 from .._encode.codes import (
     Factorized,
     Groups,
+    Ratings,
     encode_groups,
     encode_labels,
     is_index_column,
@@ -41,6 +42,7 @@ __all__ = [
     "Frame",
     "ItemCodes",
     "KeysFrame",
+    "LongRatings",
     "Prepared",
     "distinct_labels",
     "eager_adapter",
@@ -49,6 +51,7 @@ __all__ = [
     "merge_categories",
     "merge_keys",
     "prepare",
+    "read_long",
     "same_keys",
     "stack_items",
     "wide_raters",
@@ -240,7 +243,27 @@ def long_columns(names: Sequence[Hashable], by: list[Hashable], layout: LongLayo
             raise KappaFrameError(f"by column {col!r} is also the item, rater or label column.")
 
 
-def _prepare_long(
+@dataclass
+class LongRatings:
+    """The long layout's rows, read and checked: codes, and the rows sorted into units.
+
+    ``items``, ``raters`` and ``labels`` hold a code per row kept (the rows of the rater
+    ids asked for; every row without ``raters=``), ``rows`` those rows' positions in the
+    frame (``None``: every row), ``ratings`` the units (an item within its group) and the
+    rows sorted by unit and rater, one per rater and unit (``duplicates`` applied).
+    """
+
+    items: Factorized
+    raters: Factorized
+    labels: np.ndarray
+    categories: list[Any]
+    ordered: bool
+    ratings: Ratings
+    rows: np.ndarray | None
+    row_groups: Groups
+
+
+def read_long(
     frame: Frame,
     names: list[Hashable],
     raters: Any,
@@ -249,8 +272,8 @@ def _prepare_long(
     categories: Sequence[Any] | None,
     duplicates: str,
     min_raters: int,
-    min_overlap: int | None = None,
-) -> Prepared:
+) -> LongRatings:
+    """Read the long layout's columns of one eager frame into codes sorted by unit."""
     long_columns(names, by_list, layout)
     item, rater, label = layout.item, layout.rater, layout.label
     frame.load([*by_list, item, rater, label])
@@ -266,15 +289,33 @@ def _prepare_long(
     ordered = categories is not None or label_fact.declared is not None
     keep = rater_fact.codes >= 0 if wanted else None
     row_groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
+    rows = None
     if keep is not None and not keep.all():
-        idx = np.flatnonzero(keep)
-        items = Factorized(items.codes[idx], items.uniques)
-        rater_fact = Factorized(rater_fact.codes[idx], rater_fact.uniques)
-        label_codes = label_codes[idx]
-        row_groups = _subset_groups(row_groups, idx)
+        rows = np.flatnonzero(keep)
+        items = Factorized(items.codes[rows], items.uniques)
+        rater_fact = Factorized(rater_fact.codes[rows], rater_fact.uniques)
+        label_codes = label_codes[rows]
+        row_groups = _subset_groups(row_groups, rows)
     ratings = sort_ratings(items, rater_fact, row_groups, duplicates, item, rater)
     if len(rater_fact.uniques) < min_raters:
         raise too_few_raters(min_raters, rater_fact.uniques, rater)
+    return LongRatings(items, rater_fact, label_codes, cats, ordered, ratings, rows, row_groups)
+
+
+def _prepare_long(
+    frame: Frame,
+    names: list[Hashable],
+    raters: Any,
+    by_list: list[Hashable],
+    layout: LongLayout,
+    categories: Sequence[Any] | None,
+    duplicates: str,
+    min_raters: int,
+    min_overlap: int | None = None,
+) -> Prepared:
+    long = read_long(frame, names, raters, by_list, layout, categories, duplicates, min_raters)
+    ratings, rater_fact, label_codes, cats = long.ratings, long.raters, long.labels, long.categories
+    label = layout.label
     n_raters = len(rater_fact.uniques)
     rated = ratings.order[label_codes[ratings.order] >= 0]
     n_rating_pairs = _crowd.rating_pairs(ratings.unit[rated], ratings.n_units)
@@ -299,10 +340,10 @@ def _prepare_long(
             by_list,
             source=source,
             min_overlap=min_overlap,
-            ordered=ordered,
+            ordered=long.ordered,
             label_columns=[label],
         )
-    wide = long_to_wide(items, rater_fact, label_codes, row_groups, ratings=ratings)
+    wide = long_to_wide(long.items, rater_fact, label_codes, long.row_groups, ratings=ratings)
     return Prepared(
         frame,
         list(rater_fact.uniques),
@@ -311,7 +352,7 @@ def _prepare_long(
         wide.groups,
         by_list,
         min_overlap=min_overlap,
-        ordered=ordered,
+        ordered=long.ordered,
         label_columns=[label],
     )
 

@@ -3,6 +3,9 @@
 - ``.parser``: the flags (``build_parser``) and their value checks.
 - ``.report``: ``kappaframe report``: flags in, ``kf.pairwise`` / ``kf.overall`` /
   ``kf.raters`` calls out, and the ``--fail-under`` gate.
+- ``.items``: ``kappaframe items``: flags in, ``kf.items`` out: the items table or the
+  queue of items to send back.
+- ``.ratings``: the input read whole as both commands read it (columns, relabelling).
 - ``.stream``: ``--stream``: the input as a ``kf.scan`` counted in batches.
 - ``.output``: the report's tables written to ``--output`` (and beside it) or stdout.
 - ``.messages``: errors in the command line's words (its flags, the file's lines).

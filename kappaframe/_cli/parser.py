@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from typing import Any, get_args
 
 _EPILOG = """\
@@ -32,9 +33,9 @@ examples:
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``kappaframe`` command."""
-    from .._io.formats import INPUT_FORMATS, OUTPUT_FORMATS
+    from .._io.formats import OUTPUT_FORMATS
     from .._stats.scales import SCALES
-    from .._types import Alternative, Benchmark, CIDist, Duplicates, WeightsName
+    from .._types import Alternative, Benchmark, CIDist, WeightsName
     from .._version import __version__
 
     parser = argparse.ArgumentParser(
@@ -80,82 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    report.add_argument(
-        "input",
-        metavar="INPUT",
-        help="CSV, TSV, Parquet or JSON lines file (compressed too); a glob or a directory "
-        "of them (rows stacked, columns united); - for standard input",
-    )
-    report.add_argument(
-        "--input-format",
-        choices=INPUT_FORMATS,
-        help="default: from the file's suffix; for - sniffed from the first bytes. "
-        "label-studio, prodigy, doccano: an annotation tool's export (JSON or JSON lines), "
-        "read as the long layout item, rater, label (found from the first record of a "
-        ".json or .jsonl file when not named)",
-    )
-    report.add_argument(
-        "--fields",
-        nargs="+",
-        metavar="NAME",
-        help="an annotation tool's export: the choice fields to read (Label Studio's "
-        "control tag names; default: every field, a field that is not a choice is an "
-        "error; Label Studio's JSON-MIN export needs them named)",
-    )
-    text_in = report.add_argument_group("text input (CSV, TSV)")
-    text_in.add_argument(
-        "--delimiter",
-        type=_delimiter,
-        metavar="SEP",
-        help="the field separator, e.g. ';' or tab (default: sniffed among , ; tab |)",
-    )
-    text_in.add_argument(
-        "--decimal",
-        choices=[".", ","],
-        help="the decimal mark of numbers (default: ',' when the separator is not ',' and "
-        "the numbers are written 0,75)",
-    )
-    text_in.add_argument(
-        "--encoding",
-        metavar="NAME",
-        help="the text encoding, e.g. cp1252 for Excel's 'CSV (Windows)' (default: UTF-8, "
-        "with or without a byte order mark)",
-    )
-    report.add_argument(
-        "--na-values",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="TOKEN",
-        help="text that also means a missing label, e.g. --na-values NA N/A (default: "
-        "only an empty cell is missing; 'NA', 'None', 'null' are labels); CSV, TSV, JSON",
-    )
-    layout = report.add_argument_group(
-        "layout", "wide: one column per rater (--raters); long: one row per rating"
-    )
-    layout.add_argument(
-        "--raters",
-        nargs="+",
-        metavar="NAME",
-        help="wide: the rater columns (default: every column not in --by); "
-        "long: the rater ids to keep",
-    )
-    layout.add_argument(
-        "--exclude",
-        nargs="+",
-        metavar="COL",
-        default=[],
-        help="wide, without --raters: columns that are not raters (ids, scores)",
-    )
-    layout.add_argument("--item", metavar="COL", help="long layout: the item id column")
-    layout.add_argument("--rater", metavar="COL", help="long layout: the rater id column")
-    layout.add_argument("--label", metavar="COL", help="long layout: the label column")
-    layout.add_argument(
-        "--duplicates",
-        choices=list(get_args(Duplicates)),
-        default="raise",
-        help="long layout: a rater who rated an item twice (default: error)",
-    )
+    _input_flags(report)
+    _layout_flags(report)
     stats = report.add_argument_group("statistics")
     stats.add_argument("--by", nargs="+", metavar="COL", help="group columns")
     stats.add_argument(
@@ -164,27 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="weighted kappa: linear, quadratic, or Gwet's ordinal, radical, ratio, circular, "
         "bipolar (irrCAC's definitions)",
     )
-    stats.add_argument(
-        "--categories",
-        nargs="+",
-        metavar="LABEL",
-        help="all labels in order (needed for weights when labels are words)",
-    )
-    stats.add_argument(
-        "--drop-labels",
-        nargs="+",
-        default=[],
-        metavar="LABEL",
-        help="treat these labels as missing (e.g. an 'unsure' outside --categories)",
-    )
-    stats.add_argument(
-        "--map",
-        nargs="+",
-        default=[],
-        type=_mapping,
-        metavar="OLD=NEW",
-        help="rename labels before counting, e.g. --map gut=good schlecht=bad",
-    )
+    _label_flags(stats, "all labels in order (needed for weights when labels are words)")
     stats.add_argument(
         "--overall",
         nargs="+",
@@ -254,13 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="below N items (n) the interpretation is 'too few items', not a band; kappa "
         "is unchanged (default 10; 0 gives every row its band)",
     )
-    out = report.add_argument_group("output")
-    out.add_argument("-o", "--output", metavar="PATH", help="write here (atomically)")
-    out.add_argument(
-        "--format",
-        choices=OUTPUT_FORMATS,
-        help="default: from the output's suffix; a readable table on stdout",
-    )
+    out = _output_flags(report, OUTPUT_FORMATS)
     out.add_argument(
         "--fail-under",
         type=_bar,
@@ -276,22 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
         "checks the value column of --overall",
     )
     out.add_argument(
-        "--raw",
-        action="store_true",
-        help="CSV: write every cell exactly; by default a text cell starting with = + - @ "
-        "(or a tab or carriage return) gets a leading ' so that a spreadsheet shows it "
-        "as text instead of running it as a formula (numbers are never changed)",
-    )
-    out.add_argument(
         "--heatmaps",
         type=_count,
         default=None,
         metavar="N",
         help="html: draw the kappa matrix of at most N groups (default "
         "24, in table order); every group stays in the pairs table",
-    )
-    out.add_argument(
-        "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
     report.add_argument(
         "--stream",
@@ -300,7 +191,239 @@ def build_parser() -> argparse.ArgumentParser:
         "in the file's size) instead of reading it whole; tables only (not markdown or html)",
     )
     _message_flags(report)
+    _items_command(commands)
     return parser
+
+
+def _input_flags(command: argparse.ArgumentParser) -> None:
+    """INPUT, its format, how its text is read, and which cells are missing."""
+    from .._io.formats import INPUT_FORMATS
+
+    command.add_argument(
+        "input",
+        metavar="INPUT",
+        help="CSV, TSV, Parquet or JSON lines file (compressed too); a glob or a directory "
+        "of them (rows stacked, columns united); - for standard input",
+    )
+    command.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        help="default: from the file's suffix; for - sniffed from the first bytes. "
+        "label-studio, prodigy, doccano: an annotation tool's export (JSON or JSON lines), "
+        "read as the long layout item, rater, label (found from the first record of a "
+        ".json or .jsonl file when not named)",
+    )
+    command.add_argument(
+        "--fields",
+        nargs="+",
+        metavar="NAME",
+        help="an annotation tool's export: the choice fields to read (Label Studio's "
+        "control tag names; default: every field, a field that is not a choice is an "
+        "error; Label Studio's JSON-MIN export needs them named)",
+    )
+    text_in = command.add_argument_group("text input (CSV, TSV)")
+    text_in.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        metavar="SEP",
+        help="the field separator, e.g. ';' or tab (default: sniffed among , ; tab |)",
+    )
+    text_in.add_argument(
+        "--decimal",
+        choices=[".", ","],
+        help="the decimal mark of numbers (default: ',' when the separator is not ',' and "
+        "the numbers are written 0,75)",
+    )
+    text_in.add_argument(
+        "--encoding",
+        metavar="NAME",
+        help="the text encoding, e.g. cp1252 for Excel's 'CSV (Windows)' (default: UTF-8, "
+        "with or without a byte order mark)",
+    )
+    command.add_argument(
+        "--na-values",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="TOKEN",
+        help="text that also means a missing label, e.g. --na-values NA N/A (default: "
+        "only an empty cell is missing; 'NA', 'None', 'null' are labels); CSV, TSV, JSON",
+    )
+
+
+def _layout_flags(command: argparse.ArgumentParser) -> None:
+    """The wide layout's rater columns, or the long layout's three columns."""
+    from .._types import Duplicates
+
+    layout = command.add_argument_group(
+        "layout", "wide: one column per rater (--raters); long: one row per rating"
+    )
+    layout.add_argument(
+        "--raters",
+        nargs="+",
+        metavar="NAME",
+        help="wide: the rater columns (default: every column not in --by); "
+        "long: the rater ids to keep",
+    )
+    layout.add_argument(
+        "--exclude",
+        nargs="+",
+        metavar="COL",
+        default=[],
+        help="wide, without --raters: columns that are not raters (ids, scores)",
+    )
+    layout.add_argument("--item", metavar="COL", help="long layout: the item id column")
+    layout.add_argument("--rater", metavar="COL", help="long layout: the rater id column")
+    layout.add_argument("--label", metavar="COL", help="long layout: the label column")
+    layout.add_argument(
+        "--duplicates",
+        choices=list(get_args(Duplicates)),
+        default="raise",
+        help="long layout: a rater who rated an item twice (default: error)",
+    )
+
+
+def _label_flags(group: Any, categories: str) -> None:
+    """The category order, and the labels renamed or dropped before anything is counted."""
+    group.add_argument("--categories", nargs="+", metavar="LABEL", help=categories)
+    group.add_argument(
+        "--drop-labels",
+        nargs="+",
+        default=[],
+        metavar="LABEL",
+        help="treat these labels as missing (e.g. an 'unsure' outside --categories)",
+    )
+    group.add_argument(
+        "--map",
+        nargs="+",
+        default=[],
+        type=_mapping,
+        metavar="OLD=NEW",
+        help="rename labels before counting, e.g. --map gut=good schlecht=bad",
+    )
+
+
+def _output_flags(command: argparse.ArgumentParser, formats: Sequence[str]) -> Any:
+    """Where the result goes and in which format; returns the group for more flags."""
+    out = command.add_argument_group("output")
+    out.add_argument("-o", "--output", metavar="PATH", help="write here (atomically)")
+    out.add_argument(
+        "--format",
+        choices=list(formats),
+        help="default: from the output's suffix; a readable table on stdout",
+    )
+    out.add_argument(
+        "--raw",
+        action="store_true",
+        help="CSV: write every cell exactly; by default a text cell starting with = + - @ "
+        "(or a tab or carriage return) gets a leading ' so that a spreadsheet shows it "
+        "as text instead of running it as a formula (numbers are never changed)",
+    )
+    out.add_argument(
+        "--no-progress", action="store_true", help="no progress bar, even on a terminal"
+    )
+    return out
+
+
+#: ``kappaframe items --format``: the tables, text and markdown, and two annotation tools'
+#: import formats (the queue sent back to be labelled again).
+ITEM_FORMATS = ("text", "csv", "tsv", "json", "jsonl", "parquet", "markdown")
+TOOL_FORMATS = ("label-studio", "prodigy")
+
+_ITEMS_EPILOG = """\
+the queue: --disagreements keeps the items whose raters do not all agree, --min-p and
+--max-support the items under a bar; each group's items come most contested first (lowest
+p_i, then lowest support), with every rater's label. --format label-studio writes Label
+Studio tasks (each rater's answer a prediction), --format prodigy Prodigy JSON lines.
+
+examples:
+  kappaframe items team.csv --by project --exclude item model_score
+  kappaframe items team.csv --by project --exclude item model_score --disagreements \\
+      --output queue.csv
+  kappaframe items ratings.parquet --item item_id --rater annotator --label label \\
+      --reference expert --format markdown
+"""
+
+
+def _items_command(commands: Any) -> None:
+    """``kappaframe items``: one row per item, or the queue of the items to send back."""
+    from .._stats.consensus import TIES
+    from .._types import ConsensusModel
+
+    items = commands.add_parser(
+        "items",
+        help="per-item agreement and consensus labels; the queue of items to send back",
+        description="One row per item of INPUT (per group): its ratings, the consensus "
+        "label and its support, Fleiss' per-item agreement p_i and the entropy; with "
+        "--disagreements (or --min-p, --max-support) the items to send back, most contested "
+        "first.",
+        epilog=_ITEMS_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _input_flags(items)
+    _layout_flags(items)
+    group = items.add_argument_group("items")
+    group.add_argument("--by", nargs="+", metavar="COL", help="group columns")
+    _label_flags(group, "all labels in order (the first-category tie rule follows it)")
+    group.add_argument(
+        "--reference",
+        metavar="COL",
+        help="the rater (column, or rater id) holding the gold labels: left out of the "
+        "consensus; adds reference_label and correct",
+    )
+    group.add_argument(
+        "--consensus",
+        choices=list(get_args(ConsensusModel)),
+        default="majority",
+        help="majority vote (default) or Dawid-Skene's model of each rater's confusion",
+    )
+    group.add_argument(
+        "--ties",
+        choices=list(TIES),
+        default="missing",
+        help="a tie for the consensus: no label (missing, default), the first category in "
+        "order, or a random one (with --seed)",
+    )
+    group.add_argument("--seed", type=int, metavar="N", help="seed of --ties random")
+    group.add_argument(
+        "--max-iter",
+        type=int,
+        default=100,
+        metavar="N",
+        help="dawid-skene: the most iterations (default 100)",
+    )
+    group.add_argument(
+        "--tol",
+        type=float,
+        default=1e-7,
+        metavar="X",
+        help="dawid-skene: stop when no posterior moves by more (default 1e-7)",
+    )
+    group.add_argument(
+        "--disagreements",
+        action="store_true",
+        help="the queue: only the items whose raters do not all agree, most contested first",
+    )
+    group.add_argument(
+        "--min-p",
+        type=_share,
+        metavar="X",
+        help="the queue: only the items whose p_i is below X",
+    )
+    group.add_argument(
+        "--max-support",
+        type=_share,
+        metavar="X",
+        help="the queue: only the items whose consensus has at most this share X",
+    )
+    group.add_argument(
+        "--labels",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="one column per rater with their label (default: in the queue only)",
+    )
+    _output_flags(items, (*ITEM_FORMATS, *TOOL_FORMATS))
+    _message_flags(items)
 
 
 #: Python options whose flag has another name (the rest are spelled alike: ``min_items``
@@ -392,6 +515,13 @@ def _mapping(text: str) -> tuple[str, str]:
     if not eq or not old:
         raise argparse.ArgumentTypeError(f"write a label change as OLD=NEW; got {text!r}")
     return old, new
+
+
+def _share(text: str) -> float:
+    value = _number(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a share is between 0 and 1; got {text}")
+    return float(value)
 
 
 def _count(text: str) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import warnings
-from collections.abc import Hashable, Sequence
 from datetime import datetime, timezone
 from typing import IO, Any
 
@@ -13,6 +12,16 @@ from . import EXIT_BELOW, EXIT_OK
 from .logs import log, relay
 from .messages import comma_hint, line_numbers, shown_input, usage_error
 from .output import SIDECAR_MARK, records_provenance, write_result, written_files
+from .ratings import (
+    coerce,
+    long_layout_of_export,
+    needed_columns,
+    read_whole,
+    relabel,
+    resolve_exclude,
+    text_options,
+    tool_export,
+)
 from .stream import scan_input, stream_read_errors, streamable
 
 #: ``--fail-on`` columns that are not bounded by [-1, 1]: any finite bar is allowed.
@@ -27,26 +36,6 @@ def _test_options(args: argparse.Namespace) -> dict[str, Any]:
         "population": args.population,
         "benchmark": args.benchmark,
     }
-
-
-def _coerce(values: list[str] | None, frame: Any, columns: Sequence[Hashable]) -> Any:
-    """Command-line labels as numbers when the label columns hold numbers."""
-    if values is None:
-        return None
-    from pandas.api.types import is_bool_dtype, is_integer_dtype, is_numeric_dtype
-
-    dtypes = [frame[c].dtype for c in columns if c in frame]
-    if not dtypes or not all(is_numeric_dtype(d) and not is_bool_dtype(d) for d in dtypes):
-        return values
-    out: list[Any] = []
-    for v in values:
-        try:
-            number = float(v)
-        except ValueError:
-            return values
-        as_int = all(is_integer_dtype(d) for d in dtypes) or number.is_integer()
-        out.append(int(number) if as_int and number.is_integer() else number)
-    return out
 
 
 def _plural(n: int, word: str) -> str:
@@ -69,12 +58,6 @@ def settings(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
     return options
 
 
-def _text_options(args: argparse.Namespace) -> Any:
-    from .._io.read import TextOptions
-
-    return TextOptions(args.delimiter, args.decimal, args.encoding)
-
-
 def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``kappaframe report``: write the report of ``args.input``; return the exit code."""
     from .._api.overall import overall
@@ -83,11 +66,10 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from .._errors import KappaFrameError
     from .._io.formats import STDIO, output_format
     from .._io.provenance import provenance
-    from .._io.read import columns_of, read_input
     from .._report.report import MAX_GROUP_HEATMAPS, Report, render_text
 
-    if _tool_export(args):
-        _long_layout_of_export(args)
+    if tool_export(args):
+        long_layout_of_export(args)
     long_args = {"item": args.item, "rater": args.rater, "label": args.label}
     long = any(v is not None for v in long_args.values())
     if long and any(v is None for v in long_args.values()):
@@ -131,60 +113,25 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         )
 
     by = list(args.by or [])
-    options = _text_options(args)
+    options = text_options(args)
     log.debug("flags: %s", settings(args, fmt))
-    if args.exclude and not long and not args.raters:
-        skip = {*by, *args.exclude, *([args.reference] if args.reference else [])}
-        names = columns_of(args.input, args.input_format, options)
-        unknown = [c for c in args.exclude if c not in names]
-        if unknown:
-            raise KappaFrameError(
-                f"--exclude names {', '.join(map(repr, unknown))}, not a column of the input: "
-                f"{', '.join(names)}."
-            )
-        args.raters = [c for c in names if c not in skip]
-
-    if long:
-        needed: list[Hashable] | None = [*by, args.item, args.rater, args.label]
-    elif args.raters:
-        needed = [*by, *args.raters]
-        if args.reference is not None:
-            needed.append(args.reference)
-    else:
-        needed = None
+    resolve_exclude(args, by, long, options)
+    needed = needed_columns(args, by, long)
     progress = False if args.no_progress or args.quiet else None
     stream = args.stream and streamable(args, fmt)
     if stream:
         with stream_read_errors(args), comma_hint(args):
             source, data = scan_input(args, fmt, needed, by, options, progress)
     else:
-        if long:
-            labels, text = [args.label], [args.item]
-        elif args.raters:
-            labels, text = [*args.raters, *([args.reference] if args.reference else [])], []
-        else:
-            labels, text = None, []
-        with comma_hint(args):
-            data = read_input(
-                args.input,
-                needed,
-                fmt=args.input_format,
-                progress=progress,
-                na_values=args.na_values,
-                labels=labels,
-                text=text,
-                options=options,
-                labels_except=by if labels is None else None,
-                fields=args.fields,
-            )
+        data = read_whole(args, needed, by, long, options, progress)
         source = data
 
     label_columns = [args.label] if long else (args.raters or [c for c in data if c not in by])
     if args.map or args.drop_labels:
-        data = _relabel(data, label_columns, args.map, args.drop_labels)
+        data = relabel(data, label_columns, args.map, args.drop_labels)
         source = data
-    categories = _coerce(args.categories, data, label_columns)
-    raters = _coerce(args.raters, data, [args.rater]) if long else args.raters
+    categories = coerce(args.categories, data, label_columns)
+    raters = coerce(args.raters, data, [args.rater]) if long else args.raters
     if args.fail_under is not None and not len(data) and not stream:
         raise KappaFrameError(
             f"no rows to check: {shown_input(args.input)} has no data rows (a header only), "
@@ -310,49 +257,6 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         extra={"label": ""},
     )
     return EXIT_BELOW
-
-
-def _tool_export(args: argparse.Namespace) -> bool:
-    """Whether INPUT is an annotation tool's export (named, or found from its first record)."""
-    from .._errors import KappaFrameError
-    from .._io.formats import TOOL_FORMATS
-    from .._io.read import expand_input, input_kind
-
-    try:
-        return any(
-            input_kind(p, args.input_format) in TOOL_FORMATS for p in expand_input(args.input)
-        )
-    except (KappaFrameError, OSError):
-        return False  # reading the input says what is wrong with it
-
-
-def _long_layout_of_export(args: argparse.Namespace) -> None:
-    """An export is read as ``item``, ``rater``, ``label``: the long layout, unless flags say."""
-    if args.raters or args.exclude or any((args.item, args.rater, args.label)):
-        return
-    args.item, args.rater, args.label = "item", "rater", "label"
-    log.info("an annotation tool's export: the long layout --item item --rater rater --label label")
-
-
-def _relabel(
-    data: Any, columns: Sequence[Hashable], changes: list[tuple[str, str]], dropped: list[str]
-) -> Any:
-    """``--map OLD=NEW`` renames, then ``--drop-labels`` marks missing, in the label columns."""
-    data = data.copy()
-    present = [c for c in columns if c in data]
-    olds = _coerce([o for o, _ in changes], data, present) or []
-    news = _coerce([n for _, n in changes], data, present) or []
-    gone = _coerce(dropped, data, present) or []
-    for c in present:
-        column = data[c]
-        if hasattr(column, "cat"):
-            column = column.astype(object)
-        if changes:
-            column = column.replace(dict(zip(olds, news, strict=True)))
-        if gone:
-            column = column.where(~column.isin(gone), None)
-        data[c] = column
-    return data
 
 
 def _check_not_input(input_path: str, files: dict[str, str]) -> None:

@@ -12,7 +12,7 @@ import pandas as pd
 from .._errors import KappaFrameError
 from .pandas import PandasFrame
 
-__all__ = ["concat", "eager_adapter", "take"]
+__all__ = ["concat", "eager_adapter", "take", "take_with_index"]
 
 
 def eager_adapter(data: Any) -> Any:
@@ -34,7 +34,24 @@ def take(native: Any, by: Sequence[Hashable], rows: np.ndarray) -> Any:
     """Rows ``rows`` of the ``by`` columns, as a frame of the same library."""
     if isinstance(native, pd.DataFrame):
         return native[list(by)].iloc[np.asarray(rows, dtype=np.intp)].reset_index(drop=True)
+    if not by:  # a polars frame without columns has no rows
+        return native.select([])
     return native.select([str(b) for b in by])[np.asarray(rows, dtype=np.int64)]
+
+
+def take_with_index(
+    native: Any, columns: Sequence[Hashable], rows: np.ndarray, name: Hashable
+) -> Any:
+    """Rows ``rows`` of ``columns`` of a pandas frame, and their index labels as column ``name``.
+
+    A MultiIndex gives tuples.
+    """
+    out = take(native, columns, rows)
+    labels = native.index.take(np.asarray(rows, dtype=np.intp))
+    if isinstance(labels, pd.MultiIndex):
+        labels = labels.to_flat_index()
+    out[name] = pd.Series(labels, copy=False).reset_index(drop=True)
+    return out
 
 
 def concat(frames: list[Any]) -> Any:

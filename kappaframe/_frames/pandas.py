@@ -149,6 +149,20 @@ class PandasFrame:
         return render(table, self.frame)
 
 
+def _labels(values: list[Any]) -> pd.Series:
+    """Labels as a Series: whole-number labels with missing ones stay whole (``Int64``).
+
+    pandas would make them floats (4 -> 4.0) to hold NaN; text and booleans with missing
+    ones stay objects, as they are.
+    """
+    series = pd.Series(values)
+    if series.dtype.kind == "f" and series.hasnans:
+        given = [v for v in values if v is not None]
+        if given and all(isinstance(v, (int, np.integer)) for v in given):
+            return series.astype("Int64")
+    return series
+
+
 def render(table: Table, source: pd.DataFrame | None = None) -> pd.DataFrame:
     """Build the pandas frame a ``Table`` describes."""
     data: dict[Hashable, Any] = {}
@@ -160,12 +174,19 @@ def render(table: Table, source: pd.DataFrame | None = None) -> pd.DataFrame:
         elif col.kind == "enum":
             dtype = pd.CategoricalDtype(list(col.categories), ordered=True)
             data[col.name] = pd.Categorical.from_codes(np.asarray(col.values), dtype=dtype)
+        elif col.kind == "flag":
+            codes = np.asarray(col.values)
+            flags = pd.array(codes == 1, dtype="boolean")
+            flags[codes < 0] = pd.NA
+            data[col.name] = flags
         elif col.kind == "name" and len(col.categories):
             # Infer the dtype once on the distinct names, then gather.
             # tupleize_cols=False: tuple names (MultiIndex columns) stay tuples.
             names = pd.Index(list(col.categories), tupleize_cols=False)
             data[col.name] = pd.Series(names.take(col.values))
-        elif col.kind in ("name", "label"):
+        elif col.kind == "label":
+            data[col.name] = _labels(list(col.values))
+        elif col.kind == "name":
             data[col.name] = pd.Series(list(col.values))
         else:
             data[col.name] = col.values

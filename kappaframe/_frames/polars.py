@@ -284,6 +284,10 @@ def render(table: Table, source: pl.DataFrame | None = None) -> pl.DataFrame:
                 pl.when(codes >= 0).then(strings).otherwise(None).alias(name)
             ).to_series()
             data.append(strings.cast(pl.Enum(labels)))
+        elif col.kind == "flag":
+            given = np.asarray(col.values)
+            flags = pl.Series(name, given == 1, dtype=pl.Boolean)
+            data.append(pl.select(pl.when(pl.Series(given >= 0)).then(flags)).to_series())
         elif col.kind == "name" and len(col.categories):
             distinct = _series_of_labels(name, list(col.categories))
             data.append(distinct.gather(np.asarray(col.values, dtype=np.int64)))

@@ -38,12 +38,17 @@ def _flags(options: dict[str, Any]) -> list[str]:
 
 
 def _cli(
-    frame: pd.DataFrame, tmp: Path, stream: bool, err: io.StringIO | None = None, **options: Any
+    frame: pd.DataFrame,
+    tmp: Path,
+    stream: bool,
+    err: io.StringIO | None = None,
+    command: str = "report",
+    **options: Any,
 ) -> pd.DataFrame:
     path = tmp / "ratings.csv"
     frame.to_csv(path, index=False)
     out, err = io.StringIO(), err if err is not None else io.StringIO()
-    argv = ["report", str(path), "--format", "csv", "--no-progress", *_flags(options)]
+    argv = [command, str(path), "--format", "csv", "--no-progress", *_flags(options)]
     if stream:
         argv.append("--stream")
     with pytest.MonkeyPatch.context() as mp:
@@ -104,6 +109,18 @@ WAYS: dict[str, Way] = {
 
 #: Ways where the labels arrive as plain text (a file, or a frame that lost its dtype).
 TEXT_WAYS = ["csv_path", "parquet_path", "scan", "report", "report_stream"]
+
+#: Every way in of ``kf.items``: ``(frame, tmp_path, **items options) -> pandas result``.
+ITEM_WAYS: dict[str, Way] = {
+    "pandas": lambda f, tmp, **o: kf.items(f, **o),
+    "polars": lambda f, tmp, **o: _as_pandas(kf.items(_polars(f), **o)),
+    "polars_lazy": lambda f, tmp, **o: _as_pandas(kf.items(_polars(f).lazy(), **o)),
+    "dask": lambda f, tmp, **o: _as_pandas(kf.items(_dask(f), **o)),
+    "csv_path": lambda f, tmp, **o: kf.items(_csv(f, tmp), **o),
+    "parquet_path": lambda f, tmp, **o: kf.items(_parquet(f, tmp), **o),
+    "scan": lambda f, tmp, **o: kf.items(kf.scan(_csv(f, tmp), batch_size=100), **o),
+    "items": lambda f, tmp, **o: _cli(f, tmp, False, command="items", **o),
+}
 
 
 def team_as_text() -> pd.DataFrame:
@@ -284,3 +301,46 @@ def test_a_token_listed_in_categories_is_the_callers_label() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert kf.pairwise(frame, categories=["no", "NA", "yes"])["kappa"].iloc[0] == 1.0
+
+
+# ------------------------------------------------------------------------- items
+
+
+@pytest.mark.parametrize("way", list(ITEM_WAYS))
+def test_items_first_category_asks_for_the_order(way: str, tmp_path: Path) -> None:
+    """The first-category tie rule needs the order sorting text would guess."""
+    text = team_as_text()
+    with pytest.raises((kf.KappaFrameError, Refused)) as refused:
+        ITEM_WAYS[way](text, tmp_path, raters=["ana", "ben"], ties="first-category")
+    message = str(refused.value)
+    assert "needs the order of the categories" in message and "'ana', 'ben'" in message
+    assert ("--categories" if way == "items" else "categories=[...]") in message
+    got = ITEM_WAYS[way](
+        text, tmp_path, raters=["ana", "ben"], ties="first-category", categories=GRADES
+    )
+    want = kf.items(kf.datasets.labeling_team(), ["ana", "ben"], ties="first-category")
+    assert got["consensus"].astype(str).tolist() == want["consensus"].astype(str).tolist()
+    assert want["tied"].sum() > 10  # the rule decided many items
+
+
+@pytest.mark.parametrize("way", list(ITEM_WAYS))
+def test_items_take_no_ids_or_scores_as_raters(way: str, tmp_path: Path) -> None:
+    team = kf.datasets.labeling_team()
+    if way in TEXT_WAYS or way in ("dask", "items"):
+        team = team_as_text()
+    with pytest.raises((kf.KappaFrameError, Refused)) as refused:
+        ITEM_WAYS[way](team, tmp_path, by="project")
+    message = str(refused.value)
+    assert re.search(r"'item' \((\d+) distinct values in \1 labelled rows\)", message)
+    assert "'model_score' (numbers that are not whole, such as" in message
+    assert ("--raters" if way == "items" else "raters=[...]") in message
+    # Named as the item column, the ids name the items and are no rater.
+    named = {"by": "project", "item": "item"}
+    if way == "items":
+        got = ITEM_WAYS[way](team, tmp_path, exclude="model_score", **named)
+    else:
+        got = ITEM_WAYS[way](team.drop(columns=["model_score"]), tmp_path, **named)
+    want = kf.items(kf.datasets.labeling_team().drop(columns=["model_score"]), **named)
+    assert len(got) == len(want) == 600
+    assert got["item"].astype(str).tolist() == want["item"].astype(str).tolist()
+    np.testing.assert_allclose(got["p_i"], want["p_i"], rtol=0, atol=1e-12)

@@ -20,6 +20,7 @@ Cells known not to work today, written as they SHOULD work (no xfail, no skip):
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
 import re
 from collections.abc import Callable, Iterator
@@ -591,3 +592,171 @@ def test_cli_csv_is_full_precision(
     want = normalise(kf.pairwise(DF, by=BY, categories=CATS, ci=0.95))
     for col in ["p_o", "p_e", "kappa", "se", "ci_low", "ci_high", "z", "p_value"]:
         np.testing.assert_array_equal(got[col].to_numpy(float), want[col].to_numpy(float), col)
+
+
+# ----------------------------------------------------------------------------- items
+
+
+#: ``kf.items`` options through every way in (the same ratings, the same items table).
+ITEM_OPTIONS: dict[str, dict[str, Any]] = {
+    "plain": {},
+    "first_category": {"ties": "first-category"},
+    "random_ties": {"ties": "random", "seed": 3},
+    "reference": {"reference": "r4"},
+    "labels": {"labels": True},
+    "queue": {"disagreements": True},
+    "thresholds": {"min_p": 0.5, "max_support": 0.75, "labels": False},
+    "dawid_skene": {"consensus": "dawid-skene"},
+}
+
+#: Columns compared as text (labels, flags, keys); the others as numbers.
+ITEM_TEXT = ("group", "consensus", "reference_label", "correct", "tied", *RATERS)
+
+
+def item_cli_flags(opts: dict[str, Any]) -> list[str]:
+    """The ``kappaframe items`` flags of one option dict."""
+    flags: list[str] = []
+    for key, value in opts.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            flags.append(flag)
+        elif value is False:
+            flags.append("--no-" + key)
+        else:
+            flags += [flag, str(value)]
+    return flags
+
+
+def _items_long(frame: Any, case: Case, opts: dict[str, Any]) -> Any:
+    return kf.items(frame, item="item", rater="rater", label="label", by=BY, **case.cats(), **opts)
+
+
+def _items_cli(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    path = case.tmp_path / "wide.csv"
+    case.df.to_csv(path, index=False)
+    argv = ["items", str(path), "--raters", *RATERS, "--by", BY, "--format", "csv"]
+    if case.categories is not None:
+        argv += ["--categories", *case.categories]
+    argv += ["--no-progress", *item_cli_flags(opts)]
+    case.capsys.readouterr()
+    code = cli_main(argv)
+    out, err = case.capsys.readouterr()
+    assert code == 0, f"exit code {code}; stderr: {err}"
+    return pd.read_csv(io.StringIO(out), keep_default_na=False, na_values=[""])
+
+
+def _items_dask(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    dd = pytest.importorskip("dask.dataframe")
+    case.request.getfixturevalue("dask_client")
+    res = kf.items(dd.from_pandas(case.df, npartitions=3), by=BY, **case.cats(), **opts)
+    assert isinstance(res, dd.DataFrame)
+    return res.compute()
+
+
+def _items_lazy(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    res = kf.items(pl.from_pandas(case.df).lazy(), by=BY, **case.cats(), **opts)
+    assert isinstance(res, pl.LazyFrame)
+    return res.collect().to_pandas()
+
+
+def _items_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    res = kf.items(pl.from_pandas(case.df), by=BY, **case.cats(), **opts)
+    assert isinstance(res, pl.DataFrame)
+    return res.to_pandas()
+
+
+def _items_long_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    res = _items_long(pl.from_pandas(to_long(case.df)), case, opts)
+    assert isinstance(res, pl.DataFrame)
+    return res.to_pandas()
+
+
+def _items_scan(case: Case, opts: dict[str, Any], suffix: str) -> pd.DataFrame:
+    path = case.tmp_path / f"wide.{suffix}"
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+        case.df.to_parquet(path, index=False)
+    else:
+        case.df.to_csv(path, index=False)
+    return kf.items(kf.scan(path, batch_size=7), by=BY, **case.cats(), **opts)
+
+
+ITEM_WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
+    "pandas": lambda case, opts: kf.items(case.df, by=BY, **case.cats(), **opts),
+    "polars": _items_polars,
+    "polars_lazy": _items_lazy,
+    "long_pandas": lambda case, opts: _items_long(to_long(case.df), case, opts),
+    "long_polars": _items_long_polars,
+    "scan_parquet": lambda case, opts: _items_scan(case, opts, "parquet"),
+    "scan_csv": lambda case, opts: _items_scan(case, opts, "csv"),
+    "dask": _items_dask,
+    "cli": _items_cli,
+}
+
+
+def item_key(value: Any) -> int:
+    """Wide ways name items by row (0, 1, ...), long ways by the item column ("i000", ...)."""
+    return int(str(value).lstrip("i"))
+
+
+def assert_same_items(got: pd.DataFrame, want: pd.DataFrame) -> None:
+    """Same columns, rows in the same order, numbers to 1e-12, labels as text."""
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    got, want = got.reset_index(drop=True), want.reset_index(drop=True)
+    assert [item_key(v) for v in got["item"]] == [item_key(v) for v in want["item"]]
+    for col in want.columns:
+        if col == "item":
+            continue
+        if col in ITEM_TEXT:
+            assert _strings(got[col]) == _strings(want[col]), f"column {col!r}"
+            continue
+        np.testing.assert_allclose(
+            got[col].to_numpy(dtype=float, na_value=np.nan),
+            want[col].to_numpy(dtype=float, na_value=np.nan),
+            rtol=0,
+            atol=ATOL,
+            equal_nan=True,
+            err_msg=f"column {col!r}",
+        )
+
+
+def item_cells() -> list[Any]:
+    needs = pytest.mark.skipif(
+        importlib.util.find_spec("kappaframe._stats.dawid_skene") is None,
+        reason="kappaframe._stats.dawid_skene (the Dawid-Skene model) is not in this build",
+    )
+    return [
+        pytest.param(
+            way, option, id=f"{way}-{option}", marks=[needs] if option == "dawid_skene" else []
+        )
+        for way in ITEM_WAYS
+        for option in ITEM_OPTIONS
+    ]
+
+
+@pytest.mark.parametrize(("way", "option"), item_cells())
+def test_items_parity(
+    way: str,
+    option: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Every way in gives the items table of the pandas wide call: same rows, same order."""
+    opts = ITEM_OPTIONS[option]
+    want = kf.items(DF, by=BY, categories=CATS, **opts)
+    assert len(want) > 0
+    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
+    assert_same_items(ITEM_WAYS[way](case, opts), want)
+
+
+def test_items_data_is_as_designed() -> None:
+    """Ties to break, contested items to queue, a reference that disagrees at times."""
+    res = kf.items(DF, by=BY, categories=CATS, reference="r4")
+    assert res["tied"].sum() > 5 and res["correct"].eq(False).sum() > 5
+    assert 0 < len(kf.items(DF, by=BY, min_p=0.5, max_support=0.75)) < len(DF)
+    assert (res["n_ratings"] < 2).sum() > 0  # some items with one rating (no p_i)

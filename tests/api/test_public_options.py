@@ -31,9 +31,11 @@ CALLS: dict[str, Callable[..., Any]] = {
     "overall": lambda **o: kf.overall(TEAM, R, **o),
     "raters": lambda **o: kf.raters(TEAM, R, **o),
     "per_category": lambda **o: kf.per_category(TEAM, R, **o),
+    "items": lambda **o: kf.items(TEAM, R, **o),
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
+    "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
 }
 
 #: Positional data arguments, given by the calls above.
@@ -101,7 +103,7 @@ def test_a_bad_flag_value_exits_2_naming_the_flag(
 ) -> None:
     path = tmp_path / "team.csv"
     TEAM.to_csv(path, index=False)
-    argv = [command] + ([str(path), "--raters", *R] if command == "report" else [])
+    argv = [command] + ([str(path), "--raters", *R] if command in ("report", "items") else [])
     try:
         code = cli.main([*argv, flag, "nonsense-value"])
     except SystemExit as exit_info:  # argparse's own exit

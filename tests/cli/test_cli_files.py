@@ -408,7 +408,7 @@ def test_options_are_named_by_the_callers_spelling() -> None:
         assert arg("raters", ...) == "--raters ..." and arg("by") == "--by"
         assert arg("method", "gwet_ac2") == "--overall gwet_ac2"
         assert arg("null_values", ["NA", "N/A"]) == "--na-values NA N/A"
-        assert arg("labels") == "labels="  # no flag: the Python spelling
+        assert arg("level") == "level="  # no flag: the Python spelling
         assert ways("python", "flags") == "flags"
     assert ways("python", "flags") == "python"
 
