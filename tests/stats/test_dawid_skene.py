@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import kappaframe as kf
@@ -307,6 +308,44 @@ def accuracy(labels: np.ndarray, truth: np.ndarray) -> float:
 
 
 needs_data = pytest.mark.skipif(DATA is None, reason="needs ../shared/data (the real crowds)")
+
+
+def synthetic(seed: int = 5, n_items: int = 400, n_raters: int = 40, k: int = 3) -> dict:
+    """A crowd drawn from known confusion matrices, as ``load`` gives the real ones."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    skill = rng.uniform(0.35, 0.95, n_raters)
+    item = np.repeat(np.arange(n_items), 5)
+    rater = np.concatenate([rng.choice(n_raters, 5, replace=False) for _ in range(n_items)])
+    right = rng.random(len(item)) < skill[rater]
+    label = np.where(right, truth[item], rng.integers(0, k, len(item)))
+    frame = pd.DataFrame(
+        {"task": [f"t{i:04d}" for i in item], "worker": [f"w{r:03d}" for r in rater],
+         "label": [f"c{c}" for c in label]}
+    )  # fmt: skip
+    items, item = np.unique(frame["task"].to_numpy(), return_inverse=True)
+    raters, rater = np.unique(frame["worker"].to_numpy(), return_inverse=True)
+    categories, label = np.unique(frame["label"].to_numpy(), return_inverse=True)
+    return {
+        "codes": (item, rater, label, len(items), len(raters), len(categories)),
+        "items": items,
+        "raters": raters,
+        "categories": categories,
+        "frame": frame,
+    }
+
+
+def test_the_same_iterations_give_crowdkits_posteriors_on_a_drawn_crowd() -> None:
+    """The same model as crowd-kit's, where the real crowds are absent (CI)."""
+    aggregation = pytest.importorskip("crowdkit.aggregation")
+    data = synthetic()
+    for n in (1, 5, 20):
+        ours = fit(*data["codes"], max_iter=n, tol=0.0)
+        theirs = crowdkit(aggregation.DawidSkene(n, tol=-np.inf), data["frame"])
+        probas = theirs.probas_.reindex(data["items"])[data["categories"]].to_numpy()
+        np.testing.assert_allclose(ours.posterior, probas, rtol=0, atol=2e-10)
+        priors = theirs.priors_[data["categories"]].to_numpy()
+        np.testing.assert_allclose(ours.priors, priors, rtol=0, atol=1e-12)
 
 
 @needs_data
