@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import datasets
 from ._api.benchmark import benchmark
 from ._api.counts import Counts
-from ._api.items import items
+from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
 from ._api.raters import raters
@@ -57,6 +57,7 @@ __all__ = [
     "pairwise",
     "per_category",
     "provenance",
+    "rater_confusion",
     "raters",
     "read_annotations",
     "scan",

@@ -295,6 +295,33 @@ class KappaAccessor(Generic[FrameT]):
             labels=labels,
         )
 
+    @_documented(_items.rater_confusion)
+    def rater_confusion(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+        max_iter: int = 100,
+        tol: float = 1e-7,
+    ) -> FrameT:
+        return _items.rater_confusion(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            categories=categories,
+            duplicates=duplicates,
+            max_iter=max_iter,
+            tol=tol,
+        )
+
     @_documented(_overall.per_category)
     def per_category(
         self,

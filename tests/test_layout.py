@@ -215,6 +215,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "counts",
             "heatmap",
             "items",
+            "rater_confusion",
             "matrix",
             "overall",
             "pairwise",

@@ -46,7 +46,7 @@ from .options import as_list, check_columns, check_layout, check_reference, with
 from .plan import adapt, gather_units
 from .units import UnitRatings, key_raters, sorted_units
 
-__all__ = ["CONSENSUS_MODELS", "MAX_LABEL_CELLS", "items"]
+__all__ = ["CONFUSION_COLUMNS", "CONSENSUS_MODELS", "MAX_LABEL_CELLS", "items", "rater_confusion"]
 
 FrameT = TypeVar("FrameT")
 
@@ -55,6 +55,9 @@ CONSENSUS_MODELS: tuple[str, ...] = get_args(ConsensusModel)
 #: The most rater label cells (rows x raters) ``labels=`` shows: beyond it the frame of
 #: labels would be larger than the statistics by far (a crowd of thousands of raters).
 MAX_LABEL_CELLS = 20_000_000
+
+#: ``rater_confusion``'s columns after the ``by`` columns.
+CONFUSION_COLUMNS = ("rater", "true_label", "given_label", "probability", "n_ratings")
 
 #: ``max_iter`` and ``tol`` as ``items`` defaults them (Dawid-Skene's only).
 _DEFAULT_MAX_ITER = 100
@@ -596,8 +599,12 @@ def _dawid_skene(
     n_groups: int,
     ref: int | None,
     s: ItemSettings,
+    fits: list[tuple[int, np.ndarray, Consensus]] | None = None,
 ) -> Consensus:
-    """Dawid-Skene's consensus of each unit (in output order), fitted group by group."""
+    """Dawid-Skene's consensus of each unit (in output order), fitted group by group.
+
+    ``fits`` collects each group's model: ``(group, its raters' positions, the fit)``.
+    """
     try:
         module = importlib.import_module("kappaframe._stats.dawid_skene")
     except ModuleNotFoundError:  # pragma: no cover - depends on the build
@@ -640,8 +647,139 @@ def _dawid_skene(
             ties=s.ties,
             seed=s.seed,
         )
+        if fits is not None:
+            fits.append((g, present, fit))
         posterior[lo:hi] = fit.posterior
         chosen[lo:hi] = fit.label
         support[lo:hi] = fit.support
         tied[lo:hi] = fit.tied
     return Consensus(posterior, chosen, support, tied)
+
+
+def rater_confusion(
+    data: FrameT,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    label: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    categories: Sequence[Any] | None = None,
+    duplicates: Duplicates = "raise",
+    max_iter: int = _DEFAULT_MAX_ITER,
+    tol: float = _DEFAULT_TOL,
+) -> FrameT:
+    """Each rater's confusion matrix under Dawid & Skene's model, as a tidy frame.
+
+    The model ``items(..., consensus="dawid-skene")`` fits (per group): for every rater,
+    true category and given category, the probability that the rater gives that label
+    to an item of that true category. Each rater's rows for one true category sum to 1.
+    A rater who is always right has probability 1 on the diagonal; a rater who swaps two
+    labels has it off the diagonal.
+
+    Parameters
+    ----------
+    data, raters, item, rater, label, by, categories, duplicates
+        As in ``items``.
+    max_iter : int, default 100
+        The most EM iterations (a ``ConvergenceWarning`` when they run out).
+    tol : float, default 1e-7
+        Stop when the log-likelihood per rating rises by less than this.
+
+    Returns
+    -------
+    DataFrame of the input's library
+        The ``by`` columns, then ``rater``, ``true_label``, ``given_label``,
+        ``probability`` and ``n_ratings`` (the ratings the rater gave in the group): one
+        row per rater, true and given category, raters in their order, categories in the
+        categories' order.
+
+    Raises
+    ------
+    KappaFrameError
+        A group where no item was rated by two raters (the model cannot be identified).
+
+    See Also
+    --------
+    items : The consensus label of each item, from the same model.
+
+    References
+    ----------
+    Dawid, A. P., & Skene, A. M. (1979). Maximum likelihood estimation of observer
+    error-rates using the EM algorithm. *Applied Statistics* 28(1), 20-28.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({
+    ...     "a": ["x", "y", "x", "y", "x", "y"],
+    ...     "b": ["x", "y", "x", "y", "x", "y"],
+    ...     "swap": ["y", "x", "y", "x", "y", "x"],
+    ... })
+    >>> res = kf.rater_confusion(df)
+    >>> swap = res[res["rater"] == "swap"]
+    >>> [round(float(p), 3) for p in swap["probability"]]
+    [0.0, 1.0, 1.0, 0.0]
+    """
+    s = item_settings(
+        by=by, reference=None, consensus="dawid-skene", ties="missing", seed=None,
+        max_iter=max_iter, tol=tol, disagreements=False, min_p=None, max_support=None,
+        labels=False,
+    )  # fmt: skip
+    key = _key(item, rater, label)
+    if key is not None:
+        item = None
+    check_layout(
+        raters, item=item, rater=rater, label=label, categories=categories, duplicates=duplicates
+    )
+    check_names(as_list(by), CONFUSION_COLUMNS, "rater_confusion")
+    units = gather_units(
+        adapt(data),
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+        key=key,
+    )
+    return render(_confusion_table(units, s), units.keys, units.output)
+
+
+def _confusion_table(units: UnitRatings, s: ItemSettings) -> Table:
+    """One row per group, rater, true and given category of the fitted models."""
+    order, group_of_unit, n_groups = sorted_units(units)
+    k = len(units.categories)
+    fits: list[tuple[int, np.ndarray, Consensus]] = []
+    if k:
+        _dawid_skene(units, order, group_of_unit[order], n_groups, None, s, fits)
+    first = np.searchsorted(group_of_unit[order], np.arange(n_groups))
+    parts: dict[str, list[np.ndarray]] = {n: [] for n in ("unit", "rater", "c", "j", "p", "n")}
+    unit, rater, _ = units.ratings()
+    for g, present, fit in fits:
+        assert fit.confusion is not None  # a model's fit has its confusion matrices
+        in_group = group_of_unit[unit] == g
+        given = np.bincount(rater[in_group], minlength=len(units.raters))[present]
+        r, c, j = np.meshgrid(np.arange(len(present)), np.arange(k), np.arange(k), indexing="ij")
+        parts["unit"].append(np.full(r.size, order[first[g]], dtype=np.intp))
+        parts["rater"].append(present[r.ravel()])
+        parts["c"].append(c.ravel())
+        parts["j"].append(j.ravel())
+        parts["p"].append(fit.confusion.reshape(-1))
+        parts["n"].append(np.repeat(given.astype(np.int64), k * k))
+    joined = {
+        name: np.concatenate(values) if values else np.zeros(0, dtype=np.intp)
+        for name, values in parts.items()
+    }
+    names = object_array(units.categories)
+    columns = [Column(b, "key", joined["unit"], source=b) for b in units.by]
+    columns += [
+        Column("rater", "name", joined["rater"].astype(np.intp), categories=list(units.raters)),
+        Column("true_label", "label", names[joined["c"].astype(np.intp)]),
+        Column("given_label", "label", names[joined["j"].astype(np.intp)]),
+        Column("probability", "float", joined["p"].astype(float)),
+        Column("n_ratings", "int", joined["n"].astype(np.int64)),
+    ]
+    return Table(columns)

@@ -760,3 +760,59 @@ def test_items_data_is_as_designed() -> None:
     assert res["tied"].sum() > 5 and res["correct"].eq(False).sum() > 5
     assert 0 < len(kf.items(DF, by=BY, min_p=0.5, max_support=0.75)) < len(DF)
     assert (res["n_ratings"] < 2).sum() > 0  # some items with one rating (no p_i)
+
+
+def _confusion_polars(case: Case, lazy: bool = False) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    frame = pl.from_pandas(case.df)
+    res = kf.rater_confusion(frame.lazy() if lazy else frame, by=BY, **case.cats())
+    return (res.collect() if lazy else res).to_pandas()
+
+
+def _confusion_dask(case: Case) -> pd.DataFrame:
+    dd = pytest.importorskip("dask.dataframe")
+    case.request.getfixturevalue("dask_client")
+    return kf.rater_confusion(
+        dd.from_pandas(case.df, npartitions=3), by=BY, **case.cats()
+    ).compute()
+
+
+#: ``kf.rater_confusion`` through every way in that reads frames (it has no command).
+CONFUSION_WAYS: dict[str, Callable[[Case], Any]] = {
+    "polars": _confusion_polars,
+    "polars_lazy": lambda case: _confusion_polars(case, lazy=True),
+    "long_pandas": lambda case: kf.rater_confusion(
+        to_long(case.df), item="item", rater="rater", label="label", by=BY, **case.cats()
+    ),
+    "scan_csv": lambda case: kf.rater_confusion(
+        kf.scan(_written(case, "csv"), batch_size=7), by=BY, **case.cats()
+    ),
+    "dask": _confusion_dask,
+}
+
+
+def _written(case: Case, suffix: str) -> Path:
+    path = case.tmp_path / f"wide.{suffix}"
+    case.df.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("way", list(CONFUSION_WAYS))
+def test_rater_confusion_parity(
+    way: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Every way in fits the same Dawid-Skene models: the same matrices, rows in order."""
+    want = kf.rater_confusion(DF, by=BY, categories=CATS)
+    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
+    got = CONFUSION_WAYS[way](case).reset_index(drop=True)
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    for col in ("group", "rater", "true_label", "given_label"):
+        assert _strings(got[col]) == _strings(want[col]), col
+    for col in ("probability", "n_ratings"):
+        np.testing.assert_allclose(
+            got[col].to_numpy(dtype=float), want[col].to_numpy(dtype=float), rtol=0, atol=ATOL
+        )

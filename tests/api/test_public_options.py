@@ -32,10 +32,12 @@ CALLS: dict[str, Callable[..., Any]] = {
     "raters": lambda **o: kf.raters(TEAM, R, **o),
     "per_category": lambda **o: kf.per_category(TEAM, R, **o),
     "items": lambda **o: kf.items(TEAM, R, **o),
+    "rater_confusion": lambda **o: kf.rater_confusion(TEAM, R, **o),
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
+    "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
 }
 
 #: Positional data arguments, given by the calls above.
