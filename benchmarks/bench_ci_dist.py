@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +38,8 @@ from scipy import stats
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+
+from bench_stats import best_of  # noqa: E402  (run from benchmarks/: one timer)
 
 import kappaframe as kf  # noqa: E402
 
@@ -60,17 +61,6 @@ def workload(
         labels[rng.random(items) < missing] = np.nan
         data[f"r{r}"] = labels
     return pd.DataFrame(data)
-
-
-def best_of(repeat: int, contenders: dict[str, Callable[[], Any]]) -> dict[str, tuple[float, Any]]:
-    best: dict[str, float] = dict.fromkeys(contenders, np.inf)
-    results: dict[str, Any] = {}
-    for _ in range(repeat):
-        for name, run in contenders.items():
-            start = time.perf_counter()
-            results[name] = run()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return {name: (best[name], results[name]) for name in contenders}
 
 
 def check(normal: pd.DataFrame, student: pd.DataFrame, value: str, n: str) -> None:

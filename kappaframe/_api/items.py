@@ -10,7 +10,6 @@ library.
 
 from __future__ import annotations
 
-import importlib
 import numbers
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
@@ -37,12 +36,20 @@ from .._schema import (
     Table,
     check_names,
 )
+from .._stats import dawid_skene as _model
 from .._stats.bootstrap import make_rng
 from .._stats.consensus import Consensus, check_ties, majority
 from .._stats.items import per_item
 from .._types import ConsensusModel, Duplicates, Ties
 from .lazy import Planned, lazy_result, planned_layout
-from .options import as_list, check_columns, check_layout, check_reference, with_reference
+from .options import (
+    as_list,
+    check_columns,
+    check_layout,
+    check_reference,
+    unknown_reference,
+    with_reference,
+)
 from .plan import adapt, gather_units
 from .units import UnitRatings, key_raters, sorted_units
 
@@ -276,7 +283,7 @@ def _plan_items(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
         item = Column(ITEM_KEY, "key", none, source=o["item"])
     else:
         if s.reference is not None and s.reference not in rater_list:
-            raise _no_reference(s.reference, rater_list)
+            raise unknown_reference(s.reference, rater_list)
         item = Column(ITEM_KEY, "int", none.astype(np.int64))
         if key is not None:
             item = Column(ITEM_KEY, "key", none, source=key)
@@ -303,15 +310,6 @@ def _plan_items(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
 def _key(item: Hashable | None, rater: Hashable | None, label: Hashable | None) -> Any:
     """The wide layout's item key column: ``item`` given alone (``None`` otherwise)."""
     return item if rater is None and label is None else None
-
-
-def _no_reference(reference: Hashable, raters: Sequence[Hashable]) -> KappaFrameError:
-    shown = list(raters)[:20]
-    return KappaFrameError(
-        f"reference {reference!r} is not one of the raters {shown}; name the rater that "
-        "holds the gold labels (a column, or in the long layout a rater id).",
-        option="reference",
-    )
 
 
 @lazy_result(_plan_items, counted=False)
@@ -506,7 +504,7 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
     ref = None
     if s.reference is not None:
         if s.reference not in units.raters:
-            raise _no_reference(s.reference, units.raters)
+            raise unknown_reference(s.reference, units.raters)
         ref = units.raters.index(s.reference)
     shown = [r for r in range(len(units.raters)) if r != ref] if s.labels else []
     _check_rater_names([units.raters[r] for r in shown], units.by, ref is not None)
@@ -605,14 +603,6 @@ def _dawid_skene(
 
     ``fits`` collects each group's model: ``(group, its raters' positions, the fit)``.
     """
-    try:
-        module = importlib.import_module("kappaframe._stats.dawid_skene")
-    except ModuleNotFoundError:  # pragma: no cover - depends on the build
-        raise KappaFrameError(
-            f"{arg('consensus', 'dawid-skene')} is not available in this build of "
-            f"kappaframe; use {arg('consensus', 'majority')}.",
-            option="consensus",
-        ) from None
     k = len(units.categories)
     n = len(order)
     position = np.empty(n, dtype=np.intp)
@@ -635,7 +625,7 @@ def _dawid_skene(
             continue
         picked = by_row[starts[g] : starts[g + 1]]
         present, local_rater = np.unique(rater[picked], return_inverse=True)
-        fit = module.dawid_skene(
+        fit = _model.dawid_skene(
             where[picked] - lo,
             local_rater.astype(np.intp),
             label[picked],

@@ -53,6 +53,7 @@ __all__ = [
     "check_settings",
     "check_stat",
     "rater_pairs",
+    "unknown_reference",
     "with_reference",
 ]
 
@@ -235,6 +236,16 @@ def check_level(ci: Any) -> float:
     return float(ci)
 
 
+def unknown_reference(reference: Any, raters: Sequence[Hashable]) -> KappaFrameError:
+    """The error for a ``reference`` that is not one of the ``raters``."""
+    shown = list(raters)[:20]
+    return KappaFrameError(
+        f"reference {reference!r} is not one of the raters {shown}; name a rater column "
+        "(or, in the long layout, a rater id).",
+        option="reference",
+    )
+
+
 def rater_pairs(raters: Sequence[Hashable], reference: Any = None) -> np.ndarray:
     """Every pair ``(a, b)``, ``a`` before ``b``; or each rater against ``reference``.
 
@@ -248,12 +259,7 @@ def rater_pairs(raters: Sequence[Hashable], reference: Any = None) -> np.ndarray
     try:
         ref = list(raters).index(reference)
     except ValueError:
-        shown = list(raters)[:20]
-        raise KappaFrameError(
-            f"reference {reference!r} is not one of the raters {shown}; name a rater column "
-            "(or, in the long layout, a rater id).",
-            option="reference",
-        ) from None
+        raise unknown_reference(reference, raters) from None
     pairs = [(r, ref) for r in range(len(raters)) if r != ref]
     return np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -21,12 +20,6 @@ DIAGNOSES = [
     "111455", "111112", "224444", "133555", "555555", "244444", "224555", "114444",
     "144445", "222224", "111155", "224444", "133333", "555555",
 ]  # fmt: skip
-
-HAS_DAWID_SKENE = importlib.util.find_spec("kappaframe._stats.dawid_skene") is not None
-needs_dawid_skene = pytest.mark.skipif(
-    not HAS_DAWID_SKENE,
-    reason="kappaframe._stats.dawid_skene (the Dawid-Skene model) is not in this build",
-)
 
 
 def diagnoses() -> pd.DataFrame:
@@ -432,7 +425,6 @@ def test_dawid_skene_options_belong_to_dawid_skene() -> None:
     assert err.value.option == "tol"
 
 
-@needs_dawid_skene
 def test_dawid_skene_agrees_with_a_clear_majority() -> None:
     rng = np.random.default_rng(3)
     truth = rng.integers(0, 3, 300)
@@ -451,7 +443,6 @@ def test_dawid_skene_agrees_with_a_clear_majority() -> None:
     assert same > 0.9
 
 
-@needs_dawid_skene
 def test_dawid_skene_says_when_it_cannot_be_identified() -> None:
     one_each = pd.DataFrame({"i": [1, 2, 3], "r": ["a", "b", "c"], "l": ["x", "y", "x"]})
     with pytest.raises(kf.KappaFrameError):
@@ -462,9 +453,6 @@ def test_dawid_skene_is_called_per_group_as_the_contract_says(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The call, checked against a stand-in model: codes within each group, options passed."""
-    import sys
-    import types
-
     from kappaframe._stats.consensus import Consensus
 
     calls: list[dict[str, Any]] = []
@@ -487,9 +475,9 @@ def test_dawid_skene_is_called_per_group_as_the_contract_says(
         tied = np.zeros(n_items, dtype=bool)
         return Consensus(posterior, counts.argmax(axis=1), posterior.max(axis=1), tied)
 
-    module = types.ModuleType("kappaframe._stats.dawid_skene")
-    module.dawid_skene = dawid_skene  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "kappaframe._stats.dawid_skene", module)
+    from kappaframe._stats import dawid_skene as model
+
+    monkeypatch.setattr(model, "dawid_skene", dawid_skene)
     long = pd.DataFrame(
         {
             "g": ["q", "q", "q", "p", "p", "p", "p", "p"],

@@ -20,7 +20,6 @@ Cells known not to work today, written as they SHOULD work (no xfail, no skip):
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import io
 import re
 from collections.abc import Callable, Iterator
@@ -724,14 +723,8 @@ def assert_same_items(got: pd.DataFrame, want: pd.DataFrame) -> None:
 
 
 def item_cells() -> list[Any]:
-    needs = pytest.mark.skipif(
-        importlib.util.find_spec("kappaframe._stats.dawid_skene") is None,
-        reason="kappaframe._stats.dawid_skene (the Dawid-Skene model) is not in this build",
-    )
     return [
-        pytest.param(
-            way, option, id=f"{way}-{option}", marks=[needs] if option == "dawid_skene" else []
-        )
+        pytest.param(way, option, id=f"{way}-{option}")
         for way in ITEM_WAYS
         for option in ITEM_OPTIONS
     ]
