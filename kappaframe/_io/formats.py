@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
-from .._errors import KappaFrameError, install_hint
+from .._errors import KappaFrameError
 from .._types import AnnotationTool
 
 #: The annotation tools' exports (``kappaframe._io.tools``): JSON or JSON lines, read as
@@ -81,8 +81,6 @@ _OUTPUT_SUFFIXES = {suffix: f.name for f in OUTPUTS for suffix in f.suffixes}
 
 #: Compression suffixes, decompressed while reading and written by the outputs.
 COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
-
-_PARQUET_EXTRA = f"reading and writing Parquet needs pyarrow: {install_hint('pyarrow')}"
 
 
 def _split_suffix(path: Path) -> tuple[str, str | None]:

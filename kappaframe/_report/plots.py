@@ -19,7 +19,7 @@ import numpy as np
 from .._api.assemble import square_values
 from .._api.options import check_stat
 from .._api.plan import adapt, prepare_input
-from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
+from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional_import
 from .._schema import Column, Table
 from .._stats.agreement import agreement, weight_matrix
 from .._stats.scales import resolve_scale
@@ -99,14 +99,7 @@ def stat_label(stat: str = "kappa", weights: Any = None) -> str:
 
 def require_matplotlib() -> Any:
     """Import matplotlib, or say which extra to install."""
-    try:
-        import matplotlib
-    except ModuleNotFoundError as err:
-        raise ModuleNotFoundError(
-            'kappaframe pictures need matplotlib: pip install "kappaframe[plot]"',
-            name="matplotlib",
-        ) from err
-    return matplotlib
+    return optional_import("matplotlib", "drawing kappaframe's pictures")
 
 
 def _plain_text(draw: Callable[P, R]) -> Callable[P, R]:
