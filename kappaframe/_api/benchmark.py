@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from numbers import Real
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
-from .._errors import KappaFrameError
+from .._errors import KappaFrameError, bad_option
 from .._frames.pandas import render
 from .._schema import Column, Table
 from .._stats.scales import resolve_scale
+from .._types import BandOrder
 from .options import check_level
 
-__all__ = ["benchmark"]
+__all__ = ["BAND_ORDERS", "benchmark"]
+
+#: ``order=``: the order of the bands, in which the cumulative probability adds up.
+BAND_ORDERS: tuple[str, ...] = get_args(BandOrder)
 
 
-def benchmark(coeff: float, se: float, scale: Any = "landis_koch", level: float = 0.95) -> Any:
+def benchmark(
+    coeff: float,
+    se: float,
+    scale: Any = "landis_koch",
+    level: float = 0.95,
+    order: BandOrder = "highest-first",
+) -> Any:
     """The probability that the true coefficient lies in each band of a scale.
 
     Gwet (2014, *Handbook of Inter-Rater Reliability*, ch. 6): a coefficient of 0.67 with
@@ -42,13 +53,19 @@ def benchmark(coeff: float, se: float, scale: Any = "landis_koch", level: float 
         A built-in scale name or ``{lower_bound: label}``, as in ``kappaframe.pairwise``.
     level : float, default 0.95
         The cumulative probability the chosen band must reach.
+    order : {"highest-first", "as-given"}, default "highest-first"
+        The order of the rows, in which ``cumulative`` adds up: highest band first, or a
+        mapping's own order (irrCAC's ``interpret``, which cumulates the bands in the
+        order its scale lists them; the built-in scales are listed highest first there
+        too). ``chosen`` is Gwet's reading either way: the first band from the top whose
+        cumulative probability from the top reaches ``level``.
 
     Returns
     -------
     pandas.DataFrame
-        One row per band, highest first: ``band``, ``lower``, ``upper``, ``probability``,
-        ``cumulative`` (this band and every band above) and ``chosen`` (True for the
-        interpretation).
+        One row per band, highest first (or as given): ``band``, ``lower``, ``upper``,
+        ``probability``, ``cumulative`` (this band and every band before it) and
+        ``chosen`` (True for the interpretation).
 
     See Also
     --------
@@ -72,21 +89,26 @@ def benchmark(coeff: float, se: float, scale: Any = "landis_koch", level: float 
     if se < 0:
         raise KappaFrameError(f"se must be 0 or more; got {se!r}.")
     level = check_level(level)
+    if order not in BAND_ORDERS:
+        raise bad_option("order", order, BAND_ORDERS)
     scale_obj = resolve_scale(scale)
     probability = scale_obj.membership(np.array(float(coeff)), np.array(float(se)))[::-1]
     band, _ = scale_obj.benchmark(np.array([float(coeff)]), np.array([float(se)]), level)
     lower, upper = scale_obj.limits()
     n = len(scale_obj.labels)
-    top_first = np.arange(n)[::-1]
-    chosen = top_first == band[0]
+    rows = np.arange(n)[::-1]  # band indices, highest first
+    if order == "as-given" and isinstance(scale, Mapping):
+        where = {label: i for i, label in enumerate(scale_obj.labels)}
+        rows = np.array([where[str(label)] for label in scale.values()])
+    probability = probability[n - 1 - rows]
     table = Table(
         [
-            Column("band", "enum", top_first.astype(np.int16), categories=scale_obj.labels),
-            Column("lower", "float", lower[::-1].copy()),
-            Column("upper", "float", upper[::-1].copy()),
-            Column("probability", "float", probability.copy()),
+            Column("band", "enum", rows.astype(np.int16), categories=scale_obj.labels),
+            Column("lower", "float", lower[rows].copy()),
+            Column("upper", "float", upper[rows].copy()),
+            Column("probability", "float", probability),
             Column("cumulative", "float", np.cumsum(probability)),
-            Column("chosen", "bool", chosen),
+            Column("chosen", "bool", rows == band[0]),
         ]
     )
     return render(table)

@@ -77,3 +77,45 @@ def test_the_benchmark_needs_a_standard_error() -> None:
         kf.pairwise(df, ci=0.95, benchmark="gwet")
     with pytest.raises(kf.KappaFrameError, match="coeff must lie"):
         kf.benchmark(1.5, 0.1)
+
+
+def test_regier_as_irrcac_prints_it() -> None:
+    # test_benchmark.py::test_regier: Benchmark(0.67, 0.15).regier()
+    res = kf.benchmark(0.67, 0.15, scale="regier")
+    assert np.round(res["cumulative"].to_numpy(), 5).tolist() == [
+        0.18168,
+        0.67511,
+        0.96356,
+        0.99912,
+        1.0,
+    ]
+    assert res["band"].tolist() == [
+        "excellent",
+        "very good",
+        "good",
+        "questionable",
+        "unacceptable",
+    ]
+    assert res.loc[res["chosen"], "band"].tolist() == ["good"]
+    assert kf.overall(pd.DataFrame({"a": [1, 2, 1, 2] * 5, "b": [1, 2, 2, 2] * 5}), scale="regier")[
+        "interpretation"
+    ].tolist() == ["good"]  # 0.467
+
+
+def test_cumulated_in_the_scale_s_own_order() -> None:
+    # test_benchmark.py::test_custom_scale: lb=[0.0, 0.3, 0.6], listed lowest first,
+    # cumulates from the bottom: [0.00691, 0.32488, 1.0].
+    scale = {0.0: "Poor", 0.3: "Acceptable", 0.6: "Excellent"}
+    res = kf.benchmark(0.67, 0.15, scale=scale, order="as-given")
+    assert np.round(res["cumulative"].to_numpy(), 5).tolist() == [0.00691, 0.32488, 1.0]
+    assert res["band"].tolist() == ["Poor", "Acceptable", "Excellent"]
+    # The chosen band is Gwet's reading in either order.
+    top = kf.benchmark(0.67, 0.15, scale=scale)
+    assert res.loc[res["chosen"], "band"].tolist() == top.loc[top["chosen"], "band"].tolist()
+    # A built-in scale is listed highest first either way.
+    pd.testing.assert_frame_equal(
+        kf.benchmark(0.67, 0.15, scale="altman", order="as-given"),
+        kf.benchmark(0.67, 0.15, "altman"),
+    )
+    with pytest.raises(kf.KappaFrameError, match="order"):
+        kf.benchmark(0.67, 0.15, order="lowest-first")  # type: ignore[arg-type]
