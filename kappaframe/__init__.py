@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import datasets
 from ._api.benchmark import benchmark
+from ._api.category_counts import category_counts
 from ._api.counts import Counts
 from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
@@ -45,6 +46,7 @@ __all__ = [
     "UndefinedKappaWarning",
     "__version__",
     "benchmark",
+    "category_counts",
     "cohen_kappa",
     "confusion",
     "confusion_plot",

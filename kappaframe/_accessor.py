@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ._api import category_counts as _category_counts
 from ._api import items as _items
 from ._api import overall as _overall
 from ._api import pairwise as _api
@@ -19,6 +20,7 @@ from ._api import threshold
 from ._report import plots
 from ._stats.scales import MIN_ITEMS
 from ._types import (
+    AlphaCentre,
     Alternative,
     Benchmark,
     CategoryMethod,
@@ -34,6 +36,7 @@ from ._types import (
     Stat,
     Ties,
     Triangle,
+    ZFrom,
 )
 
 if TYPE_CHECKING:
@@ -204,6 +207,10 @@ class KappaAccessor(Generic[FrameT]):
         ci_dist: CIDist = "normal",
         population: float | None = None,
         benchmark: Benchmark = "point",
+        agreement_weights: ArrayLike | None = None,
+        ddof: int = 1,
+        alpha_centre: AlphaCentre = "p_a_prime",
+        z_from: ZFrom = "se0",
     ) -> FrameT:
         return _overall.overall(
             self._frame,
@@ -225,6 +232,33 @@ class KappaAccessor(Generic[FrameT]):
             ci_dist=ci_dist,
             population=population,
             benchmark=benchmark,
+            agreement_weights=agreement_weights,
+            ddof=ddof,
+            alpha_centre=alpha_centre,
+            z_from=z_from,
+        )
+
+    @_documented(_category_counts.category_counts)
+    def category_counts(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        return _category_counts.category_counts(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            categories=categories,
+            duplicates=duplicates,
         )
 
     @_documented(_raters.raters)

@@ -6,7 +6,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
 
 WeightsName = Literal["linear", "quadratic"]
-ScaleName = Literal["landis_koch", "fleiss", "altman", "cicchetti", "mchugh"]
+ScaleName = Literal["landis_koch", "fleiss", "altman", "cicchetti", "mchugh", "regier"]
 Scale = ScaleName | Mapping[float, str]
 Duplicates = Literal["raise", "first", "last"]
 Stat = Literal["kappa", "p_o", "p_e", "n"]
@@ -17,7 +17,7 @@ Benchmark = Literal["point", "probabilistic"]
 Normalization = Literal["true", "pred", "all"]
 Triangle = Literal["lower", "upper"]
 Alternative = Literal["two-sided", "greater", "less"]
-Layout = Literal["ratings", "counts"]
+Layout = Literal["ratings", "counts", "table"]
 Method = Literal[
     "fleiss",
     "light",
@@ -34,10 +34,18 @@ CategoryMethod = Literal["fleiss", "cohen"]
 AnnotationTool = Literal["label-studio", "prodigy", "doccano"]
 ConsensusModel = Literal["majority", "dawid-skene"]
 Ties = Literal["missing", "first-category", "random"]
+#: ``alpha_centre=``: where Krippendorff's alpha's variance centres each item's term.
+AlphaCentre = Literal["p_a_prime", "p_a"]
+#: ``order=`` of ``kappaframe.benchmark``: the order its bands are listed and cumulated in.
+BandOrder = Literal["highest-first", "as-given"]
+#: ``z_from=``: the standard error ``z`` divides by.
+ZFrom = Literal["se0", "se"]
 
 __all__ = [
+    "AlphaCentre",
     "Alternative",
     "AnnotationTool",
+    "BandOrder",
     "Benchmark",
     "CIDist",
     "CIMethod",
@@ -55,4 +63,5 @@ __all__ = [
     "Ties",
     "Triangle",
     "WeightsName",
+    "ZFrom",
 ]

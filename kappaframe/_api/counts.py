@@ -47,7 +47,7 @@ from .prepare import (
     take,
 )
 
-__all__ = ["Counts", "combine"]
+__all__ = ["Counts", "combine", "read_pair_table"]
 
 #: Largest count kept exactly: sums of integer counts stay below 2**62 (int64 with room).
 MAX_EXACT_COUNT = 2**62
@@ -525,7 +525,7 @@ class Counts:
         >>> round(float(res["kappa"].iloc[0]), 4), float(res["n"].iloc[0])
         (0.4915, 200.0)
         """
-        labels, cells, output = _read_table(table, categories)
+        labels, cells, output = read_pair_table(table, categories)
         cells, ci_refusal = _table_scale(cells, n_obs)
         names = _table_raters(raters)
         k = len(labels)
@@ -755,7 +755,9 @@ def _exact_counts(values: list[Any], codes: np.ndarray, what: str) -> np.ndarray
     return np.asarray(values, dtype=np.float64)[codes]
 
 
-def _read_table(table: Any, categories: Sequence[Any] | None) -> tuple[list[Any], np.ndarray, str]:
+def read_pair_table(
+    table: Any, categories: Sequence[Any] | None
+) -> tuple[list[Any], np.ndarray, str]:
     """Labels, exact K x K counts (rows: the first rater) and output kind of a table."""
     frame = eager_adapter(table)
     if frame is None:

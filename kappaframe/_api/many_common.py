@@ -44,8 +44,8 @@ def prepare_ratings(
 
 #: Why the many-rater coefficients need a symmetric disagreement matrix.
 WHY_SYMMETRIC = (
-    "the many-rater coefficients and the rater summary compare raters without an order "
-    "(no rater's labels are the rows)"
+    "the rater summary pools each rater's pairs with the others, in which that rater is "
+    "sometimes the rows and sometimes the columns"
 )
 
 

@@ -26,12 +26,13 @@ from .._schema import BENCHMARK_COLUMNS, CI_COLUMNS, check_names
 from .._stats.agreement import check_weights
 from .._stats.bootstrap import check_bootstrap, make_rng
 from .._stats.family import resolve_stats
-from .._stats.inference import ALTERNATIVES, CI_DISTS
+from .._stats.inference import ALTERNATIVES, CI_DISTS, Z_FROM
 from .._stats.multirater import LEVELS, resolve_methods
 from .._stats.scales import resolve_scale
-from .._types import Benchmark, CIMethod, Duplicates, Stat
+from .._types import AlphaCentre, Benchmark, CIMethod, Duplicates, Stat
 
 __all__ = [
+    "ALPHA_CENTRES",
     "BENCHMARKS",
     "CI_METHODS",
     "DUPLICATES",
@@ -42,6 +43,7 @@ __all__ = [
     "as_list",
     "check_categories",
     "check_columns",
+    "check_conventions",
     "check_layout",
     "check_level",
     "check_min_items",
@@ -78,8 +80,10 @@ class PairOptions:
         ci_dist: str = "normal",
         population: float | None = None,
         benchmark: str = "point",
+        z_from: str = "se0",
     ) -> None:
         self.ci = ci
+        self.z_from = z_from
         self.benchmark = benchmark
         self.ci_method = ci_method
         self.n_boot = n_boot
@@ -96,6 +100,7 @@ class PairOptions:
             "alternative": self.alternative,
             "dist": self.ci_dist,
             "population": self.population,
+            "z_from": self.z_from,
         }
 
     @property
@@ -121,11 +126,12 @@ def check_pair_options(
     ci_dist: Any = "normal",
     population: Any = None,
     benchmark: Any = "point",
+    z_from: Any = "se0",
 ) -> PairOptions:
     """Validate the options of the optional columns before any work.
 
     ``ci``, ``ci_method``, ``n_boot``, ``seed``, ``stats``, ``alternative``, ``ci_dist``,
-    ``population`` and ``benchmark``.
+    ``population``, ``benchmark`` and ``z_from``.
     """
     if ci_method not in CI_METHODS:
         raise bad_option("ci_method", ci_method, CI_METHODS)
@@ -142,14 +148,19 @@ def check_pair_options(
         raise bad_option("alternative", alternative, ALTERNATIVES)
     if ci_dist not in CI_DISTS:
         raise bad_option("ci_dist", ci_dist, CI_DISTS)
+    if z_from not in Z_FROM:
+        raise bad_option("z_from", z_from, Z_FROM)
     population = check_population(population)
-    if ci is None and (alternative != "two-sided" or ci_dist != "normal" or population):
+    if ci is None and (
+        alternative != "two-sided" or ci_dist != "normal" or population or z_from != "se0"
+    ):
         given = [
             name
             for name, value, default in (
                 ("alternative", alternative, "two-sided"),
                 ("ci_dist", ci_dist, "normal"),
                 ("population", population, None),
+                ("z_from", z_from, "se0"),
             )
             if value != default
         ]
@@ -192,7 +203,45 @@ def check_pair_options(
         ci_dist,
         population,
         benchmark,
+        z_from,
     )
+
+
+#: ``alpha_centre=``: where Krippendorff's alpha's variance centres each item's term.
+ALPHA_CENTRES: tuple[str, ...] = get_args(AlphaCentre)
+
+
+def check_conventions(methods: list[str], ci: Any, ddof: Any, alpha_centre: Any) -> None:
+    """Check ``overall``'s ``ddof`` and ``alpha_centre``: valid, and something reads them.
+
+    Both shape the ``ci`` columns; ``ddof`` applies to the linearized variances (not
+    Light's), ``alpha_centre`` to Krippendorff's alpha.
+    """
+    if isinstance(ddof, bool) or ddof not in (0, 1):
+        raise bad_option("ddof", ddof, [1, 0])
+    if alpha_centre not in ALPHA_CENTRES:
+        raise bad_option("alpha_centre", alpha_centre, ALPHA_CENTRES)
+    for name, changed in (("ddof", ddof != 1), ("alpha_centre", alpha_centre != "p_a_prime")):
+        if changed and ci is None:
+            raise KappaFrameError(
+                f"{arg(name)} shapes the standard error; pass {arg('ci', 0.95)} (or another "
+                "level) or drop it.",
+                option=name,
+            )
+    if ddof != 1 and "light" in methods:
+        raise KappaFrameError(
+            f"{arg('ddof', ddof)} sets the divisor of the linearized variances; Light's "
+            f"variance (Fleiss, Cohen & Everitt's, pair by pair) has none. Compute "
+            f"{arg('method', 'light')} in a call of its own, without {arg('ddof')}.",
+            option="ddof",
+        )
+    if alpha_centre != "p_a_prime" and "krippendorff" not in methods:
+        raise KappaFrameError(
+            f"{arg('alpha_centre', alpha_centre)} applies to "
+            f"{arg('method', 'krippendorff')} only; add it to {arg('method')} or drop "
+            f"{arg('alpha_centre')}.",
+            option="alpha_centre",
+        )
 
 
 def check_population(population: Any) -> float | None:

@@ -23,9 +23,16 @@ from .._errors import (
     bad_option,
     user_stacklevel,
 )
-from .._frames.tables import read_count_table
+from .._frames.tables import ArrayFrame, read_count_table
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, Column, Table
-from .._stats.agreement import agreement, one_vs_rest, require_symmetric, weight_matrix
+from .._stats.agreement import (
+    agreement,
+    agreement_to_disagreement,
+    one_vs_rest,
+    require_symmetric,
+    symmetric_part,
+    weight_matrix,
+)
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
     Ratings,
@@ -36,6 +43,7 @@ from .._stats.multirater import (
 )
 from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
 from .._types import (
+    AlphaCentre,
     Alternative,
     Benchmark,
     CategoryMethod,
@@ -45,11 +53,14 @@ from .._types import (
     Level,
     Method,
     Scale,
+    ZFrom,
 )
 from .assemble import interpret, key_columns
-from .many_common import WHY_SYMMETRIC, pair_tables, prepare_ratings
+from .counts import read_pair_table
+from .many_common import pair_tables, prepare_ratings
 from .options import (
     as_list,
+    check_conventions,
     check_min_items,
     check_overall_options,
     check_pair_options,
@@ -68,6 +79,12 @@ FrameT = TypeVar("FrameT")
 #: ``layout=`` of ``overall``: one label per rater and item, or per-item category counts.
 LAYOUTS: tuple[str, ...] = get_args(Layout)
 CATEGORY_METHODS: tuple[str, ...] = get_args(CategoryMethod)
+#: Why ``layout="table"`` takes symmetric weights only.
+WHY_TABLE_SYMMETRIC = (
+    "a two-rater table has an order (rows: the first rater), and with weights that are not "
+    "symmetric the observed agreement of its cells would change with it, while these "
+    "coefficients treat the raters alike (on ratings they read the symmetric part)"
+)
 #: The methods that need to know which rater gave which label: not from counts.
 NEEDS_RATERS = ("conger", "light")
 
@@ -98,11 +115,12 @@ def _count_table(
     The table is read by ``read_count_table``; here the methods are checked against
     what counts can tell, and the items with no count are left out.
     """
-    if raters is not None or item is not None or rater is not None or label is not None:
+    if raters is not None or rater is not None or label is not None:
         raise KappaFrameError(
             "layout='counts' reads one row per item and one column per category (cells: "
-            "how many raters chose it); raters=, item=, rater= and label= do not apply. "
-            "Name the category columns with categories=."
+            "how many raters chose it); raters=, rater= and label= do not apply. "
+            "Name the category columns with categories= (and a column of item ids, "
+            "which is not counted, with item=)."
         )
     refused = [m for m in methods if m in NEEDS_RATERS]
     if refused:
@@ -111,7 +129,7 @@ def _count_table(
             "per-item counts do not say; use the ratings (layout='ratings')."
         )
     by_list = as_list(by)
-    table = read_count_table(data, by_list, categories)
+    table = read_count_table(data, by_list, categories, item)
     counts, groups = table.counts, table.groups
     fractional = bool(np.any(counts != np.round(counts)))
     if fractional and "krippendorff" in methods:
@@ -130,6 +148,49 @@ def _count_table(
     empty_codes = np.zeros((0, int(keep.sum())), dtype=np.int8)
     rt = Ratings(empty_codes, counts[keep], group[keep], groups.n_groups, k)
     return _CountSource(rt, table.categories, by_list, groups, table.frame)
+
+
+def _contingency_table(
+    data: Any,
+    raters: Any,
+    by: Any,
+    categories: Sequence[Any] | None,
+    item: Any,
+    rater: Any,
+    label: Any,
+) -> tuple[_CountSource, np.ndarray]:
+    """The ``layout="table"`` input: two raters' K x K table, as the ratings it counts.
+
+    Cell ``(k, l)`` holding ``c`` is ``c`` items labeled ``k`` by the first rater (the
+    rows) and ``l`` by the second, so every method (Conger's and Light's too) reads it
+    as it reads those ratings. Whole counts only: a share of an item has no labels.
+    """
+    given = [name for name, v in (("raters", raters), ("by", by), ("item", item),
+                                  ("rater", rater), ("label", label)) if v is not None]
+    if given:
+        raise KappaFrameError(
+            f"layout='table' reads one K x K table of two raters (rows: the first rater's "
+            f"labels, columns: the second's), which has no {given[0]}=; drop it, or pass "
+            f"the ratings themselves (layout='ratings').",
+            option=given[0],
+        )
+    labels, cells, output = read_pair_table(data, categories)
+    if np.any(cells != np.round(cells)):
+        raise KappaFrameError(
+            "layout='table' needs whole counts (each cell a number of items); this table "
+            "has fractions. Multiply proportions by the number of items, or use "
+            "kappaframe.Counts.from_table(table, n_obs=...).pairwise() for Cohen's kappa."
+        )
+    whole = cells.astype(np.int64)
+    k = len(labels)
+    flat = whole.ravel()
+    cell = np.repeat(np.arange(k * k), flat)
+    dtype = np.int8 if k < 127 else np.int32
+    codes = np.stack([cell // k, cell % k]).astype(dtype)
+    group = np.zeros(codes.shape[1], dtype=np.intp)
+    rt = ratings_of(codes, group, 1, k)
+    groups = Groups(None, 1, np.zeros(1, dtype=np.intp))
+    return _CountSource(rt, labels, [], groups, ArrayFrame(output)), codes
 
 
 def _schema(columns: tuple[str, ...], ci: float | None) -> tuple[str, ...]:
@@ -184,6 +245,10 @@ def overall(
     ci_dist: CIDist = "normal",
     population: float | None = None,
     benchmark: Benchmark = "point",
+    agreement_weights: ArrayLike | None = None,
+    ddof: int = 1,
+    alpha_centre: AlphaCentre = "p_a_prime",
+    z_from: ZFrom = "se0",
 ) -> FrameT:
     """One agreement coefficient over all raters at once, per group.
 
@@ -214,9 +279,10 @@ def overall(
         per category, each cell how many raters chose that category for that item.
     raters, item, rater, label, by, categories, duplicates
         As in ``pairwise``. With ``layout="counts"``, ``categories`` names the
-        category columns in order (default every column not in ``by``; for an array, the
-        labels of its columns, default 0, 1, ...); ``raters``, ``item``, ``rater`` and
-        ``label`` do not apply.
+        category columns in order (default every column not in ``by`` or ``item``; for
+        an array, the labels of its columns, default 0, 1, ...), ``item`` a column of
+        item ids that is not counted (as ``kappaframe.category_counts`` writes it), and
+        ``raters``, ``rater`` and ``label`` do not apply.
     method : str or list of str, default "fleiss"
         One or more of "fleiss", "light", "conger", "krippendorff", "gwet_ac1",
         "gwet_ac2", "brennan_prediger", "percent": one row per method (per group), in
@@ -224,12 +290,35 @@ def overall(
     weights : str, 1-D or (K, K) array-like, default None
         Disagreement weights for "fleiss", "light", "conger", "krippendorff" (with
         ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
-        "gwet_ac2"), symmetric: "linear", "quadratic", Gwet's "ordinal", "radical",
+        "gwet_ac2"): "linear", "quadratic", Gwet's "ordinal", "radical",
         "ratio", "circular", "bipolar" (irrCAC's), a 1-D vector of weights by distance
         ``|i - j|`` or a K x K matrix, as in ``pairwise``. Gwet's AC2 and percent
         agreement are not scale-free and take the weights as given (agreement ``1 - W``);
         the others are unchanged by a rescaling. "gwet_ac1" is unweighted by definition:
-        weights with it alone is an error.
+        weights with it alone is an error. A matrix need not be symmetric: raters have no
+        order here, so every coefficient (and its variance) depends on the symmetric part
+        ``(W + W^T) / 2`` only, which is what is used (see Notes).
+    agreement_weights : (K, K) array-like, optional
+        Agreement weights ``A`` (1 on the diagonal, at most 1), as irrCAC's ``weights=``
+        takes them, instead of ``weights``: every method then uses ``A`` as given, so
+        ``p_o`` and ``p_e`` are on its scale, as irrCAC prints them (the kappa-type
+        values are the same as with ``weights=1 - A``).
+    ddof : {1, 0}, default 1
+        The linearized variances divide the sum of squares over the ``n`` items by
+        ``n (n - ddof)``: 1 as irrCAC's raw-data (``*.raw``) and distribution
+        (``*.dist``) functions, 0 as its contingency-table (``*.table``) functions
+        (for two raters: ``se`` times ``sqrt((n - 1) / n)``). Needs ``ci``; not with
+        "light", whose variance has no such divisor.
+    alpha_centre : {"p_a_prime", "p_a"}, default "p_a_prime"
+        Where Krippendorff's alpha centres each item's term of its variance when items
+        have different numbers of labels: on ``p_a'`` (Gwet's irrCAC since 1.2) or on
+        ``p_a`` (CRAN's irrCAC 1.0 and irrCAC for Python, whose ``ci_dist="t"``
+        intervals then also take the pairable items minus 1 as degrees of freedom).
+        Needs ``ci`` and "krippendorff".
+    z_from : {"se0", "se"}, default "se0"
+        What ``z`` (and so ``p_value``) divides by: the null standard error ``se0``
+        where the method has one (unweighted "fleiss": Fleiss, Nee & Landis 1979), or
+        the estimate's ``se`` as irrCAC does. Needs ``ci``.
     level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
         Krippendorff's metric: nominal ``[c != k]``; ordinal on the category order and
         the counts of the values in between; interval ``(c - k)^2`` and ratio
@@ -245,11 +334,16 @@ def overall(
     ci : float, optional
         Confidence level: adds ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
         ``p_value``.
-    layout : {"ratings", "counts"}, default "ratings"
+    layout : {"ratings", "counts", "table"}, default "ratings"
         "ratings": the wide or long layout. "counts": an item x category table of
         counts (statsmodels' ``fleiss_kappa`` table, irrCAC's ``*.dist`` input). Counts
         may have fractions except for "krippendorff"; "conger" and "light" need the
-        ratings (who gave which label) and are refused.
+        ratings (who gave which label) and are refused. "table": the K x K contingency
+        table of two raters (irrCAC's ``*.table`` input; rows: the first rater's labels),
+        read as the ratings it counts, in whole numbers; as in
+        ``Counts.from_table``, an array's categories are 0, ..., K-1 unless
+        ``categories=`` names them (irrCAC scores them 1, ..., K: pass
+        ``categories=range(1, K + 1)`` for its value-based weights).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         What ``p_value`` tests value = 0 against; irrCAC prints "greater" (with
         ``ci_dist="t"``). Needs ``ci``.
@@ -373,11 +467,22 @@ def overall(
     >>> round(float(res["value"].iloc[0]), 3)
     0.849
     """
-    methods = check_overall_options(method, level, weights)
-    check_settings(weights=weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall")
-    options = check_pair_options(
-        ci, alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark
+    given_weights = weights if agreement_weights is None else agreement_to_disagreement(
+        agreement_weights, weights
     )
+    methods = check_overall_options(method, level, given_weights)
+    check_settings(
+        weights=given_weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall"
+    )
+    options = check_pair_options(
+        ci,
+        alternative=alternative,
+        ci_dist=ci_dist,
+        population=population,
+        benchmark=benchmark,
+        z_from=z_from,
+    )
+    check_conventions(methods, ci, ddof, alpha_centre)
     min_items = check_min_items(min_items)
     ci = options.ci
     if layout not in LAYOUTS:
@@ -388,31 +493,41 @@ def overall(
         categories_used = source.categories
         rt = source.ratings
         codes = None
+    elif layout == "table":
+        source, codes = _contingency_table(data, raters, by, categories, item, rater, label)
+        categories_used = source.categories
+        rt = source.ratings  # the table's rows give the order of its labels
     else:
         prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
         _needs_ratings(prep, "overall()")
         if level == "ordinal":  # interval and ratio need numbers anyway
             prep.require_order(why="level='ordinal'")
-        prep.require_order(weights)
+        prep.require_order(given_weights)
         source = prep
         categories_used = prep.categories
         codes = prep.codes
         rt = ratings_of(prep.codes, prep.groups.codes, prep.groups.n_groups, len(categories_used))
     scale_obj = resolve_scale(scale)
-    disagree = weight_matrix(weights, categories_used)
-    require_symmetric(disagree, WHY_SYMMETRIC)
-    given = weight_matrix(weights, categories_used, rescale=False)
+    oriented = weight_matrix(given_weights, categories_used, rescale=False)
+    if layout == "table":
+        require_symmetric(oriented, WHY_TABLE_SYMMETRIC)
+    # Raters have no order here: every coefficient reads the symmetric part only.
+    given = symmetric_part(oriented)
+    disagree = symmetric_part(weight_matrix(given_weights, categories_used))
     n_groups = rt.n_groups
     results = [
         compute(
             rt,
             m,
             disagree,
-            weighted=weights is not None,
+            weighted=given_weights is not None,
             level=level,
             categories=categories_used,
             with_variance=ci is not None,
             given=given,
+            ddof=ddof,
+            centre=alpha_centre,
+            agreement=None if agreement_weights is None else 1.0 - given,
         )
         for m in methods
     ]
@@ -441,12 +556,17 @@ def overall(
         # The methods without a null variance of their own test with ``var``.
         for res in results:
             res.setdefault("var0", res["var"])
+        n_for_test = n_items[group_of_row].astype(float)
+        if alpha_centre == "p_a":  # irrCAC 1.0: the pairable items' n - 1 degrees of freedom
+            for i, res in enumerate(results):
+                if "n_var" in res:
+                    n_for_test[i :: len(methods)] = res["n_var"]
         errors = normal_interval(
             value,
             _rows(results, "var"),
             _rows(results, "var0"),
             ci,
-            n=n_items[group_of_row],
+            n=n_for_test,
             **options.test,
         )
     band = interpret(scale_obj, value, errors, options)

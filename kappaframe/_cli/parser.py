@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``kappaframe`` command."""
     from .._io.formats import OUTPUT_FORMATS
     from .._stats.scales import SCALES
-    from .._types import Alternative, Benchmark, CIDist, WeightsName
+    from .._types import AlphaCentre, Alternative, Benchmark, CIDist, WeightsName, ZFrom
     from .._version import __version__
 
     parser = argparse.ArgumentParser(
@@ -132,6 +132,29 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="items in the population the rated items come from: variances times 1 - n/N "
         "(finite-population correction); with --ci",
+    )
+    stats.add_argument(
+        "--z-from",
+        choices=list(get_args(ZFrom)),
+        default="se0",
+        help="what z and p_value of --overall divide by: se0, the null standard error "
+        "(default; Fleiss, Nee & Landis) or se, as irrCAC does; with --ci",
+    )
+    stats.add_argument(
+        "--ddof",
+        type=int,
+        choices=[1, 0],
+        default=1,
+        help="--overall's variances divide the sum of squares by n (n - ddof): 1 (default; "
+        "irrCAC's raw-data functions) or 0 (irrCAC's *.table functions); with --ci",
+    )
+    stats.add_argument(
+        "--alpha-centre",
+        choices=list(get_args(AlphaCentre)),
+        default="p_a_prime",
+        help="Krippendorff's alpha standard error (--overall krippendorff): each item "
+        "centred on p_a_prime (default; Gwet's irrCAC >= 1.2) or p_a (CRAN irrCAC 1.0, "
+        "irrCAC for Python); with --ci",
     )
     stats.add_argument(
         "--benchmark",

@@ -38,6 +38,15 @@ def _test_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: The flags that choose a reference's convention for --overall, and their defaults.
+_CONVENTIONS = {"ddof": 1, "alpha_centre": "p_a_prime", "z_from": "se0"}
+
+
+def _conventions(args: argparse.Namespace) -> dict[str, Any]:
+    """``overall()``'s convention options (``--ddof``, ``--alpha-centre``, ``--z-from``)."""
+    return {name: getattr(args, name) for name in _CONVENTIONS}
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -86,6 +95,14 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if args.fail_on == "overall" and not args.overall:
         return usage_error(
             "--fail-on overall checks the --overall table: add --overall METHOD.", err
+        )
+    chosen = [k for k, default in _CONVENTIONS.items() if getattr(args, k) != default]
+    if chosen and not args.overall:
+        flag = "--" + chosen[0].replace("_", "-")
+        return usage_error(
+            f"{flag} chooses a convention of the --overall coefficients; add --overall "
+            f"METHOD or drop {flag}.",
+            err,
         )
     bar = args.fail_under
     if bar is not None and args.fail_on not in _UNBOUNDED and not -1 <= bar <= 1:
@@ -174,6 +191,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 min_items=args.min_items,
                 ci=args.ci,
                 **_test_options(args),
+                **_conventions(args),
             )
             if args.overall
             else None

@@ -24,12 +24,13 @@ __all__ = ["ArrayFrame", "CountTable", "read_count_table"]
 
 
 class ArrayFrame:
-    """Renders a result of a NumPy count table as pandas (no group keys)."""
+    """Renders a result of a table of counts (no group keys) as ``output``."""
 
-    output = "pandas"
+    def __init__(self, output: str = "pandas") -> None:
+        self.output = output
 
     def render(self, table: Table) -> Any:
-        return render_table(table, None, "pandas")
+        return render_table(table, None, self.output)
 
 
 @dataclass
@@ -42,17 +43,26 @@ class CountTable:
     frame: Any  # the adapter that renders results in the input's frame library
 
 
-def read_count_table(data: Any, by: list[Hashable], categories: Sequence[Any] | None) -> CountTable:
+def read_count_table(
+    data: Any,
+    by: list[Hashable],
+    categories: Sequence[Any] | None,
+    item: Hashable | None = None,
+) -> CountTable:
     """Read an item x category table of counts (a frame, or a 2-D NumPy array).
 
-    ``by`` names the group columns of a frame; ``categories`` the category columns in
-    order (default: every other column; for an array, the labels of its columns).
+    ``by`` names the group columns of a frame; ``item`` a column of item ids, which is
+    neither; ``categories`` the category columns in order (default: every other column;
+    for an array, the labels of its columns).
     """
     if isinstance(data, np.ndarray) or (
         eager_adapter(data) is None and not hasattr(data, "columns")
     ):
-        if by:
-            raise KappaFrameError("by= needs a frame; a NumPy count table has no group columns.")
+        if by or item is not None:
+            raise KappaFrameError(
+                f"{'by=' if by else 'item='} needs a frame; a NumPy count table has no "
+                "named columns."
+            )
         table = np.asarray(data)
         if table.ndim != 2:
             raise KappaFrameError(
@@ -71,7 +81,7 @@ def read_count_table(data: Any, by: list[Hashable], categories: Sequence[Any] | 
                 "layout='counts' needs numbers of raters in every cell."
             ) from None
         groups = Groups(None, 1, np.zeros(1, dtype=np.intp))
-        frame: Any = ArrayFrame()
+        frame: Any = ArrayFrame("pandas")
     else:
         frame = eager_adapter(data)
         if frame is None:
@@ -82,7 +92,16 @@ def read_count_table(data: Any, by: list[Hashable], categories: Sequence[Any] | 
         lacking = [b for b in by if b not in columns]
         if lacking:
             raise KappaFrameError(f"by column {lacking[0]!r} not in the columns {columns}.")
-        cats = [c for c in columns if c not in by] if categories is None else list(categories)
+        if item is not None and item not in columns:
+            raise KappaFrameError(
+                f"item column {item!r} not in the columns {columns}.", option="item"
+            )
+        not_counts = [*by, item]
+        cats = (
+            [c for c in columns if c not in not_counts]
+            if categories is None
+            else list(categories)
+        )
         lacking = [c for c in cats if c not in columns]
         if lacking:
             raise KappaFrameError(f"category column {lacking[0]!r} not in the columns {columns}.")

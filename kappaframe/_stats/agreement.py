@@ -16,13 +16,14 @@ from typing import Any, get_args
 import numpy as np
 
 from .._count.diagonal import DiagonalCounts, is_named
-from .._errors import KappaFrameError, bad_option
+from .._errors import KappaFrameError, arg, bad_option
 from .._types import WeightsName
 
 __all__ = [
     "CHANCE_ONE",
     "Weights",
     "agreement",
+    "agreement_to_disagreement",
     "chance_corrected",
     "check_weights",
     "diagonal_agreement",
@@ -30,6 +31,7 @@ __all__ = [
     "one_vs_rest",
     "pair_agreement",
     "require_symmetric",
+    "symmetric_part",
     "weight_matrix",
 ]
 
@@ -258,6 +260,55 @@ def _weights_from_object(weights: Any, categories: Sequence[Any]) -> np.ndarray:
             f"got shape {matrix.shape}."
         )
     return matrix
+
+
+def symmetric_part(w: np.ndarray) -> np.ndarray:
+    """``(W + W^T) / 2``: all a statistic without an order of raters can read of ``W``.
+
+    A sum over unordered pairs of labels ``sum_kl W_kl x_k x_l`` is the same for ``W``
+    and its symmetric part, and so are its derivatives (the linearized variances).
+    """
+    return (w + w.T) / 2.0
+
+
+def agreement_to_disagreement(agreement_weights: Any, weights: Any = None) -> Any:
+    """``1 - A`` for irrCAC-style agreement weights ``A`` (a K x K matrix, 1 on the diagonal).
+
+    A pandas frame labelled by category stays one (its labels give the order). Refused
+    together with ``weights`` (two sets of weights), or unless ``A`` is a finite square
+    matrix with 1 on the diagonal and nothing above 1.
+    """
+    if weights is not None:
+        raise KappaFrameError(
+            f"{arg('weights')} (disagreement weights) and {arg('agreement_weights')} "
+            "(irrCAC's agreement weights) are two ways to give the same thing; pass one.",
+            option="agreement_weights",
+        )
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(agreement_weights, pd.DataFrame):
+        values = agreement_weights.to_numpy(dtype=float)
+        result: Any = 1.0 - agreement_weights.astype(float)
+    else:
+        try:
+            values = np.asarray(agreement_weights, dtype=float)
+        except (TypeError, ValueError):
+            values = np.full((0,), np.nan)
+        result = 1.0 - values
+    if values.ndim != 2 or values.shape[0] != values.shape[1] or not np.isfinite(values).all():
+        raise KappaFrameError(
+            f"{arg('agreement_weights')} is a finite K x K matrix (one row and one column "
+            f"per category); got {np.shape(agreement_weights)!r}.",
+            option="agreement_weights",
+        )
+    if np.any(np.diag(values) != 1) or np.any(values > 1):
+        raise KappaFrameError(
+            f"{arg('agreement_weights')} holds agreement: 1 on the diagonal (a label agrees "
+            f"with itself) and at most 1 off it; its diagonal is {np.diag(values).tolist()} "
+            f"and its largest entry {values.max():g}. For disagreement weights (0 on the "
+            f"diagonal) pass {arg('weights')} instead.",
+            option="agreement_weights",
+        )
+    return result
 
 
 def require_symmetric(w: np.ndarray, why: str) -> None:

@@ -18,11 +18,12 @@ from typing import Any, get_args
 import numpy as np
 
 from .._errors import KappaFrameError, arg
-from .._types import Alternative, CIDist
+from .._types import Alternative, CIDist, ZFrom
 
 __all__ = [
     "ALTERNATIVES",
     "CI_DISTS",
+    "Z_FROM",
     "FCETerms",
     "fce_terms",
     "normal_interval",
@@ -38,6 +39,8 @@ __all__ = [
 ALTERNATIVES: tuple[str, ...] = get_args(Alternative)
 #: ``ci_dist=``: the reference distribution of the interval and the test.
 CI_DISTS: tuple[str, ...] = get_args(CIDist)
+#: ``z_from=``: the standard error the test divides by.
+Z_FROM: tuple[str, ...] = get_args(ZFrom)
 
 
 def _special() -> Any:
@@ -123,6 +126,7 @@ def normal_interval(
     dist: str = "normal",
     n: np.ndarray | None = None,
     population: float | None = None,
+    z_from: str = "se0",
 ) -> dict[str, np.ndarray]:
     """``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``, ``p_value`` of a coefficient.
 
@@ -133,6 +137,7 @@ def normal_interval(
     Student's ``t_(1 - alpha/2, n - 1)``. ``z = value / se0`` and ``p_value`` tests
     value = 0 against ``alternative`` (``"two-sided"``, ``"greater"``: value > 0, or
     ``"less"``) on the same distribution; NaN where the null variance is 0 (no test).
+    ``z_from="se"`` divides ``z`` by ``se`` instead (irrCAC's test).
     Variances within rounding of 0 (negative, or below ``ROUNDING_VARIANCE``) count as
     0; everything is NaN where ``value`` is.
     """
@@ -157,8 +162,8 @@ def normal_interval(
         var = np.asarray(var, dtype=float) * factor
         var0 = np.asarray(var0, dtype=float) * factor
     se = np.where(defined, np.sqrt(_rounded_to_zero(var)), np.nan)
-    null = np.sqrt(_rounded_to_zero(var0))
-    se0 = np.where(defined, null, np.nan)
+    se0 = np.where(defined, np.sqrt(_rounded_to_zero(var0)), np.nan)
+    null = np.sqrt(_rounded_to_zero(var if z_from == "se" else var0))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(defined & (null > 0), value / null, np.nan)
     df = items - 1.0
@@ -227,6 +232,7 @@ def standard_errors(
     alternative: str = "two-sided",
     dist: str = "normal",
     population: float | None = None,
+    z_from: str = "se0",
 ) -> dict[str, np.ndarray]:
     """Large-sample standard errors of (weighted) kappa, Fleiss, Cohen & Everitt (1969).
 
@@ -254,5 +260,13 @@ def standard_errors(
         expected = t.rows[..., :, None] * t.cols[..., None, :]
         var0 = ((expected * (t.agree - t.spread) ** 2).sum(axis=(-2, -1)) - t.p_e**2) / denom
     return normal_interval(
-        k, var, var0, level, alternative=alternative, dist=dist, n=n, population=population
+        k,
+        var,
+        var0,
+        level,
+        alternative=alternative,
+        dist=dist,
+        n=n,
+        population=population,
+        z_from=z_from,
     )

@@ -39,6 +39,7 @@ __all__ = [
     "AS_GIVEN",
     "COEFFICIENTS",
     "LEVELS",
+    "LINEARIZED",
     "METHODS",
     "Ratings",
     "Weighting",
@@ -293,12 +294,15 @@ def _linearized(
     p_e: np.ndarray,
     pe_i: np.ndarray,
     value: np.ndarray,
+    ddof: int = 1,
 ) -> np.ndarray:
     """Gwet's (2008) linearization variance of ``(p_a - p_e) / (1 - p_e)`` (irrCAC's).
 
     ``c_i = (n / n2) (p_a,i - p_e [r_i >= 2]) / (1 - p_e)``,
     ``c*_i = c_i - 2 (1 - c) (p_e,i - p_e) / (1 - p_e)``,
-    ``var = sum (c*_i - c)^2 / (n (n - 1))`` (no finite-population correction).
+    ``var = sum (c*_i - c)^2 / (n (n - ddof))`` (no finite-population correction;
+    ``ddof=1`` as irrCAC's raw-data and distribution functions, ``ddof=0`` as its
+    ``*.table`` functions).
     """
     g = group
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -307,7 +311,7 @@ def _linearized(
         c_i = scale * (obs.pa_i - p_e[g] * obs.two) / denom
         c_x = c_i - 2.0 * (1.0 - value[g]) * (pe_i - p_e[g]) / denom
         spread = _gsum((c_x - value[g]) ** 2, g, n_groups)
-        var = spread / (obs.n * (obs.n - 1.0))
+        var = spread / (obs.n * (obs.n - ddof))
     return np.where((obs.n >= 2) & np.isfinite(value), var, np.nan)
 
 
@@ -349,7 +353,7 @@ def _fnl_null_variance(obs: _Observed, group: np.ndarray, n_groups: int) -> np.n
 
 
 def _fleiss(
-    rt: Ratings, agree: np.ndarray, plain: bool, with_variance: bool
+    rt: Ratings, agree: np.ndarray, plain: bool, with_variance: bool, ddof: int = 1
 ) -> dict[str, np.ndarray]:
     obs = _observed(rt, agree)
     g, ng = rt.group, rt.n_groups
@@ -359,13 +363,15 @@ def _fleiss(
     out = {"p_o": obs.pa, "p_e": p_e, "value": value}
     if with_variance:
         pe_i = (obs.share * a_pi[g]).sum(axis=1)
-        out["var"] = _linearized(obs, g, ng, p_e, pe_i, value)
+        out["var"] = _linearized(obs, g, ng, p_e, pe_i, value, ddof)
         if plain:
             out["var0"] = _fnl_null_variance(obs, g, ng)
     return out
 
 
-def _gwet(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
+def _gwet(
+    rt: Ratings, agree: np.ndarray, with_variance: bool, ddof: int = 1
+) -> dict[str, np.ndarray]:
     obs = _observed(rt, agree)
     g, ng, q = rt.group, rt.n_groups, rt.n_categories
     # Fewer than two categories leave chance agreement, and so everything after it, NaN.
@@ -375,14 +381,16 @@ def _gwet(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.n
     out = {"p_o": obs.pa, "p_e": p_e, "value": value}
     if with_variance:
         pe_i = factor[g] * (obs.share * (1.0 - obs.pi[g])).sum(axis=1)
-        out["var"] = _linearized(obs, g, ng, p_e, pe_i, value)
+        out["var"] = _linearized(obs, g, ng, p_e, pe_i, value, ddof)
     return out
 
 
-def _percent(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
+def _percent(
+    rt: Ratings, agree: np.ndarray, with_variance: bool, ddof: int = 1
+) -> dict[str, np.ndarray]:
     """Percent agreement ``p_a`` (weighted with ``A`` as given), irrCAC's ``pa.coeff.raw``.
 
-    ``p_e = 0`` and ``value = p_a``. Variance: ``sum_i (p_a,i - p_a)^2 / (n (n - 1))`` over
+    ``p_e = 0`` and ``value = p_a``. Variance: ``sum_i (p_a,i - p_a)^2 / (n (n - ddof))`` over
     every labeled item, with ``p_a,i = (n / n2) sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1))``
     (0 for an item with one label). No null variance: ``z = value / se``.
     """
@@ -394,23 +402,27 @@ def _percent(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, n
     if with_variance:
         with np.errstate(divide="ignore", invalid="ignore"):
             item = (obs.n / obs.n2)[g] * obs.pa_i
-            var = _gsum((item - value[g]) ** 2, g, ng) / (obs.n * (obs.n - 1.0))
+            var = _gsum((item - value[g]) ** 2, g, ng) / (obs.n * (obs.n - ddof))
         out["var"] = np.where((obs.n >= 2) & np.isfinite(value), var, np.nan)
     return out
 
 
-def _brennan_prediger(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
+def _brennan_prediger(
+    rt: Ratings, agree: np.ndarray, with_variance: bool, ddof: int = 1
+) -> dict[str, np.ndarray]:
     obs = _observed(rt, agree)
     g, ng, q = rt.group, rt.n_groups, rt.n_categories
     p_e = _total(agree, ng) / q**2 if q else np.ones(ng)
     value = chance_corrected(obs.pa, p_e)
     out = {"p_o": obs.pa, "p_e": p_e, "value": value}
     if with_variance:
-        out["var"] = _linearized(obs, g, ng, p_e, p_e[g], value)
+        out["var"] = _linearized(obs, g, ng, p_e, p_e[g], value, ddof)
     return out
 
 
-def _conger(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np.ndarray]:
+def _conger(
+    rt: Ratings, agree: np.ndarray, with_variance: bool, ddof: int = 1
+) -> dict[str, np.ndarray]:
     """Conger (1980): Fleiss' observed agreement, chance from each rater's own shares.
 
     ``p_e = [(sum_g p_g)^T A (sum_g p_g) - sum_g p_g^T A p_g] / (r (r - 1))``, the mean
@@ -453,7 +465,7 @@ def _conger(rt: Ratings, agree: np.ndarray, with_variance: bool) -> dict[str, np
             gr = g[rated]
             scale = obs.n[gr] / labeled[gr, r]
             pe_i[rated] += scale * (b[gr, r, codes[r][rated]] - s[gr, r]) / pairs[gr]
-    var = _linearized(obs, g, ng, p_e, pe_i, value)
+    var = _linearized(obs, g, ng, p_e, pe_i, value, ddof)
     return {"p_o": obs.pa, "p_e": p_e, "value": value, "var": var}
 
 
@@ -516,6 +528,8 @@ def _krippendorff(
     categories: Sequence[Any],
     with_variance: bool,
     weights: np.ndarray | None = None,
+    ddof: int = 1,
+    centre: str = "p_a_prime",
 ) -> dict[str, np.ndarray]:
     """Krippendorff's alpha in Gwet's (2014) form, from the items with two or more labels.
 
@@ -525,17 +539,18 @@ def _krippendorff(
     k among the pairable values), ``p_e = pi^T A pi`` and ``alpha = (p_o - p_e) / (1 - p_e)``,
     which is Krippendorff's ``1 - D_o / D_e`` exactly. ``A`` comes from ``level``, or is
     the agreement-weights matrix ``weights`` when given (irrCAC's ``weights=``). Variance:
-    Gwet's linearization as irrCAC's ``krippen.alpha.raw`` computes it since version
-    1.0.1 (2021), each item's term centred on ``p_a'``:
+    Gwet's linearization as Gwet's irrCAC's ``krippen.alpha.raw`` computes it since
+    version 1.2 (August 2021), each item's term centred on ``p_a'``:
     ``p_a,i = sum_k r_ik (r*_ik - 1) / (rbar (r_i - 1)) - p_a' (r_i - rbar) / rbar``,
     ``p_e,i = sum_k r_ik (A pi)_k / rbar - p_e (r_i - rbar) / rbar``,
     ``a*_i = (p_a,i - p_e) / (1 - p_e) - 2 (1 - alpha') (p_e,i - p_e) / (1 - p_e)``
     with ``alpha' = (p_a' - p_e) / (1 - p_e)``, and
-    ``var = sum_i (a*_i - alpha')^2 / (n (n - 1))`` over the ``n`` pairable items.
-    (irrCAC 1.0 and its Python port centred ``p_a,i`` on ``p_o`` instead: the same
-    standard error to about 1e-3.) Every sum over items runs over the distinct (group,
-    counts) rows of ``_distinct_items``, each term times its number of items, when
-    there are few enough; item by item otherwise. The two agree to rounding.
+    ``var = sum_i (a*_i - alpha')^2 / (n (n - ddof))`` over the ``n`` pairable items.
+    ``centre="p_a"`` centres ``p_a,i`` on ``p_o`` instead, as CRAN's irrCAC 1.0 and
+    irrCAC for Python do (the same standard error to about 1e-3). Every sum over items
+    runs over the distinct (group, counts) rows of ``_distinct_items``, each term times
+    its number of items, when there are few enough; item by item otherwise. The two
+    agree to rounding.
     """
     ng = rt.n_groups
     distinct = _distinct_items(rt)
@@ -579,12 +594,14 @@ def _krippendorff(
     with np.errstate(divide="ignore", invalid="ignore"):
         prime = chance_corrected(pa_prime, p_e)
         rb = rbar[g]
-        pa_i = sum_q / (rb * (r - 1.0)) - pa_prime[g] * (r - rb) / rb
+        centre_on = pa_prime if centre == "p_a_prime" else p_o
+        pa_i = sum_q / (rb * (r - 1.0)) - centre_on[g] * (r - rb) / rb
         kappa_i = (pa_i - p_e[g]) / (1.0 - p_e[g])
         pe_i = (counts * a_pi[g]).sum(axis=1) / rb - p_e[g] * (r - rb) / rb
         kappa_x = kappa_i - 2.0 * (1.0 - prime[g]) * (pe_i - p_e[g]) / (1.0 - p_e[g])
-        var = total((kappa_x - prime[g]) ** 2) / (n * (n - 1.0))
+        var = total((kappa_x - prime[g]) ** 2) / (n * (n - ddof))
     out["var"] = np.where((n >= 2) & np.isfinite(value), var, np.nan)
+    out["n_var"] = n
     return out
 
 
@@ -643,7 +660,9 @@ class Weighting:
     ``disagree``: scaled to a maximum of 1; ``agree``: ``1 - disagree``; ``as_given``:
     agreement weights on the caller's own scale (Gwet's AC2 and the percent agreement
     change with it); ``weighted``: weights were given; ``level``: Krippendorff's level of
-    measurement; ``categories``: the labels, for the levels that read their values.
+    measurement; ``categories``: the labels, for the levels that read their values;
+    ``ddof``: the variances divide their sum of squares by ``n - ddof``; ``centre``:
+    where Krippendorff's alpha centres each item's term (``"p_a_prime"`` or ``"p_a"``).
     """
 
     disagree: np.ndarray
@@ -652,6 +671,8 @@ class Weighting:
     weighted: bool
     level: str
     categories: Sequence[Any]
+    ddof: int = 1
+    centre: str = "p_a_prime"
 
 
 Coefficient = Callable[[Ratings, Weighting, bool], dict[str, np.ndarray]]
@@ -660,19 +681,28 @@ Coefficient = Callable[[Ratings, Weighting, bool], dict[str, np.ndarray]]
 #: with_variance)`` gives ``p_o``, ``p_e``, ``value`` (and ``var``, ``var0``). A new
 #: coefficient is one function and one entry here (and its name in ``_types.Method``).
 COEFFICIENTS: dict[str, Coefficient] = {
-    "fleiss": lambda rt, w, v: _fleiss(rt, w.agree, not w.weighted, v),
-    "conger": lambda rt, w, v: _conger(rt, w.agree, v),
+    "fleiss": lambda rt, w, v: _fleiss(rt, w.agree, not w.weighted, v, w.ddof),
+    "conger": lambda rt, w, v: _conger(rt, w.agree, v, w.ddof),
     "light": lambda rt, w, v: _light(rt, w.disagree, v),
     "krippendorff": lambda rt, w, v: _krippendorff(
-        rt, w.level, w.categories, v, w.agree if w.weighted and w.level == "nominal" else None
+        rt,
+        w.level,
+        w.categories,
+        v,
+        w.agree if w.weighted and w.level == "nominal" else None,
+        w.ddof,
+        w.centre,
     ),
-    "gwet_ac1": lambda rt, w, v: _gwet(rt, np.eye(rt.n_categories), v),
-    "gwet_ac2": lambda rt, w, v: _gwet(rt, w.as_given, v),
-    "brennan_prediger": lambda rt, w, v: _brennan_prediger(rt, w.agree, v),
+    "gwet_ac1": lambda rt, w, v: _gwet(rt, np.eye(rt.n_categories), v, w.ddof),
+    "gwet_ac2": lambda rt, w, v: _gwet(rt, w.as_given, v, w.ddof),
+    "brennan_prediger": lambda rt, w, v: _brennan_prediger(rt, w.agree, v, w.ddof),
     "percent": lambda rt, w, v: _percent(
-        rt, w.as_given if w.weighted else np.eye(rt.n_categories), v
+        rt, w.as_given if w.weighted else np.eye(rt.n_categories), v, w.ddof
     ),
 }
+#: The methods whose variance is Gwet's linearization, a mean over items (``ddof=``
+#: applies); Light's is Fleiss, Cohen & Everitt's per pair.
+LINEARIZED: tuple[str, ...] = tuple(m for m in COEFFICIENTS if m != "light")
 
 
 def compute(
@@ -685,19 +715,30 @@ def compute(
     categories: Sequence[Any],
     with_variance: bool,
     given: np.ndarray | None = None,
+    ddof: int = 1,
+    centre: str = "p_a_prime",
+    agreement: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """One method on every group: ``p_o``, ``p_e``, ``value``; ``var`` (and ``var0``).
 
     ``disagree`` is scaled to a maximum of 1; ``given`` is the same weights as the caller
     gave them (default ``disagree``), which ``AS_GIVEN`` methods use: Gwet's AC2's
     chance agreement and percent agreement change with the scale of the weights.
-    ``var`` and ``var0`` only ``with_variance``. Everything is NaN for a group without a
-    labeled item.
+    ``agreement``: agreement weights ``A`` taken as given by every method (irrCAC's
+    ``weights=``): ``p_o`` and ``p_e`` on their scale; the kappa-type values do not
+    change with it. ``ddof`` and ``centre``: see ``Weighting``. ``var`` and ``var0``
+    only ``with_variance``. Everything is NaN for a group without a labeled item.
     """
-    agree = 1.0 - disagree
-    weighting = Weighting(
-        disagree, agree, agree if given is None else 1.0 - given, weighted, level, categories
-    )
+    if agreement is not None:
+        weighting = Weighting(
+            1.0 - agreement, agreement, agreement, weighted, level, categories, ddof, centre
+        )
+    else:
+        agree = 1.0 - disagree
+        as_given = agree if given is None else 1.0 - given
+        weighting = Weighting(
+            disagree, agree, as_given, weighted, level, categories, ddof, centre
+        )
     coefficient = COEFFICIENTS.get(method)
     if coefficient is None:  # pragma: no cover - resolve_methods checked the name
         raise bad_option("method", method, METHODS)

@@ -162,14 +162,24 @@ SCALES: dict[str, Scale] = {
         (_INF, 0.2, 0.4, 0.6, 0.8, 0.9),
         (True, False, True, True, True, False),
     ),
+    # Regier et al. (2013), the DSM-5 field trials: <.20 unacceptable, .20-.39
+    # questionable, .40-.59 good, .60-.79 very good, .80-1.00 excellent (irrCAC's
+    # ``regier``). Lower edges are inclusive: 0.60 is very good.
+    "regier": Scale(
+        "regier",
+        ("unacceptable", "questionable", "good", "very good", "excellent"),
+        (_INF, 0.2, 0.4, 0.6, 0.8),
+        (True, True, True, True, True),
+    ),
 }
 """The built-in interpretation scales, by the name ``scale=`` takes.
 
 ``"landis_koch"`` (Landis & Koch 1977, the default), ``"fleiss"`` (Fleiss 1981),
-``"altman"`` (Altman 1991), ``"cicchetti"`` (Cicchetti & Sparrow 1981) and ``"mchugh"``
-(McHugh 2012). The published tables leave gaps at two decimals (".00-.20 slight, .21-.40
-fair"); each scale closes them so that every two-decimal value lands in the band its table
-names. ``SCALES["landis_koch"].bands()`` lists a scale's bands in words.
+``"altman"`` (Altman 1991), ``"cicchetti"`` (Cicchetti & Sparrow 1981), ``"mchugh"``
+(McHugh 2012) and ``"regier"`` (Regier et al. 2013). The published tables leave gaps at
+two decimals (".00-.20 slight, .21-.40 fair"); each scale closes them so that every
+two-decimal value lands in the band its table names. ``SCALES["landis_koch"].bands()``
+lists a scale's bands in words.
 """
 
 

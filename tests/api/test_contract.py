@@ -61,11 +61,17 @@ def test_asymmetric_weights_everywhere_agree() -> None:
     assert float(counted["kappa"].iloc[0]) == pytest.approx(expected, abs=1e-12)
 
 
-def test_asymmetric_weights_refused_where_raters_have_no_order() -> None:
+def test_asymmetric_weights_among_raters_with_no_order() -> None:
+    # overall() reads the symmetric part (every coefficient is a sum over unordered
+    # pairs of labels); the rater summary, which pools oriented pairs, refuses them.
     df = cohen_frame()
-    for call in (kf.overall, kf.raters):
-        with pytest.raises(kf.KappaFrameError, match="symmetric weights matrix"):
-            call(df, weights=COHEN_WEIGHTS)
+    sym = (np.asarray(COHEN_WEIGHTS) + np.asarray(COHEN_WEIGHTS).T) / 2
+    got = kf.overall(df, weights=COHEN_WEIGHTS, method=["fleiss", "conger"], ci=0.95)
+    want = kf.overall(df, weights=sym, method=["fleiss", "conger"], ci=0.95)
+    np.testing.assert_allclose(got["value"], want["value"], rtol=1e-12)
+    np.testing.assert_allclose(got["se"], want["se"], rtol=1e-12)
+    with pytest.raises(kf.KappaFrameError, match="symmetric weights matrix"):
+        kf.raters(df, weights=COHEN_WEIGHTS)
 
 
 def test_by_checked_against_the_schema_of_the_function_called() -> None:

@@ -67,10 +67,14 @@ def test_weight_matrix_shape_and_diagonal(constructor: Any) -> None:
         frame.kappa.pairwise(["ann1", "ann2"], weights=np.ones((2, 2)))
     with pytest.raises(kf.KappaFrameError, match="negative"):
         frame.kappa.pairwise(["ann1", "ann2"], weights=[[0, -1], [-1, 0]])
-    # Asymmetric weights have an orientation in a pair (rows: rater_a), none among many.
+    # Asymmetric weights have an orientation in a pair (rows: rater_a); among many raters
+    # every coefficient reads their symmetric part; the rater summary refuses them.
     frame.kappa.pairwise(["ann1", "ann2"], weights=[[0, 1], [2, 0]])
+    asym = to_pandas(frame.kappa.overall(["ann1", "ann2"], weights=[[0, 1], [2, 0]]))
+    sym = to_pandas(frame.kappa.overall(["ann1", "ann2"], weights=[[0, 1.5], [1.5, 0]]))
+    assert asym["value"].tolist() == pytest.approx(sym["value"].tolist(), rel=1e-12)
     with pytest.raises(kf.KappaFrameError, match="symmetric weights matrix"):
-        frame.kappa.overall(["ann1", "ann2"], weights=[[0, 1], [2, 0]])
+        to_pandas(frame.kappa.raters(["ann1", "ann2"], weights=[[0, 1], [2, 0]]))
 
 
 def test_label_not_in_categories(constructor: Any) -> None:

@@ -14,11 +14,13 @@ Conventions kappaframe follows, and the option giving irrCAC's:
 * Intervals: normal by default; irrCAC's with ``ci_dist="t"``.
 * p-values: two-sided by default; R irrCAC's with ``alternative="greater"`` and
   ``ci_dist="t"``. For unweighted Fleiss' kappa kappaframe tests with the null standard
-  error ``se0`` of Fleiss, Nee & Landis (1979); irrCAC divides by ``se``: checked from
-  the ``se`` column.
-* Krippendorff's alpha standard error: R irrCAC since 1.0.1 centres each item's term on
-  ``p_a'`` (README: 0.14548 for cac.raw4raters), kappaframe too; irrCAC 1.0 and its
-  Python port centre it on ``p_a`` (0.146): within 1e-3 of each other.
+  error ``se0`` of Fleiss, Nee & Landis (1979); irrCAC divides by ``se``:
+  ``z_from="se"``.
+* Krippendorff's alpha standard error: Gwet's irrCAC since 1.2 (his repository, August
+  2021) centres each item's term on ``p_a'`` (README: 0.14548 for cac.raw4raters), and
+  kappaframe too; CRAN's irrCAC 1.0 and the Python port centre it on ``p_a`` (0.146) and
+  take the pairable items' n - 1 degrees of freedom: ``alpha_centre="p_a"``.
+* Agreement weights as irrCAC takes them: ``agreement_weights=``.
 * Gwet's AC2 and percent agreement take the weights as given (they are not scale-free).
 """
 
@@ -824,16 +826,16 @@ def test_python_port_raw_values(
     low: float,
     high: float,
 ) -> None:
-    res = kf.overall(frame(data), method=method, weights=weights, ci=0.95, ci_dist="t")
+    # The port centres Krippendorff's item terms on p_a, as CRAN's irrCAC 1.0 does (and
+    # takes the pairable items' n - 1 degrees of freedom): alpha_centre="p_a".
+    centre = "p_a" if method == "krippendorff" else "p_a_prime"
+    res = kf.overall(
+        frame(data), method=method, weights=weights, ci=0.95, ci_dist="t", alpha_centre=centre
+    )
     got = row(res, method)
     assert got["value"] == pytest.approx(value, abs=PRINTED)
     assert got["p_o"] == pytest.approx(p_a, abs=PRINTED)
     assert got["p_e"] == pytest.approx(p_e, abs=PRINTED)
-    if method == "krippendorff":
-        # The port centres each item's term on p_a (irrCAC 1.0), kappaframe on p_a'
-        # (irrCAC >= 1.0.1); the port's interval also uses the pairable items' n - 1.
-        assert got["se"] == pytest.approx(se, abs=1.5e-3)
-        return
     if se is not None:
         assert got["se"] == pytest.approx(se, abs=PRINTED)
     assert got["ci_low"] == pytest.approx(low, abs=PRINTED)
@@ -866,22 +868,36 @@ def test_r_readme_raw_four_raters(
     high: float,
     p_value: float,
 ) -> None:
+    # irrCAC's z divides by se (z_from="se"); by default kappaframe's unweighted Fleiss
+    # z divides by the Fleiss-Nee-Landis null se0.
     res = kf.overall(
-        frame("raw_4raters"), method=method, ci=0.95, ci_dist="t", alternative="greater"
+        frame("raw_4raters"),
+        method=method,
+        ci=0.95,
+        ci_dist="t",
+        alternative="greater",
+        z_from="se",
     )
     got = row(res, method)
     assert got["value"] == pytest.approx(value, abs=5.01e-6)
     assert got["se"] == pytest.approx(se, abs=5.01e-6)
     assert got["ci_low"] == pytest.approx(low, abs=PRINTED)
     assert got["ci_high"] == pytest.approx(high, abs=PRINTED)
+    assert got["p_value"] == pytest.approx(p_value, rel=1e-6)
+    default = row(
+        kf.overall(
+            frame("raw_4raters"), method=method, ci=0.95, ci_dist="t", alternative="greater"
+        ),
+        method,
+    )
     if method == "fleiss":
-        # kappaframe's z divides by the Fleiss-Nee-Landis null se0; irrCAC by se.
         assert got["se0"] != pytest.approx(got["se"])
+        assert default["p_value"] != pytest.approx(p_value, rel=1e-3)
         irrcac_p = 1.0 - t_cdf(np.array(got["value"] / got["se"]), np.array(11.0))
         assert float(irrcac_p) == pytest.approx(p_value, rel=1e-6)
     else:
         assert got["se0"] == got["se"]
-        assert got["p_value"] == pytest.approx(p_value, rel=1e-6)
+        assert default["p_value"] == got["p_value"]
 
 
 # R irrCAC README.md, "Computing agreement coefficients from the distribution of raters
@@ -917,7 +933,13 @@ def test_r_readme_distribution_of_raters(
 ) -> None:
     table = pd.DataFrame(DISTRIB_6RATERS)
     res = kf.overall(
-        table, method=method, layout="counts", ci=0.95, ci_dist="t", alternative="greater"
+        table,
+        method=method,
+        layout="counts",
+        ci=0.95,
+        ci_dist="t",
+        alternative="greater",
+        z_from="se",
     )
     got = row(res, method)
     assert got["value"] == pytest.approx(value, abs=5e-8)
@@ -925,8 +947,7 @@ def test_r_readme_distribution_of_raters(
     assert got["p_o"] == pytest.approx(0.5511111, abs=5e-8)
     assert got["p_e"] == pytest.approx(p_e, abs=5e-8)
     assert (round(got["ci_low"], 3), round(got["ci_high"], 3)) == (low, high)
-    if method != "fleiss":  # irrCAC's z divides by se; kappaframe's Fleiss z by se0
-        assert got["p_value"] == pytest.approx(p_value, rel=1e-6)
+    assert got["p_value"] == pytest.approx(p_value, rel=1e-6)
 
 
 def test_r_readme_krippendorff_alpha_from_counts() -> None:
@@ -1002,3 +1023,91 @@ def test_counts_refusals() -> None:
         warnings.simplefilter("error")
         res = kf.overall(table, method="fleiss", layout="counts")
     assert np.isfinite(res["value"].iloc[0])
+
+
+# The Python port's tests with custom agreement weights, not symmetric (a circulant):
+# test/unit/irrCAC/raw/test_<f>.py::test_<f>_raw4raters_custom_weights, 3 decimals:
+# p_a, p_e, value, se, ci_low, ci_high, p_value (the port's p-values are two-sided with
+# Student's t, Brennan-Prediger's one-sided).
+CIRCULANT = np.array(
+    [
+        [1.00, 0.75, 0.50, 0.25, 0.00],
+        [0.00, 1.00, 0.75, 0.50, 0.25],
+        [0.25, 0.00, 1.00, 0.75, 0.50],
+        [0.50, 0.25, 0.00, 1.00, 0.75],
+        [0.75, 0.50, 0.25, 0.00, 1.00],
+    ]
+)
+PORT_CUSTOM = [
+    ("test_bp.py", "brennan_prediger", 0.886, 0.500, 0.773, 0.145, 0.454, 1.0, 1.2e-04),
+    ("test_conger.py", "conger", 0.886, 0.521, 0.763, 0.149, 0.435, 1.0, 3.4e-04),
+    ("test_fleiss.py", "fleiss", 0.886, 0.524, 0.761, 0.153, 0.424, 1.0, 4.2e-04),
+    ("test_gwet.py", "gwet_ac2", 0.886, 0.476, 0.783, 0.138, 0.479, 1.0, 1.5e-04),
+    ("test_krippendorff.py", "krippendorff", 0.878, 0.525, 0.743, 0.146, 0.419, 1.0, 4.6e-04),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "method", "p_a", "p_e", "value", "se", "low", "high", "p_value"),
+    PORT_CUSTOM,
+    ids=[p[0] for p in PORT_CUSTOM],
+)
+def test_python_port_agreement_weights(
+    source: str,
+    method: str,
+    p_a: float,
+    p_e: float,
+    value: float,
+    se: float,
+    low: float,
+    high: float,
+    p_value: float,
+) -> None:
+    res = kf.overall(
+        frame("raw_4raters"),
+        method=method,
+        agreement_weights=CIRCULANT,
+        ci=0.95,
+        ci_dist="t",
+        z_from="se",
+        alternative="greater" if method == "brennan_prediger" else "two-sided",
+        alpha_centre="p_a" if method == "krippendorff" else "p_a_prime",
+    )
+    got = row(res, method)
+    for key, want in (("p_o", p_a), ("p_e", p_e), ("value", value), ("se", se)):
+        assert got[key] == pytest.approx(want, abs=PRINTED), key
+    assert got["ci_low"] == pytest.approx(low, abs=PRINTED)
+    assert got["ci_high"] == pytest.approx(high, abs=PRINTED)
+    assert round(got["p_value"], 5) == pytest.approx(p_value, abs=5e-6)
+
+
+def test_agreement_weights_are_one_minus_disagreement_weights_on_their_own_scale() -> None:
+    # A = 1 - 0.5 D (D linear): p_o and p_e on A's scale, the coefficient as with D.
+    i = np.arange(5)
+    linear = np.abs(i[:, None] - i[None, :]) / 4
+    agree = 1.0 - 0.5 * linear
+    methods: Any = ["fleiss", "conger", "krippendorff", "brennan_prediger", "light"]
+    a = kf.overall(frame("raw_4raters"), method=methods, agreement_weights=agree, ci=0.95)
+    d = kf.overall(frame("raw_4raters"), method=methods, weights="linear", ci=0.95)
+    np.testing.assert_allclose(a["value"], d["value"], rtol=1e-12)
+    np.testing.assert_allclose(a["se"], d["se"], rtol=1e-10)
+    np.testing.assert_allclose(1.0 - a["p_o"], 0.5 * (1.0 - d["p_o"]), rtol=1e-12)
+    np.testing.assert_allclose(1.0 - a["p_e"], 0.5 * (1.0 - d["p_e"]), rtol=1e-12)
+
+
+def test_asymmetric_weights_read_as_their_symmetric_part() -> None:
+    # Raters have no order: every coefficient and its standard error is a function of
+    # (W + W^T) / 2 alone (irrCAC symmetrizes the same way in its variances, except
+    # Conger's, whose standard error there changes with the matrix's orientation).
+    rng = np.random.default_rng(7)
+    w = rng.uniform(0.1, 0.9, (5, 5))
+    np.fill_diagonal(w, 0.0)
+    w[0, 4] = w[4, 0] = 1.0  # the same maximum as the symmetric part: the same scale
+    methods: Any = ["fleiss", "conger", "krippendorff", "gwet_ac2", "brennan_prediger"]
+    methods += ["percent", "light"]
+    asym = kf.overall(frame("raw_4raters"), method=methods, weights=w, ci=0.95)
+    sym = kf.overall(frame("raw_4raters"), method=methods, weights=(w + w.T) / 2, ci=0.95)
+    flipped = kf.overall(frame("raw_4raters"), method=methods, weights=w.T, ci=0.95)
+    for col in ("p_o", "p_e", "value", "se"):
+        np.testing.assert_allclose(asym[col], sym[col], rtol=1e-12, err_msg=col)
+        np.testing.assert_allclose(flipped[col], sym[col], rtol=1e-12, err_msg=col)
