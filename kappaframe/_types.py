@@ -34,6 +34,8 @@ CategoryMethod = Literal["fleiss", "cohen"]
 AnnotationTool = Literal["label-studio", "prodigy", "doccano"]
 ConsensusModel = Literal["majority", "dawid-skene"]
 Ties = Literal["missing", "first-category", "random"]
+#: ``kappaframe.compare``'s test of two kappas of the same items.
+CompareMethod = Literal["delta", "bootstrap"]
 
 __all__ = [
     "Alternative",
@@ -43,6 +45,7 @@ __all__ = [
     "CIMethod",
     "CategoryMethod",
     "Columns",
+    "CompareMethod",
     "ConsensusModel",
     "Duplicates",
     "Layout",

@@ -26,6 +26,7 @@ from .._errors import (
 from .._frames.tables import read_count_table
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, Column, Table
 from .._stats.agreement import agreement, one_vs_rest, require_symmetric, weight_matrix
+from .._stats.compare import options_record
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
     Ratings,
@@ -453,7 +454,8 @@ def overall(
     band, labels = with_min_items(band, n_items[group_of_row], min_items, scale_obj.labels)
     columns.append(Column("interpretation", "enum", band, categories=labels))
     columns += [Column(name, "float", errors[name]) for name in options.ci_names]
-    return source.frame.render(Table(columns, mark={"kind": "overall"}))
+    record = {"kind": "overall", **options_record(weights, categories_used), "level": level}
+    return source.frame.render(Table(columns, mark=record))
 
 
 def per_category(
