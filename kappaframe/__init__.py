@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import datasets
 from ._api.benchmark import benchmark
+from ._api.compare import compare
 from ._api.counts import Counts
 from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
@@ -46,6 +47,7 @@ __all__ = [
     "__version__",
     "benchmark",
     "cohen_kappa",
+    "compare",
     "confusion",
     "confusion_plot",
     "counts",

@@ -210,6 +210,7 @@ METHODS = [
 def test_the_accessor_offers_every_frame_function() -> None:
     assert sorted(METHODS) == sorted(
         [
+            "compare",
             "confusion",
             "confusion_plot",
             "counts",
