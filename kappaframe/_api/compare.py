@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, get_args
 
 import numpy as np
 
+from .._count.kernel import check_count_size
 from .._errors import KappaFrameError, KappaFrameTypeError, arg, bad_option
 from .._frames.native import concat, eager_adapter, take
 from .._frames.render import render
@@ -335,6 +336,13 @@ def _compare_pairs(
             option="first" if missing[0] in pair1 else "second",
         )
     rows = [where[r] for r in raters]
+    check_count_size(
+        2,
+        prep.groups.n_groups,
+        len(prep.categories),
+        why="compare() needs the K x K table of both pairs in every group, and ",
+        ways_out=f"Pass fewer groups ({arg('by')}) or merge rare categories first",
+    )
     local = {name: i for i, name in enumerate(raters)}
     n_groups = prep.groups.n_groups
     patterns = joint_patterns(prep.codes[rows], prep.groups.codes, n_groups, len(prep.categories))
