@@ -283,3 +283,22 @@ def test_a_group_without_complete_items_has_no_test() -> None:
     ):
         assert out["n"][1] == 0
         assert np.isnan(out["se"][1]) and np.isnan(out["p_value"][1])
+
+
+def test_both_ways_of_resampling_draw_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Few items per pattern: item indices; many: one multinomial draw. Same distribution."""
+    import kappaframe._stats.compare as module
+
+    rng = np.random.default_rng(12)
+    n, k = 600, 3
+    truth = rng.integers(0, k, n)
+    codes = np.array([np.where(rng.random(n) < p, truth, rng.integers(0, k, n))
+                      for p in (0.6, 0.75, 0.6)])  # fmt: skip
+    patterns = joint_patterns(codes, None, 1, k)
+    w = 1.0 - np.eye(k)
+    runs = {}
+    for cost in (1, 10_000):  # multinomial; item indices
+        monkeypatch.setattr(module, "PATTERN_COST", cost)
+        runs[cost] = paired_bootstrap(patterns, (0, 1), (2, 1), w, 0.95, 4000, seed=3)
+    assert runs[1]["se"][0] == pytest.approx(runs[10_000]["se"][0], rel=0.06)
+    assert not np.array_equal(runs[1]["ci_low"], runs[10_000]["ci_low"])  # other draws
