@@ -439,7 +439,8 @@ def _same_results(one: _Result, two: _Result) -> None:
 
 def _key_codes(one: _Result, two: _Result) -> tuple[np.ndarray, np.ndarray]:
     """Row key codes of both results, shared: equal keys get equal codes."""
-    parts1, parts2 = [], []
+    parts1: list[np.ndarray] = []
+    parts2: list[np.ndarray] = []
     for key in one.keys:
         f1, f2 = one.adapter.labels(key), two.adapter.labels(key)
         shared: dict[Any, int] = {}
