@@ -196,8 +196,9 @@ def compare(
     Compared in pairs, only the items every one of the (three or four) raters labeled
     count, so both kappas are of the same items; ``n`` says how many. A pandas result of
     ``pairwise`` or ``overall`` records its weights and categories (in ``attrs``), and
-    two results recorded differently are refused; a polars result (or one read back
-    from a file) records nothing, so compare results computed alike. ``multiagree``
+    two results recorded differently are refused (pandas keeps the record through
+    ``to_parquet`` and ``read_parquet``); a polars result, or one read back from CSV,
+    records nothing, so compare results computed alike. ``multiagree``
     (Vanbelle) tests the same delta-method difference with Hotelling's T^2, i.e. an F(1,
     n - 1) reference for ``z^2``; kappaframe uses the normal reference throughout. The
     closed-form test of Donner, Shoukri, Klar & Bartfay (2000) for two dependent

@@ -44,19 +44,30 @@ __all__ = [
 RECORDED_CATEGORIES = 1000
 
 
+def _json_value(value: Any) -> Any:
+    """A label as JSON: text, numbers and booleans as they are; anything else its repr."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    return repr(value)
+
+
 def options_record(weights: Any, categories: Sequence[Any]) -> dict[str, Any]:
     """What a result records of the options that make two results comparable.
 
     ``weights``: ``None``, the name (``"linear"``, ...), or for a matrix the SHA-256 of
     the scaled matrix (two matrices that scale alike are alike); ``categories``: the
-    list in order, or past ``RECORDED_CATEGORIES`` their count and SHA-256.
+    list in order (text, numbers and booleans as they are, other labels as their
+    ``repr``), or past ``RECORDED_CATEGORIES`` their count and SHA-256. Every value is
+    JSON, so pandas can write the record into a Parquet file's metadata with the frame.
     """
     if weights is None or isinstance(weights, str):
         shown: Any = weights
     else:
         matrix = np.ascontiguousarray(weight_matrix(weights, categories), dtype=np.float64)
         shown = "matrix sha256:" + hashlib.sha256(matrix.tobytes()).hexdigest()[:16]
-    cats: Any = [c.item() if isinstance(c, np.generic) else c for c in categories]
+    cats: Any = [_json_value(c) for c in categories]
     if len(cats) > RECORDED_CATEGORIES:
         digest = hashlib.sha256(repr(cats).encode()).hexdigest()[:16]
         cats = f"{len(cats)} categories, sha256:{digest}"

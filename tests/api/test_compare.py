@@ -243,3 +243,17 @@ def test_paired_options_do_not_apply_to_two_results() -> None:
     with pytest.raises(kf.KappaFrameError, match="weights=") as err:
         kf.compare(res, res, weights="linear")
     assert err.value.option == "weights"
+
+
+def test_the_record_survives_pandas_parquet(tmp_path: Any) -> None:
+    pytest.importorskip("pyarrow")
+    days = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-01", "2024-01-02"] * 5)
+    df = pd.DataFrame({"a": days, "b": days[::-1].to_numpy()})
+    res = kf.pairwise(df, ci=0.95, min_items=None)  # labels that are not JSON: dates
+    res.to_parquet(tmp_path / "old.parquet")
+    old = pd.read_parquet(tmp_path / "old.parquet")
+    assert old.attrs["kappaframe"]["weights"] is None
+    new = kf.pairwise(df, ci=0.95, min_items=None, weights="linear")
+    with pytest.raises(kf.KappaFrameError, match="weights"):
+        kf.compare(old, new)
+    assert str(kf.compare(old, res)["verdict"].iloc[0]) == "no detectable difference"
