@@ -257,3 +257,35 @@ def test_the_record_survives_pandas_parquet(tmp_path: Any) -> None:
     with pytest.raises(kf.KappaFrameError, match="weights"):
         kf.compare(old, new)
     assert str(kf.compare(old, res)["verdict"].iloc[0]) == "no detectable difference"
+
+
+def test_swapping_the_pairs_flips_the_difference() -> None:
+    df = pd.DataFrame(ratings(4))
+    one = kf.compare(df, ("model_a", "gold"), ("model_b", "gold"), by="project")
+    two = kf.compare(df, ("model_b", "gold"), ("model_a", "gold"), by="project")
+    np.testing.assert_allclose(one["difference"], -two["difference"], rtol=1e-14)
+    np.testing.assert_allclose(one["se"], two["se"], rtol=1e-12)
+    np.testing.assert_allclose(one["p_value"], two["p_value"], rtol=1e-10)
+    assert (one["verdict"].astype(str) == "second higher").all()
+    assert (two["verdict"].astype(str) == "first higher").all()
+
+
+def test_four_raters_two_separate_pairs() -> None:
+    """Two raters each against a third is one form; two disjoint pairs is another."""
+    data = ratings(5)
+    rng = np.random.default_rng(6)
+    data["model_c"] = np.where(rng.random(300) < 0.5, data["gold"], rng.integers(0, 3, 300))
+    df = pd.DataFrame(data)
+    res = kf.compare(df, ("model_a", "gold"), ("model_b", "model_c"))
+    want = kf.score(df, "model_b", "model_c")
+    assert float(res["kappa_second"].iloc[0]) == pytest.approx(want, abs=1e-12)
+    assert np.isfinite(res["se"]).all()
+
+
+def test_overall_results_per_group() -> None:
+    old = kf.overall(TEAM, ["ana", "ben", "cai"], by="project", ci=0.95)
+    new = kf.overall(TEAM, ["ana", "ben", "dee"], by="project", ci=0.95)
+    res = kf.compare(old, new)
+    assert res["project"].tolist() == old["project"].tolist()
+    np.testing.assert_allclose(res["value_first"], old["value"], rtol=0)
+    np.testing.assert_allclose(res["value_second"], new["value"], rtol=0)
