@@ -287,9 +287,9 @@ def _pattern_kappas(
 #: A multinomial draw costs about this many times more per pattern than drawing one item
 #: index costs per item: a group with fewer items than this times its patterns is resampled
 #: item by item (the same distribution, drawn faster).
-PATTERN_COST = 8
+PATTERN_COST = 16
 #: Item indices drawn at once (memory: 8 bytes each, three arrays in flight).
-INDEX_CHUNK = 1 << 21
+INDEX_CHUNK = 1 << 20
 
 
 def _resampled(gen: np.random.Generator, count: np.ndarray, n: int, n_boot: int) -> np.ndarray:
@@ -303,11 +303,13 @@ def _resampled(gen: np.random.Generator, count: np.ndarray, n: int, n_boot: int)
     if n >= PATTERN_COST * n_patterns:
         return gen.multinomial(n, count / n, size=n_boot).astype(np.float64)
     pattern_of_item = np.repeat(np.arange(n_patterns, dtype=np.int64), count)
+    # 16-bit indices are drawn several times faster, where they reach every item.
+    index_type = np.uint16 if n <= 1 << 16 else np.int64
     out = np.empty((n_boot, n_patterns))
     reps_per_chunk = max(1, INDEX_CHUNK // max(n, 1))
     for r0 in range(0, n_boot, reps_per_chunk):
         reps = min(reps_per_chunk, n_boot - r0)
-        ids = pattern_of_item[gen.integers(0, n, size=(reps, n))]
+        ids = pattern_of_item[gen.integers(0, n, size=(reps, n), dtype=index_type)]
         ids += (np.arange(reps, dtype=np.int64) * n_patterns)[:, None]
         flat = np.bincount(ids.reshape(-1), minlength=reps * n_patterns)
         out[r0 : r0 + reps] = flat.reshape(reps, n_patterns)
