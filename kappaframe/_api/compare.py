@@ -474,6 +474,13 @@ def _unique_keys(codes: np.ndarray, result: _Result) -> None:
 def _compare_results(first: Any, second: Any, level: float) -> Any:
     """Two results matched on their keys, tested from their standard errors."""
     one, two = _Result(first, "first"), _Result(second, "second")
+    libraries = [type(r.frame).__module__.split(".")[0] for r in (one, two)]
+    if libraries[0] != libraries[1]:
+        raise KappaFrameTypeError(
+            f"first is a {libraries[0]} frame and second a {libraries[1]} frame; pass both "
+            "results as frames of one library.",
+            option="second",
+        )
     _same_results(one, two)
     code1, code2 = _key_codes(one, two)
     _unique_keys(code1, one)

@@ -289,3 +289,13 @@ def test_overall_results_per_group() -> None:
     assert res["project"].tolist() == old["project"].tolist()
     np.testing.assert_allclose(res["value_first"], old["value"], rtol=0)
     np.testing.assert_allclose(res["value_second"], new["value"], rtol=0)
+
+
+def test_results_of_two_libraries_or_dask_are_refused() -> None:
+    pl = pytest.importorskip("polars")
+    res = kf.pairwise(TEAM, ["ana", "ben"], ci=0.95)
+    with pytest.raises(kf.KappaFrameTypeError, match="one library"):
+        kf.compare(res, pl.from_pandas(res))
+    dd = pytest.importorskip("dask.dataframe")
+    with pytest.raises(kf.KappaFrameTypeError, match="compute"):
+        kf.compare(dd.from_pandas(res, npartitions=1), res)
