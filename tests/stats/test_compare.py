@@ -218,6 +218,21 @@ def test_bootstrap_reproduces_multiagree_boot_pair_on_the_depression_data() -> N
     assert 0.213**2 / out["se"][0] ** 2 == pytest.approx(2.19, rel=0.12)
 
 
+def test_the_published_test_of_the_depression_data() -> None:
+    """Vanbelle & Albert (2008, sec. 5.2): T^2 = 2.19, p = 0.14 for diag-BDI vs diag-GHQ.
+
+    (Also the values R's ``kappaGold::kappa_test_corr`` is tested against.) With one
+    difference, T^2 is z^2; both of kappaframe's tests land on the published test.
+    """
+    patterns = _depression()
+    for out in (
+        paired_delta(patterns, (0, 1), (0, 2), UNWEIGHTED, 0.95),
+        paired_bootstrap(patterns, (0, 1), (0, 2), UNWEIGHTED, 0.95, 20_000, seed=2008),
+    ):
+        assert out["z"][0] ** 2 == pytest.approx(2.19, rel=0.08)
+        assert out["p_value"][0] == pytest.approx(0.14, abs=0.015)
+
+
 def test_bootstrap_agrees_with_delta_on_a_large_sample() -> None:
     rng = np.random.default_rng(3)
     n, k = 4000, 4
