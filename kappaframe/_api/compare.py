@@ -180,10 +180,11 @@ def compare(
     ------
     KappaFrameError
         Results without ``se`` (computed without ``ci=``), of different functions, with
-        different ``by`` columns, or recorded with different weights, categories or
-        level (the message names the difference); the same key twice in a result; a
-        pair that is not two raters, or the same pair twice; ``n_boot`` or ``seed``
-        without ``method="bootstrap"``; options that do not apply to the form used; and
+        different ``by`` columns, or recorded with different weights or level, or
+        weighted over different categories (the message names the difference); the
+        same key twice in a result; a pair that is not two raters, or the same pair
+        twice; ``n_boot`` or ``seed`` without ``method="bootstrap"``; options that do
+        not apply to the form used; and
         as ``pairwise``.
 
     See Also
@@ -196,9 +197,11 @@ def compare(
     Compared in pairs, only the items every one of the (three or four) raters labeled
     count, so both kappas are of the same items; ``n`` says how many. A pandas result of
     ``pairwise`` or ``overall`` records its weights and categories (in ``attrs``), and
-    two results recorded differently are refused (pandas keeps the record through
-    ``to_parquet`` and ``read_parquet``); a polars result, or one read back from CSV,
-    records nothing, so compare results computed alike. ``multiagree``
+    two results recorded with different weights, Krippendorff levels or (with weights,
+    whose distances the category list sets) categories are refused; pandas keeps the
+    record through ``to_parquet`` and ``read_parquet``. Without weights a label one
+    sample lacks changes nothing, so the categories may differ. A polars result, or one
+    read back from CSV, records nothing, so compare results computed alike. ``multiagree``
     (Vanbelle) tests the same delta-method difference with Hotelling's T^2, i.e. an F(1,
     n - 1) reference for ``z^2``; kappaframe uses the normal reference throughout. The
     closed-form test of Donner, Shoukri, Klar & Bartfay (2000) for two dependent
@@ -428,7 +431,12 @@ def _same_results(one: _Result, two: _Result) -> None:
             "grouped alike.",
             option="second",
         )
+    # Without weights the category list does not enter the coefficient (a label nobody
+    # used adds nothing), so two weeks with different rare labels stay comparable.
+    unweighted = one.record.get("weights") is None and two.record.get("weights") is None
     for key in RECORDED:
+        if key == "categories" and unweighted:
+            continue
         if key in one.record and key in two.record and one.record[key] != two.record[key]:
             shown1, shown2 = repr(one.record[key]), repr(two.record[key])
             raise KappaFrameError(

@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: Up to this many categories a result records them as a list; more as a count and digest.
-RECORDED_CATEGORIES = 1000
+RECORDED_CATEGORIES = 100
 
 
 def _json_value(value: Any) -> Any:

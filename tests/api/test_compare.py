@@ -200,10 +200,6 @@ def test_a_drop_is_named() -> None:
             lambda: kf.pairwise(TEAM, ["ana", "ben"], ci=0.95, weights="linear", categories=CATS),
             "weights",
         ),
-        (
-            lambda: kf.pairwise(TEAM, ["ana", "ben"], ci=0.95, categories=[*CATS, "superb"]),
-            "categories",
-        ),
         (lambda: kf.pairwise(TEAM, ["ana", "ben"], categories=CATS), "no se column"),
         (lambda: kf.overall(TEAM, ["ana", "ben"], ci=0.95), "same function"),
         (
@@ -299,3 +295,18 @@ def test_results_of_two_libraries_or_dask_are_refused() -> None:
     dd = pytest.importorskip("dask.dataframe")
     with pytest.raises(kf.KappaFrameTypeError, match="compute"):
         kf.compare(dd.from_pandas(res, npartitions=1), res)
+
+
+def test_categories_matter_with_weights_only() -> None:
+    """Weighted, the category list sets the distances; unweighted, an unused label adds nothing."""
+    plain = kf.pairwise(TEAM, ["ana", "ben"], ci=0.95, categories=CATS)
+    more = kf.pairwise(TEAM, ["ana", "ben"], ci=0.95, categories=[*CATS, "superb"])
+    res = kf.compare(plain, more)
+    assert float(res["difference"].iloc[0]) == 0.0
+    linear = kf.pairwise(TEAM, ["ana", "ben"], ci=0.95, weights="linear", categories=CATS)
+    linear_more = kf.pairwise(
+        TEAM, ["ana", "ben"], ci=0.95, weights="linear", categories=[*CATS, "superb"]
+    )
+    with pytest.raises(kf.KappaFrameError, match="categories") as err:
+        kf.compare(linear, linear_more)
+    assert "superb" in str(err.value)
