@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import datasets
 from ._api.benchmark import benchmark
 from ._api.category_counts import category_counts
+from ._api.compare import compare
 from ._api.counts import Counts
 from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
@@ -48,6 +49,7 @@ __all__ = [
     "benchmark",
     "category_counts",
     "cohen_kappa",
+    "compare",
     "confusion",
     "confusion_plot",
     "counts",

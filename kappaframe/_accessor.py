@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ._api import category_counts as _category_counts
+from ._api import compare as _compare
 from ._api import items as _items
 from ._api import overall as _overall
 from ._api import pairwise as _api
@@ -26,6 +27,7 @@ from ._types import (
     CategoryMethod,
     CIDist,
     CIMethod,
+    CompareMethod,
     ConsensusModel,
     Duplicates,
     Layout,
@@ -284,6 +286,42 @@ class KappaAccessor(Generic[FrameT]):
             weights=weights,
             categories=categories,
             duplicates=duplicates,
+        )
+
+    @_documented(_compare.compare)
+    def compare(
+        self,
+        first: Any,
+        second: Any = None,
+        /,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        weights: str | ArrayLike | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+        method: CompareMethod | None = None,
+        n_boot: int | None = None,
+        seed: int | np.random.Generator | None = None,
+        ci: float = 0.95,
+    ) -> Any:
+        return _compare.compare(
+            self._frame,
+            first,
+            second,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            weights=weights,
+            categories=categories,
+            duplicates=duplicates,
+            method=method,
+            n_boot=n_boot,
+            seed=seed,
+            ci=ci,
         )
 
     @_documented(_items.items)

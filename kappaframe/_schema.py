@@ -21,6 +21,9 @@ __all__ = [
     "CELL_COLUMNS",
     "CELL_INDEX_COLUMNS",
     "CI_COLUMNS",
+    "COMPARE_COLUMNS",
+    "COMPARE_PAIRED_COLUMNS",
+    "COMPARE_VERDICTS",
     "ITEM_COLUMNS",
     "ITEM_KEY",
     "ITEM_REFERENCE_COLUMNS",
@@ -46,6 +49,21 @@ CI_COLUMNS = ("se", "se0", "ci_low", "ci_high", "z", "p_value")
 #: ``interpretation`` names (Gwet 2014, ch. 6).
 BENCHMARK_COLUMNS = ("interpretation_p",)
 OVERALL_COLUMNS = ("method", "n_items", "n_raters", "p_o", "p_e", "value", "interpretation")
+#: ``kappaframe.compare``: after the keys (and, compared in pairs, the pairs and their
+#: coefficients), the test of ``second - first``; two results compared end with
+#: ``matched`` (whether a row's keys are in both results or only one).
+COMPARE_COLUMNS = ("difference", "se", "ci_low", "ci_high", "z", "p_value", "test", "verdict")
+COMPARE_PAIRED_COLUMNS = (
+    "first_a",
+    "first_b",
+    "second_a",
+    "second_b",
+    "n",
+    "kappa_first",
+    "kappa_second",
+)
+#: The plain-words verdicts of a comparison, from its interval.
+COMPARE_VERDICTS = ("first higher", "no detectable difference", "second higher")
 RATER_COLUMNS = (
     "rater",
     "n_items",

@@ -40,6 +40,8 @@ AlphaCentre = Literal["p_a_prime", "p_a"]
 BandOrder = Literal["highest-first", "as-given"]
 #: ``z_from=``: the standard error ``z`` divides by.
 ZFrom = Literal["se0", "se"]
+#: ``kappaframe.compare``'s test of two kappas of the same items.
+CompareMethod = Literal["delta", "bootstrap"]
 
 __all__ = [
     "AlphaCentre",
@@ -51,6 +53,7 @@ __all__ = [
     "CIMethod",
     "CategoryMethod",
     "Columns",
+    "CompareMethod",
     "ConsensusModel",
     "Duplicates",
     "Layout",

@@ -211,6 +211,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
     assert sorted(METHODS) == sorted(
         [
             "category_counts",
+            "compare",
             "confusion",
             "confusion_plot",
             "counts",

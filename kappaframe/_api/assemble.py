@@ -17,6 +17,7 @@ from .._errors import KappaFrameError, warn_undefined
 from .._schema import CI_COLUMNS, MATRIX_KEY, TIDY_COLUMNS, Column, Kind, Table, check_names
 from .._stats.agreement import Weights, pair_agreement
 from .._stats.bootstrap import bootstrap_kappa
+from .._stats.compare import options_record
 from .._stats.family import family
 from .._stats.inference import standard_errors
 from .._stats.scales import Scale, resolve_scale, with_min_items
@@ -95,6 +96,7 @@ def tidy(
         {"n": n, "p_o": rows(stats["p_o"]), "p_e": rows(stats["p_e"]), "kappa": kappa},
         (band, labels),
         {name: extras[name] for name in extra.names},
+        mark=options_record(weights, prep.categories),
     )
 
 
@@ -105,12 +107,14 @@ def tidy_table(
     values: dict[str, np.ndarray],
     band: tuple[np.ndarray, tuple[str, ...]],
     extras: dict[str, np.ndarray],
+    mark: dict[str, Any] | None = None,
 ) -> Table:
     """The pairwise table's columns, in output order: keys, pair, statistics, extras.
 
     ``pair``: each row's raters (positions into ``raters``); ``values``: ``n`` (integer
     when whole), ``p_o``, ``p_e`` and ``kappa``; ``band``: the interpretation codes and
-    their labels; ``extras``: the optional columns, in order.
+    their labels; ``extras``: the optional columns, in order; ``mark``: the options the
+    result records (``kappaframe._stats.compare.options_record``).
     """
     n = values["n"]
     columns = [
@@ -122,7 +126,7 @@ def tidy_table(
         Column("interpretation", "enum", band[0], categories=band[1]),
     ]
     columns += [Column(name, "float", column) for name, column in extras.items()]
-    return Table(columns, mark={"kind": "pairwise"})
+    return Table(columns, mark={"kind": "pairwise", **(mark or {})})
 
 
 def tidy_schema(

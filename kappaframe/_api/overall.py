@@ -33,6 +33,7 @@ from .._stats.agreement import (
     symmetric_part,
     weight_matrix,
 )
+from .._stats.compare import options_record
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
     Ratings,
@@ -165,8 +166,17 @@ def _contingency_table(
     rows) and ``l`` by the second, so every method (Conger's and Light's too) reads it
     as it reads those ratings. Whole counts only: a share of an item has no labels.
     """
-    given = [name for name, v in (("raters", raters), ("by", by), ("item", item),
-                                  ("rater", rater), ("label", label)) if v is not None]
+    given = [
+        name
+        for name, v in (
+            ("raters", raters),
+            ("by", by),
+            ("item", item),
+            ("rater", rater),
+            ("label", label),
+        )
+        if v is not None
+    ]
     if given:
         raise KappaFrameError(
             f"layout='table' reads one K x K table of two raters (rows: the first rater's "
@@ -467,8 +477,10 @@ def overall(
     >>> round(float(res["value"].iloc[0]), 3)
     0.849
     """
-    given_weights = weights if agreement_weights is None else agreement_to_disagreement(
-        agreement_weights, weights
+    given_weights = (
+        weights
+        if agreement_weights is None
+        else agreement_to_disagreement(agreement_weights, weights)
     )
     methods = check_overall_options(method, level, given_weights)
     check_settings(
@@ -573,7 +585,14 @@ def overall(
     band, labels = with_min_items(band, n_items[group_of_row], min_items, scale_obj.labels)
     columns.append(Column("interpretation", "enum", band, categories=labels))
     columns += [Column(name, "float", errors[name]) for name in options.ci_names]
-    return source.frame.render(Table(columns, mark={"kind": "overall"}))
+    record = {
+        "kind": "overall",
+        **options_record(given_weights, categories_used),
+        "level": level,
+        "ddof": ddof,
+        "alpha_centre": alpha_centre,
+    }
+    return source.frame.render(Table(columns, mark=record))
 
 
 def per_category(

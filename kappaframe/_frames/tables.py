@@ -98,9 +98,7 @@ def read_count_table(
             )
         not_counts = [*by, item]
         cats = (
-            [c for c in columns if c not in not_counts]
-            if categories is None
-            else list(categories)
+            [c for c in columns if c not in not_counts] if categories is None else list(categories)
         )
         lacking = [c for c in cats if c not in columns]
         if lacking:

@@ -6,15 +6,72 @@ samples with their covariance, and the baseline gate). With ``cov = 0`` (two ind
 samples of items) it is the usual normal test, e.g. Fleiss, Levin & Paik (2003, sec. 18.1)
 for two kappas; a paired comparison passes the covariance of the two estimates, which
 makes the variance of the difference ``se_1^2 + se_2^2 - 2 cov``.
+
+Two kappas of the same items (model A vs gold and model B vs gold) are compared from the
+items' joint labels: ``Patterns`` holds each distinct combination of the raters' labels
+(per group) and how many items show it. ``paired_delta`` gives the delta-method
+covariance of the two kappas from it (Vanbelle 2017, one level; the Fleiss, Cohen &
+Everitt variance for each kappa), ``paired_bootstrap`` resamples the items once for both
+kappas (Vanbelle & Albert 2008): a bootstrap sample of items is one multinomial draw of
+``n`` items over the patterns, and both K x K tables are sums over the drawn patterns.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
+from .._errors import KappaFrameError
+from .agreement import agreement, finish_agreement, weight_matrix
+from .bootstrap import _workers, check_bootstrap, make_rng
 from .inference import normal_quantile, normal_sf
 
-__all__ = ["difference"]
+__all__ = [
+    "Patterns",
+    "difference",
+    "joint_patterns",
+    "options_record",
+    "paired_bootstrap",
+    "paired_delta",
+]
+
+#: Up to this many categories a result records them as a list; more as a count and digest.
+RECORDED_CATEGORIES = 100
+
+
+def _json_value(value: Any) -> Any:
+    """A label as JSON: text, numbers and booleans as they are; anything else its repr."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    return repr(value)
+
+
+def options_record(weights: Any, categories: Sequence[Any]) -> dict[str, Any]:
+    """What a result records of the options that make two results comparable.
+
+    ``weights``: ``None``, the name (``"linear"``, ...), or for a matrix the SHA-256 of
+    the scaled matrix (two matrices that scale alike are alike); ``categories``: the
+    list in order (text, numbers and booleans as they are, other labels as their
+    ``repr``), or past ``RECORDED_CATEGORIES`` their count and SHA-256. Every value is
+    JSON, so pandas can write the record into a Parquet file's metadata with the frame.
+    """
+    if weights is None or isinstance(weights, str):
+        shown: Any = weights
+    else:
+        matrix = np.ascontiguousarray(weight_matrix(weights, categories), dtype=np.float64)
+        shown = "matrix sha256:" + hashlib.sha256(matrix.tobytes()).hexdigest()[:16]
+    cats: Any = [_json_value(c) for c in categories]
+    if len(cats) > RECORDED_CATEGORIES:
+        digest = hashlib.sha256(repr(cats).encode()).hexdigest()[:16]
+        cats = f"{len(cats)} categories, sha256:{digest}"
+    return {"weights": shown, "categories": cats}
 
 
 def difference(
@@ -67,4 +124,283 @@ def difference(
         "ci_high": change + half,
         "z": z,
         "p_value": p_value,
+    }
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """The distinct joint labels of the items every rater labeled, per group.
+
+    ``labels[r, p]``: rater ``r``'s label code in pattern ``p``; ``group[p]`` its group
+    (patterns sorted by group); ``count[p]`` how many items show it. ``k`` categories,
+    ``n_groups`` groups (a group may have no pattern: no complete item).
+    """
+
+    labels: np.ndarray
+    group: np.ndarray
+    count: np.ndarray
+    k: int
+    n_groups: int
+
+    def table(self, pair: tuple[int, int]) -> np.ndarray:
+        """The ``(G, K, K)`` count tables of raters ``pair`` (rows: the first rater)."""
+        a, b = self.labels[pair[0]], self.labels[pair[1]]
+        k, g = self.k, self.n_groups
+        cell = (self.group * k + a) * k + b
+        flat = np.bincount(cell, weights=self.count, minlength=g * k * k)
+        return flat.round().astype(np.int64).reshape(g, k, k)
+
+
+def joint_patterns(codes: np.ndarray, group: np.ndarray | None, n_groups: int, k: int) -> Patterns:
+    """Count the joint labels of ``codes[r, i]`` (``-1`` missing) over complete items.
+
+    An item enters only if every rater labeled it, so both kappas of a paired comparison
+    are computed on the same items.
+    """
+    codes = np.asarray(codes)
+    n_raters = codes.shape[0]
+    complete = (codes >= 0).all(axis=0)
+    rows = codes[:, complete].astype(np.int64)
+    groups = (
+        np.zeros(rows.shape[1], dtype=np.int64)
+        if group is None
+        else np.asarray(group, dtype=np.int64)[complete]
+    )
+    if float(n_groups) * float(k) ** n_raters < 2.0**62:
+        ids = groups.copy()
+        for r in range(n_raters):
+            ids = ids * k + rows[r]
+        unique, count = np.unique(ids, return_counts=True)
+        labels = np.empty((n_raters, unique.size), dtype=np.int64)
+        rest = unique
+        for r in range(n_raters - 1, -1, -1):
+            rest, labels[r] = np.divmod(rest, k)
+        pattern_group = rest
+    else:  # many categories: the joint labels as rows, not one number
+        stacked = np.vstack([groups, rows])
+        unique_rows, count = np.unique(stacked, axis=1, return_counts=True)
+        pattern_group, labels = unique_rows[0], unique_rows[1:]
+    return Patterns(labels, pattern_group.astype(np.intp), count.astype(np.int64), k, n_groups)
+
+
+def _influence(
+    patterns: Patterns, pair: tuple[int, int], weights: np.ndarray
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """The pair's agreement per group, and each pattern's influence on its kappa.
+
+    With agreement weights ``v = 1 - w``, the cell proportions ``p_ij``, the marginals
+    ``p_i.``, ``p_.j``, ``vbar_i = sum_l v_il p_.l`` and ``vbar_j = sum_l v_lj p_l.``, the
+    derivative of kappa with respect to ``p_ij`` is (up to a constant, which a multinomial
+    covariance ignores)
+
+        g_ij = (v_ij - (vbar_i + vbar_j) (1 - kappa)) / (1 - p_e).
+    """
+    tables = patterns.table(pair)
+    stats = agreement(tables, weights)
+    v = 1.0 - np.asarray(weights, dtype=float)
+    n = stats["n"].astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rows = tables.sum(axis=-1) / n[:, None]
+        cols = tables.sum(axis=-2) / n[:, None]
+        vbar_row = cols @ v.T  # (G, K): sum_l v_il p_.l
+        vbar_col = rows @ v  # (G, K): sum_l v_lj p_l.
+        a, b, g = patterns.labels[pair[0]], patterns.labels[pair[1]], patterns.group
+        kappa, p_e = stats["kappa"][g], stats["p_e"][g]
+        influence = (v[a, b] - (vbar_row[g, a] + vbar_col[g, b]) * (1.0 - kappa)) / (1.0 - p_e)
+    return stats, influence
+
+
+def paired_delta(
+    patterns: Patterns,
+    first: tuple[int, int],
+    second: tuple[int, int],
+    weights: np.ndarray,
+    level: float,
+) -> dict[str, np.ndarray]:
+    """Compare two kappas of the same items by the delta method, per group.
+
+    Each kappa is a function of the items' joint proportions ``pi_p`` (a multinomial
+    over the patterns), so with ``g1_p``, ``g2_p`` the patterns' influences on the two
+    kappas (``_influence``) and ``n`` items,
+
+        cov(kappa_1, kappa_2) = (sum_p pi_p g1_p g2_p - (sum_p pi_p g1_p)(sum_p pi_p g2_p)) / n
+
+    and likewise each variance (which is then Fleiss, Cohen & Everitt's large-sample
+    variance of each kappa). This is Vanbelle's (2017) delta method with one item per
+    cluster (``multiagree::delta.pair(..., multilevel=FALSE)``); the difference is then
+    tested by ``difference`` with this covariance.
+
+    Returns the ``difference`` columns and ``n``, ``kappa_first``, ``kappa_second``,
+    ``se_first``, ``se_second``, ``cov``, one value per group.
+    """
+    stats1, g1 = _influence(patterns, first, weights)
+    stats2, g2 = _influence(patterns, second, weights)
+    group, count, n_groups = patterns.group, patterns.count.astype(float), patterns.n_groups
+    n = stats1["n"].astype(float)
+
+    def mean(values: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.bincount(group, weights=count * values, minlength=n_groups) / n
+
+    m1, m2 = mean(g1), mean(g2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var1 = np.clip(mean(g1 * g1) - m1 * m1, 0.0, None) / n
+        var2 = np.clip(mean(g2 * g2) - m2 * m2, 0.0, None) / n
+        cov = (mean(g1 * g2) - m1 * m2) / n
+    se1, se2 = np.sqrt(var1), np.sqrt(var2)
+    out = difference(stats1["kappa"], se1, stats2["kappa"], se2, level, cov=cov)
+    out.update(
+        n=stats1["n"],
+        kappa_first=stats1["kappa"],
+        kappa_second=stats2["kappa"],
+        se_first=se1,
+        se_second=se2,
+        cov=cov,
+    )
+    return out
+
+
+def _pattern_kappas(
+    draws: np.ndarray,
+    n: int,
+    a: np.ndarray,
+    b: np.ndarray,
+    weights: np.ndarray,
+) -> np.ndarray:
+    """Kappa of each replicate of ``draws[r, p]`` items of each pattern ``p``.
+
+    Pattern ``p``'s labels are ``a[p]`` (rows) and ``b[p]`` (columns); only the
+    categories that occur are summed.
+    """
+    used_a, pos_a = np.unique(a, return_inverse=True)
+    used_b, pos_b = np.unique(b, return_inverse=True)
+    to_a = np.zeros((a.size, used_a.size))
+    to_a[np.arange(a.size), pos_a] = 1.0
+    to_b = np.zeros((b.size, used_b.size))
+    to_b[np.arange(b.size), pos_b] = 1.0
+    dis_obs = draws @ weights[a, b]
+    rows, cols = draws @ to_a, draws @ to_b
+    dis_exp = np.einsum("ri,ri->r", rows @ weights[np.ix_(used_a, used_b)], cols)
+    return finish_agreement(np.full(draws.shape[0], n), dis_obs, dis_exp)["kappa"]
+
+
+#: A multinomial draw costs about this many times more per pattern than drawing one item
+#: index costs per item: a group with fewer items than this times its patterns is resampled
+#: item by item (the same distribution, drawn faster).
+PATTERN_COST = 16
+#: Item indices drawn at once (memory: 8 bytes each, three arrays in flight).
+INDEX_CHUNK = 1 << 20
+
+
+def _resampled(gen: np.random.Generator, count: np.ndarray, n: int, n_boot: int) -> np.ndarray:
+    """``n_boot`` bootstrap samples of ``n`` items as counts per pattern, ``(n_boot, P)``.
+
+    One multinomial draw over the patterns per sample, or, for few items per pattern,
+    ``n`` item indices drawn with replacement and counted: the same distribution. The
+    choice depends on ``n`` and the patterns only, so a seed gives the same numbers.
+    """
+    n_patterns = count.size
+    if n >= PATTERN_COST * n_patterns:
+        return gen.multinomial(n, count / n, size=n_boot).astype(np.float64)
+    pattern_of_item = np.repeat(np.arange(n_patterns, dtype=np.int64), count)
+    # 16-bit indices are drawn several times faster, where they reach every item.
+    index_type = np.uint16 if n <= 1 << 16 else np.int64
+    out = np.empty((n_boot, n_patterns))
+    reps_per_chunk = max(1, INDEX_CHUNK // max(n, 1))
+    for r0 in range(0, n_boot, reps_per_chunk):
+        reps = min(reps_per_chunk, n_boot - r0)
+        ids = pattern_of_item[gen.integers(0, n, size=(reps, n), dtype=index_type)]
+        ids += (np.arange(reps, dtype=np.int64) * n_patterns)[:, None]
+        flat = np.bincount(ids.reshape(-1), minlength=reps * n_patterns)
+        out[r0 : r0 + reps] = flat.reshape(reps, n_patterns)
+    return out
+
+
+def paired_bootstrap(
+    patterns: Patterns,
+    first: tuple[int, int],
+    second: tuple[int, int],
+    weights: np.ndarray,
+    level: float,
+    n_boot: int = 1000,
+    seed: Any = None,
+    workers: int | None = None,
+) -> dict[str, np.ndarray]:
+    """Compare two kappas of the same items by resampling the items once for both.
+
+    In each group, a replicate draws ``n`` items with replacement: one multinomial draw
+    over the group's patterns (``Generator.multinomial``; for few items per pattern, the
+    items' indices drawn and counted, ``_resampled``), from which both K x K tables, and
+    both kappas, are summed. With ``d_r = kappa2_r - kappa1_r`` over the replicates
+    where both are defined: ``se`` is the standard deviation of ``d_r`` (``ddof=1``), the
+    interval its ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (percentile
+    bootstrap), ``z = difference / se`` with a two-sided normal ``p_value``; the
+    ``difference`` itself is the one of the point estimates. Each group draws from its own
+    child of ``seed``, so the numbers do not depend on ``workers`` (threads).
+
+    Returns the ``difference`` columns and ``n``, ``kappa_first``, ``kappa_second``,
+    ``se_first``, ``se_second``, ``cov`` (of the replicates), one value per group.
+    """
+    if not 0 < level < 1:
+        raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
+    n_boot = check_bootstrap(n_boot)
+    rng = make_rng(seed)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    point = paired_delta(patterns, first, second, weights, level)
+    n_groups = patterns.n_groups
+    cols = ("se", "ci_low", "ci_high", "se_first", "se_second", "cov")
+    found = {name: np.full(n_groups, np.nan) for name in cols}
+    bounds = np.searchsorted(patterns.group, np.arange(n_groups + 1))
+    quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    children = np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist()).spawn(n_groups)
+
+    def run(g: int) -> None:
+        lo, hi = bounds[g], bounds[g + 1]
+        if hi == lo:
+            return
+        count = patterns.count[lo:hi]
+        n = int(count.sum())
+        order = np.argsort(-count, kind="stable")  # large cells first: the draw ends sooner
+        gen = np.random.Generator(np.random.PCG64(children[g]))
+        draws = _resampled(gen, count[order], n, n_boot)
+        labels = patterns.labels[:, lo:hi][:, order]
+        k1 = _pattern_kappas(draws, n, labels[first[0]], labels[first[1]], weights)
+        k2 = _pattern_kappas(draws, n, labels[second[0]], labels[second[1]], weights)
+        both = np.isfinite(k1) & np.isfinite(k2)
+        if both.sum() < 2:
+            return
+        k1, k2 = k1[both], k2[both]
+        d = k2 - k1
+        found["se"][g] = d.std(ddof=1)
+        found["ci_low"][g], found["ci_high"][g] = np.quantile(d, quantiles)
+        found["se_first"][g], found["se_second"][g] = k1.std(ddof=1), k2.std(ddof=1)
+        found["cov"][g] = np.cov(k1, k2)[0, 1]
+
+    threads = min(n_groups, _workers() if workers is None else max(1, int(workers)))
+    if threads <= 1:
+        for g in range(n_groups):
+            run(g)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            for done in [pool.submit(run, g) for g in range(n_groups)]:
+                done.result()
+    change = point["difference"]
+    se = np.where(np.isfinite(change), found["se"], np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(np.isfinite(se) & (se > 0), change / se, np.nan)
+    p_value = np.where(np.isfinite(z), np.minimum(2.0 * normal_sf(np.abs(z)), 1.0), np.nan)
+    defined = np.isfinite(se)
+    return {
+        "difference": np.where(defined, change, np.nan),
+        "se": se,
+        "ci_low": np.where(defined, found["ci_low"], np.nan),
+        "ci_high": np.where(defined, found["ci_high"], np.nan),
+        "z": z,
+        "p_value": p_value,
+        "n": point["n"],
+        "kappa_first": point["kappa_first"],
+        "kappa_second": point["kappa_second"],
+        "se_first": found["se_first"],
+        "se_second": found["se_second"],
+        "cov": found["cov"],
     }

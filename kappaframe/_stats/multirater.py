@@ -736,9 +736,7 @@ def compute(
     else:
         agree = 1.0 - disagree
         as_given = agree if given is None else 1.0 - given
-        weighting = Weighting(
-            disagree, agree, as_given, weighted, level, categories, ddof, centre
-        )
+        weighting = Weighting(disagree, agree, as_given, weighted, level, categories, ddof, centre)
     coefficient = COEFFICIENTS.get(method)
     if coefficient is None:  # pragma: no cover - resolve_methods checked the name
         raise bad_option("method", method, METHODS)

@@ -809,3 +809,91 @@ def test_rater_confusion_parity(
         np.testing.assert_allclose(
             got[col].to_numpy(dtype=float), want[col].to_numpy(dtype=float), rtol=0, atol=ATOL
         )
+
+
+# ----------------------------------------------------------------------------- compare
+
+#: ``kf.compare`` of two rater pairs on the same items: its options through every way in.
+COMPARE_OPTIONS: dict[str, dict[str, Any]] = {
+    "delta": {},
+    "linear": {"weights": "linear"},
+    "asymmetric": {"weights": W_ASYM},
+    "bootstrap": {"method": "bootstrap", "n_boot": 200, "seed": 5, "ci": 0.9},
+}
+COMPARE_PAIRS = (("r0", "r4"), ("r1", "r4"))
+
+
+def _compare_polars(case: Case, opts: dict[str, Any], lazy: bool = False) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    frame = pl.from_pandas(case.df, nan_to_null=True)
+    res = kf.compare(frame.lazy() if lazy else frame, *COMPARE_PAIRS, by=BY, **case.cats(), **opts)
+    assert isinstance(res, pl.LazyFrame if lazy else pl.DataFrame)
+    return (res.collect() if lazy else res).to_pandas()
+
+
+def _compare_long(frame: Any, case: Case, opts: dict[str, Any]) -> Any:
+    return kf.compare(
+        frame, *COMPARE_PAIRS, item="item", rater="rater", label="label", by=BY,
+        **case.cats(), **opts,
+    )  # fmt: skip
+
+
+def _compare_long_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    return _compare_long(pl.from_pandas(to_long(case.df)), case, opts).to_pandas()
+
+
+def _compare_scan(case: Case, opts: dict[str, Any], suffix: str) -> pd.DataFrame:
+    path = case.tmp_path / f"wide.{suffix}"
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+        case.df.to_parquet(path, index=False)
+    else:
+        case.df.to_csv(path, index=False)
+    return kf.compare(kf.scan(path, batch_size=7), *COMPARE_PAIRS, by=BY, **case.cats(), **opts)
+
+
+def _compare_dask(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    dd = pytest.importorskip("dask.dataframe")
+    case.request.getfixturevalue("dask_client")
+    frame = dd.from_pandas(case.df, npartitions=3)
+    res = kf.compare(frame, *COMPARE_PAIRS, by=BY, **case.cats(), **opts)
+    return res.compute() if hasattr(res, "compute") else res
+
+
+COMPARE_WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
+    "accessor": lambda case, opts: case.df.kappa.compare(
+        *COMPARE_PAIRS, by=BY, **case.cats(), **opts
+    ),
+    "polars": _compare_polars,
+    "polars_lazy": lambda case, opts: _compare_polars(case, opts, lazy=True),
+    "long_pandas": lambda case, opts: _compare_long(to_long(case.df), case, opts),
+    "long_polars": _compare_long_polars,
+    "scan_parquet": lambda case, opts: _compare_scan(case, opts, "parquet"),
+    "scan_csv": lambda case, opts: _compare_scan(case, opts, "csv"),
+    "dask": _compare_dask,
+}
+
+
+@pytest.mark.parametrize("option", list(COMPARE_OPTIONS))
+@pytest.mark.parametrize("way", list(COMPARE_WAYS))
+def test_compare_parity(
+    way: str,
+    option: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Every way in compares the same pairs on the same items: the same rows and numbers."""
+    opts = COMPARE_OPTIONS[option]
+    want = kf.compare(DF, *COMPARE_PAIRS, by=BY, categories=CATS, **opts)
+    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
+    got = COMPARE_WAYS[way](case, opts).reset_index(drop=True)
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    for col in ("group", "first_a", "first_b", "second_a", "second_b", "test", "verdict"):
+        assert _strings(got[col]) == _strings(want[col]), col
+    for col in ("n", "kappa_first", "kappa_second", "difference", "se", "ci_low", "ci_high"):
+        np.testing.assert_allclose(
+            got[col].to_numpy(dtype=float), want[col].to_numpy(dtype=float), rtol=0, atol=ATOL
+        )

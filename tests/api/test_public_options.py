@@ -34,14 +34,16 @@ CALLS: dict[str, Callable[..., Any]] = {
     "items": lambda **o: kf.items(TEAM, R, **o),
     "rater_confusion": lambda **o: kf.rater_confusion(TEAM, R, **o),
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
+    "compare": lambda **o: kf.compare(TEAM, ("ana", "gold"), ("ben", "gold"), **o),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
+    "accessor.compare": lambda **o: TEAM.kappa.compare(("ana", "gold"), ("ben", "gold"), **o),
 }
 
 #: Positional data arguments, given by the calls above.
-GIVEN = {"data", "raters", "a", "b", "y1", "y2"}
+GIVEN = {"data", "raters", "a", "b", "y1", "y2", "first", "second"}
 
 #: Options where a free value is a valid answer, not an error (a label, a name, a seed).
 FREE = {
