@@ -7,6 +7,7 @@ polars DataFrames and LazyFrames when polars is (or later gets) imported.
 from __future__ import annotations
 
 from . import datasets
+from ._api.baseline import against_baseline
 from ._api.benchmark import benchmark
 from ._api.counts import Counts
 from ._api.items import items, rater_confusion
@@ -44,6 +45,7 @@ __all__ = [
     "MissingTokenWarning",
     "UndefinedKappaWarning",
     "__version__",
+    "against_baseline",
     "benchmark",
     "cohen_kappa",
     "confusion",

@@ -34,10 +34,13 @@ CategoryMethod = Literal["fleiss", "cohen"]
 AnnotationTool = Literal["label-studio", "prodigy", "doccano"]
 ConsensusModel = Literal["majority", "dawid-skene"]
 Ties = Literal["missing", "first-category", "random"]
+#: A row's state against a baseline (``kappaframe.against_baseline``), in this order.
+BaselineState = Literal["ok", "inconclusive", "dropped", "new", "missing", "undefined"]
 
 __all__ = [
     "Alternative",
     "AnnotationTool",
+    "BaselineState",
     "Benchmark",
     "CIDist",
     "CIMethod",
