@@ -256,10 +256,12 @@ def verdict(compared: Any, args: argparse.Namespace, name: str) -> int:
         ("undefined", "without a value or standard error on one side (undefined)"),
     ):
         if counts.get(which, 0):
+            n = int(counts[which])
             log.warning(
-                "%d rows %s; they do not count for the gate:\n%s",
-                counts[which],
+                "%s %s; %s not count for the gate:\n%s",
+                f"{n} row" if n == 1 else f"{n} rows",
                 what,
+                "it does" if n == 1 else "they do",
                 rows(which),
                 extra={"label": "note"},
             )
