@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -235,8 +236,11 @@ def _examples(rows: Any, keys: list[Any]) -> str:
     return ", ".join(shown) + more
 
 
-def verdict(compared: Any, args: argparse.Namespace, name: str) -> int:
-    """Say the states on stderr; return 1 (a drop), 3 (cannot tell) or 0."""
+def verdict(compared: Any, args: argparse.Namespace, name: str, failed: bool = False) -> int:
+    """Say the states on stderr; return 1 (a drop), 3 (cannot tell) or 0.
+
+    ``failed``: the run fails already (``--fail-under``): rows that cannot tell are a note.
+    """
     from .._report.report import render_text
 
     state = compared["state"].astype(str)
@@ -266,7 +270,8 @@ def verdict(compared: Any, args: argparse.Namespace, name: str) -> int:
                 extra={"label": "note"},
             )
     compared_rows = int(state.isin(["ok", "inconclusive", "dropped"]).sum())
-    if counts.get("dropped", 0):
+    dropped = int(counts.get("dropped", 0))
+    if dropped:
         # The verdict behind exit 1: shown even with --quiet (an ERROR record, unlabelled).
         log.error(
             "%d of %d rows dropped by more than %g since %s (the change's %s interval lies "
@@ -280,9 +285,11 @@ def verdict(compared: Any, args: argparse.Namespace, name: str) -> int:
             rows("dropped"),
             extra={"label": ""},
         )
-        return EXIT_BELOW
     if counts.get("inconclusive", 0):
-        log.error(
+        # The verdict behind exit 3, unless the run fails already (then a note).
+        note = bool(dropped) or failed
+        log.log(
+            logging.WARNING if note else logging.ERROR,
             "%d of %d rows cannot tell a drop larger than %g from noise (inconclusive: the "
             "change's %s interval reaches below -%g and above it); more items, or a larger "
             "--max-drop, would tell:\n%s",
@@ -292,8 +299,11 @@ def verdict(compared: Any, args: argparse.Namespace, name: str) -> int:
             level,
             args.max_drop,
             rows("inconclusive"),
-            extra={"label": ""},
+            extra={"label": "note" if note else ""},
         )
+    if dropped:
+        return EXIT_BELOW
+    if counts.get("inconclusive", 0):
         return EXIT_INCONCLUSIVE
     if not compared_rows:
         log.error(

@@ -251,7 +251,9 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if compared is not None and checked is compared:  # rows of the baseline only: no value
         checked = checked[checked["state"].astype(str) != "missing"]
     below = _fail_under(args, checked, column)
-    verdict = EXIT_OK if compared is None else gate.verdict(compared, args, earlier.name)
+    verdict = EXIT_OK
+    if compared is not None and earlier is not None:
+        verdict = gate.verdict(compared, args, earlier.name, failed=below == EXIT_BELOW)
     if EXIT_BELOW in (below, verdict):
         return EXIT_BELOW
     return EXIT_INCONCLUSIVE if verdict == EXIT_INCONCLUSIVE else EXIT_OK

@@ -77,7 +77,7 @@ def append_rows(native: Any, rows: dict[Hashable, list[Any]]) -> Any:
         for name in native.columns:
             column = native[name].reset_index(drop=True)
             values = rows.get(name, [None] * size)
-            dtype = column.dtype
+            dtype: Any = column.dtype
             if isinstance(dtype, np.dtype) and dtype.kind in "iub":
                 dtype = {"i": "Int64", "u": "UInt64", "b": "boolean"}[dtype.kind]
                 column = column.astype(dtype)
