@@ -507,3 +507,25 @@ def test_the_report_shows_the_baseline_and_the_state(
         assert '<td class="text" style="font-style: italic">inconclusive</td>' in text
         record = text.split('<pre style="white-space: pre-wrap">', 1)[1].split("</pre>")[0]
         assert json.loads(record.replace("&quot;", '"'))["options"]["max_drop"] == 0.1
+
+
+def test_rows_that_cannot_tell_are_a_note_when_a_row_dropped(
+    tmp_path: Path, baseline: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    new = now_csv(tmp_path, ["fell", "few"])
+    code, _, err = gate(tmp_path, capsys, new, baseline)
+    assert code == 1
+    assert "kappaframe: note: 1 of 2 rows cannot tell" in err
+    code, _, err = gate(tmp_path, capsys, new, baseline, "--quiet")
+    assert code == 1 and "dropped by more than 0.1" in err and "cannot tell" not in err
+
+
+def test_nothing_compared_is_not_a_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every matched row undefined (one label only): the gate cannot tell, exit 3."""
+    one_label = pd.DataFrame({"project": "steady", "ana": ["ok"] * 50, "ben": ["ok"] * 50})
+    base = tmp_path / "base.csv"
+    with pytest.warns(kf.UndefinedKappaWarning):
+        kf.pairwise(one_label, RATERS, by="project", ci=0.95).to_csv(base, index=False)
+    code, table, err = gate(tmp_path, capsys, now_csv(tmp_path, ["steady"]), base)
+    assert states(table) == {"steady": "undefined"}
+    assert code == 3 and "no row could be compared" in err
