@@ -74,7 +74,7 @@ def check_flags(args: argparse.Namespace) -> str | None:
 def read_baseline(args: argparse.Namespace, settings: dict[str, Any]) -> Baseline:
     """Read ``--baseline`` whole, tell what it is, and refuse one made otherwise."""
     from .._errors import KappaFrameError
-    from .._io.read import expand_input, read_input
+    from .._io.read import TEXT_FORMATS, expand_input, input_kind, read_input
     from .._schema import CELL_COLUMNS
     from .messages import shown_input
 
@@ -88,6 +88,13 @@ def read_baseline(args: argparse.Namespace, settings: dict[str, Any]) -> Baselin
     table = read_input(path, progress=False)
     name = shown_input(path)
     columns = list(table.columns)
+    if input_kind(path) in TEXT_FORMATS:
+        # Key cells as written (a rater named "101" stays a name); ``compare`` reads them
+        # as numbers where this run's keys are numbers.
+        count = next((c for c in columns if c in ("n", "n_items")), None)
+        keys = columns[: columns.index(count)] if count is not None else []
+        if keys:
+            table = read_input(path, progress=False, text=keys)
     if all(c in columns for c in CELL_COLUMNS):
         kind = "counts"
     elif "rater_a" in columns:
@@ -205,7 +212,7 @@ def compare(new: Any, baseline: Any, args: argparse.Namespace, name: str) -> Any
     from .._api.baseline import against_baseline
     from .._errors import KappaFrameError
 
-    out = against_baseline(new, baseline, max_drop=args.max_drop, ci=args.ci)
+    out = against_baseline(new, _typed_like(baseline, new), max_drop=args.max_drop, ci=args.ci)
     state = out["state"].astype(str)
     if len(out) and state.isin(["new", "missing"]).all():
         keys = [c for c in out.columns if c in _keys(out)]
@@ -216,6 +223,35 @@ def compare(new: Any, baseline: Any, args: argparse.Namespace, name: str) -> Any
             f"{', '.join(map(str, keys))}): this run has {shown_new}, the baseline "
             f"{shown_old}. Check --by, the raters and the file."
         )
+    return out
+
+
+def _typed_like(baseline: Any, new: Any) -> Any:
+    """The baseline with its text key cells as numbers where this run's keys are numbers.
+
+    A CSV baseline's key cells are read as written (text); a key that this run reads as
+    numbers (a group id 7, a rater id 101) is read so in the baseline too, when every cell
+    is a number.
+    """
+    import pandas as pd
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    out = baseline
+    for column in _keys(new):
+        if column not in baseline.columns:
+            continue
+        kind = new[column].dtype
+        if not is_numeric_dtype(kind) or is_bool_dtype(kind):
+            continue
+        if is_numeric_dtype(baseline[column].dtype):
+            continue
+        try:
+            numbers = pd.to_numeric(baseline[column])
+        except (TypeError, ValueError):
+            continue  # against_baseline names the column whose kinds differ
+        if out is baseline:
+            out = baseline.copy()
+        out[column] = numbers
     return out
 
 

@@ -529,3 +529,27 @@ def test_nothing_compared_is_not_a_pass(tmp_path: Path, capsys: pytest.CaptureFi
     code, table, err = gate(tmp_path, capsys, now_csv(tmp_path, ["steady"]), base)
     assert states(table) == {"steady": "undefined"}
     assert code == 3 and "no row could be compared" in err
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet", "json"])
+def test_ids_that_look_like_numbers_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+) -> None:
+    """Raters named "101" (wide: column names) and projects numbered 7 match in every format."""
+    frame = ratings({"7": (300, 0.8), "8": (300, 0.8)}, seed=10)
+    frame = frame.rename(columns={"ana": "101", "ben": "102"})
+    old = write(frame, tmp_path / "old.csv")
+    base = tmp_path / f"base.{suffix}"
+    flags = ["--raters", "101", "102", "--by", "project", "--ci", "0.95"]
+    code, _, err = run(["report", old, *flags, "-o", base], capsys)
+    assert code == 0, err
+    out = tmp_path / "out.parquet"
+    argv = ["report", old, *flags, "--baseline", base, "--max-drop", "0.2", "-o", out]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    table = pd.read_parquet(out)
+    assert table["project"].tolist() == [7, 8]
+    assert table["rater_a"].tolist() == ["101", "101"]
+    assert table["state"].tolist() == ["ok", "ok"]
+    # JSON is read back to within a unit in the last place (pandas' read_json).
+    assert table["change"].tolist() == pytest.approx([0, 0], abs=1e-15)
