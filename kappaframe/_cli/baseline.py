@@ -195,7 +195,10 @@ def _shown(value: Any) -> str:
 
 
 def counts_baseline(baseline: Baseline, args: argparse.Namespace, shared: dict[str, Any]) -> Any:
-    """Stored counts finalised as this run finalises its pairs (weights, ci, population)."""
+    """Stored counts finalised as this run finalises its pairs (weights, ci, population).
+
+    And with its ``--min-overlap`` and ``--reference``, so that the same pairs are there.
+    """
     from .._api.counts import Counts
 
     counts = Counts.from_frame(baseline.table, by=shared["by"], categories=shared["categories"])
@@ -204,6 +207,8 @@ def counts_baseline(baseline: Baseline, args: argparse.Namespace, shared: dict[s
         ci=args.ci,
         population=args.population,
         min_items=args.min_items,
+        min_overlap=args.min_overlap,
+        reference=args.reference,
     )
 
 

@@ -553,3 +553,22 @@ def test_ids_that_look_like_numbers_match(
     assert table["state"].tolist() == ["ok", "ok"]
     # JSON is read back to within a unit in the last place (pandas' read_json).
     assert table["change"].tolist() == pytest.approx([0, 0], abs=1e-15)
+
+
+def test_stored_counts_keep_the_runs_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame = ratings({"steady": PLAN["steady"][0]}, seed=1).assign(cai=lambda f: f["ana"])
+    cells = tmp_path / "counts.csv"
+    kf.counts(frame, ["ana", "ben", "cai"], by="project").to_frame().to_csv(cells, index=False)
+    new = write(frame, tmp_path / "new.csv")
+    out = tmp_path / "out.csv"
+    argv = ["report", new, "--raters", "ana", "ben", "cai", "--reference", "cai", *REPORT[3:]]
+    code, _, err = run([*argv, "--baseline", cells, "--max-drop", "0.1", "-o", out], capsys)
+    assert code == 0, err
+    table = pd.read_csv(out)
+    assert list(zip(table["rater_a"], table["rater_b"], strict=True)) == [
+        ("ana", "cai"),
+        ("ben", "cai"),
+    ]
+    assert table["state"].tolist() == ["ok", "ok"]
