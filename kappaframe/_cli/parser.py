@@ -490,7 +490,8 @@ def _message_flags(command: argparse.ArgumentParser) -> None:
         "-q",
         "--quiet",
         action="store_true",
-        help="errors only (and the rows under --fail-under): no warnings, notes or progress bar",
+        help="errors only (and the rows under --fail-under, or that dropped or cannot tell "
+        "since --baseline): no warnings, notes or progress bar",
     )
     either.add_argument(
         "-v",
