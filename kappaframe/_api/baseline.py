@@ -226,7 +226,7 @@ def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float =
     result : pandas or polars DataFrame (or LazyFrame)
         The result of now: ``pairwise(..., ci=...)`` or ``overall(..., ci=...)``. Columns
         it has from an earlier comparison (``baseline``, ``change``, ``change_low``,
-        ``change_high``, ``state``) are replaced.
+        ``change_high``, ``state``) are replaced, and its ``missing`` rows left out.
     baseline : pandas or polars DataFrame (or LazyFrame)
         The earlier result, with the same key columns, made with the same weights,
         categories and coefficient (a table has no record of them: compare like with
@@ -323,7 +323,7 @@ def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float =
             )
         )
     keys = new_layout.keys
-    new_frame.load(new_names)
+    new_frame.load([*new_names, *(["state"] if "state" in new_frame.columns() else [])])
     old_needed = [*keys, old_layout.value, "se", *(["state"] if "state" in old_names else [])]
     old_frame.load(old_needed)
 
@@ -338,20 +338,16 @@ def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float =
                 f"but {' and '.join(sorted(old_kinds))} in the baseline, so no row would "
                 f"match; write it as one type in both (e.g. .astype(str))."
             )
+    new_keep, old_keep = _measured(new_frame), _measured(old_frame)
     new_rows = _row_keys(new_columns, new_frame.n_rows)
+    new_rows = [r for r, keep in zip(new_rows, new_keep, strict=True) if keep]
     old_rows = _row_keys(old_columns, old_frame.n_rows)
-    old_keep = np.ones(len(old_rows), dtype=bool)
-    if "state" in old_names:
-        fact = old_frame.labels("state")
-        uniques = [str(_plain(u)) for u in fact.uniques]
-        if "missing" in uniques:
-            old_keep = np.asarray(fact.codes) != uniques.index("missing")
     old_rows = [r for r, keep in zip(old_rows, old_keep, strict=True) if keep]
     _unique_rows(new_rows, keys, "the result")
     _unique_rows(old_rows, keys, "the baseline")
 
-    new_value = _numbers(new_frame, new_layout.value, "the result")
-    new_se = _numbers(new_frame, "se", "the result")
+    new_value = _numbers(new_frame, new_layout.value, "the result")[new_keep]
+    new_se = _numbers(new_frame, "se", "the result")[new_keep]
     old_value = _numbers(old_frame, old_layout.value, "the baseline")[old_keep]
     old_se = _numbers(old_frame, "se", "the baseline")[old_keep]
 
@@ -380,8 +376,9 @@ def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float =
     if missing:
         extra = [old_rows[i] for i in missing]
         native = append_rows(native, {k: [r[j] for r in extra] for j, k in enumerate(keys)})
-    everything = np.arange(n_all, dtype=np.intp)
-    columns = [Column(c, "key", everything, source=c) for c in new_names]
+    appended = new_frame.n_rows + np.arange(len(missing), dtype=np.intp)
+    shown = np.concatenate([np.flatnonzero(new_keep), appended]).astype(np.intp)
+    columns = [Column(c, "key", shown, source=c) for c in new_names]
     columns += [
         Column("baseline", "float", base),
         Column("change", "float", change),
@@ -392,6 +389,17 @@ def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float =
     mark = getattr(native, "attrs", {}).get(MARK)
     table = Table(columns, mark=dict(mark) if isinstance(mark, dict) else None)
     return render(table, native, new_frame.output)
+
+
+def _measured(frame: Any) -> np.ndarray:
+    """Rows that are a result's own: not ``missing`` rows an earlier comparison appended."""
+    keep = np.ones(frame.n_rows, dtype=bool)
+    if "state" in frame.columns():
+        fact = frame.labels("state")
+        uniques = [str(_plain(u)) for u in fact.uniques]
+        if "missing" in uniques:
+            keep = np.asarray(fact.codes) != uniques.index("missing")
+    return keep
 
 
 def _rows_of(layout: Layout) -> str:
