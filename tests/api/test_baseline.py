@@ -139,3 +139,22 @@ def test_max_drop_is_checked(value: Any) -> None:
 def test_not_a_frame() -> None:
     with pytest.raises(kf.KappaFrameTypeError, match="baseline must be a pandas or polars"):
         kf.against_baseline(AFTER, BEFORE.to_dict(), max_drop=0.1)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_rows_state_depends_on_neither_order_nor_names(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    expected = kf.against_baseline(AFTER, BEFORE, max_drop=0.05)
+    names = dict(zip(["alpha", "beta", "gamma"], rng.permutation(["z", "a", "m"]), strict=True))
+    after = AFTER.iloc[rng.permutation(len(AFTER))].assign(
+        project=lambda f: f["project"].map(names)
+    )
+    before = BEFORE.iloc[rng.permutation(len(BEFORE))].assign(
+        project=lambda f: f["project"].map(names)
+    )
+    got = kf.against_baseline(after, before, max_drop=0.05)
+    back = {v: k for k, v in names.items()}
+    got = got.assign(project=got["project"].map(back)).set_index(["project", "rater_a", "rater_b"])
+    want = expected.set_index(["project", "rater_a", "rater_b"]).loc[got.index]
+    assert got["state"].astype(str).tolist() == want["state"].astype(str).tolist()
+    np.testing.assert_allclose(got["change_low"], want["change_low"], atol=0)
