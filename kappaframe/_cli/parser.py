@@ -13,7 +13,7 @@ those); 2 usage, input or output error; 3 with --baseline, some row's change can
 told from noise (inconclusive) and none failed; 70 a fault in kappaframe (with its
 traceback); 130 interrupted.
 
-the baseline gate: --baseline OLD (a table an earlier `report --ci ... --output` wrote,
+the baseline gate: --baseline OLD (the table an earlier run wrote with --ci and --output,
 or stored counts) --max-drop D. Rows are matched on their groups, raters (or method);
 each gets baseline, change, change_low, change_high (the change's --ci interval, two
 independent samples) and a state: dropped (the whole interval below -D), ok (none of it
@@ -202,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument(
         "--baseline",
         metavar="OLD",
-        help="an earlier run's table (report --ci ... --output OLD: csv, tsv, json, jsonl, "
+        help="the table an earlier run wrote with --ci and --output (csv, tsv, json, jsonl, "
         "parquet; the .overall table to gate --overall) or stored counts; needs --ci and "
         "--max-drop; adds baseline, change, change_low, change_high, state",
     )
