@@ -158,3 +158,32 @@ def test_a_rows_state_depends_on_neither_order_nor_names(seed: int) -> None:
     want = expected.set_index(["project", "rater_a", "rater_b"]).loc[got.index]
     assert got["state"].astype(str).tolist() == want["state"].astype(str).tolist()
     np.testing.assert_allclose(got["change_low"], want["change_low"], atol=0)
+
+
+def replicates(n_reps: int, n_items: int, share: float, seed: int) -> pd.DataFrame:
+    """``n_reps`` groups of two raters: ben copies ana on ``share`` of the items, else guesses."""
+    rng = np.random.default_rng(seed)
+    ana = rng.integers(0, 3, (n_reps, n_items))
+    ben = np.where(rng.random((n_reps, n_items)) < share, ana, rng.integers(0, 3, ana.shape))
+    rep = np.repeat(np.arange(n_reps), n_items)
+    return pd.DataFrame({"rep": rep, "ana": ana.ravel(), "ben": ben.ravel()})
+
+
+def test_no_change_is_called_a_drop_at_the_level_the_interval_says() -> None:
+    """Same agreement twice: ``dropped`` at max_drop 0 is the one-sided error, (1 - ci) / 2."""
+    before = kf.pairwise(replicates(1000, 200, 0.6, 1), ["ana", "ben"], by="rep", ci=0.9)
+    after = kf.pairwise(replicates(1000, 200, 0.6, 2), ["ana", "ben"], by="rep", ci=0.9)
+    share = (kf.against_baseline(after, before, max_drop=0.0, ci=0.9)["state"] == "dropped").mean()
+    assert 0.03 < share < 0.07  # 0.05 expected; 1,000 replicates: sd 0.007
+    # A true drop of 0.3 (kappa 0.6 -> 0.3) on 2,000 items: seen nearly always at max_drop 0.1.
+    big_before = kf.pairwise(replicates(50, 2000, 0.6, 3), ["ana", "ben"], by="rep", ci=0.95)
+    big_after = kf.pairwise(replicates(50, 2000, 0.3, 4), ["ana", "ben"], by="rep", ci=0.95)
+    states_ = kf.against_baseline(big_after, big_before, max_drop=0.1)["state"]
+    assert (states_ == "dropped").mean() > 0.95
+    # No change on 2,000 items: a drop larger than 0.1 is ruled out (ok) nearly always.
+    same = kf.against_baseline(
+        kf.pairwise(replicates(50, 2000, 0.6, 5), ["ana", "ben"], by="rep", ci=0.95),
+        big_before,
+        max_drop=0.1,
+    )["state"]
+    assert (same == "ok").mean() > 0.95
