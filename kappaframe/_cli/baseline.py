@@ -232,26 +232,29 @@ def compare(new: Any, baseline: Any, args: argparse.Namespace, name: str) -> Any
 
 
 def _typed_like(baseline: Any, new: Any) -> Any:
-    """The baseline with its text key cells as numbers where this run's keys are numbers.
+    """The baseline with its text key cells as numbers (or times) where this run's are.
 
     A CSV baseline's key cells are read as written (text); a key that this run reads as
-    numbers (a group id 7, a rater id 101) is read so in the baseline too, when every cell
-    is a number.
+    numbers (a group id 7, a rater id 101) or as dates and times is read so in the
+    baseline too, when every cell is one.
     """
     import pandas as pd
-    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+    from pandas.api.types import is_bool_dtype, is_datetime64_any_dtype, is_numeric_dtype
 
     out = baseline
     for column in _keys(new):
         if column not in baseline.columns:
             continue
-        kind = new[column].dtype
-        if not is_numeric_dtype(kind) or is_bool_dtype(kind):
-            continue
-        if is_numeric_dtype(baseline[column].dtype):
+        kind, written = new[column].dtype, baseline[column].dtype
+        if is_numeric_dtype(written) or is_datetime64_any_dtype(written):
             continue
         try:
-            numbers = pd.to_numeric(baseline[column])
+            if is_datetime64_any_dtype(kind):
+                numbers = pd.to_datetime(baseline[column]).astype(kind)
+            elif is_numeric_dtype(kind) and not is_bool_dtype(kind):
+                numbers = pd.to_numeric(baseline[column])
+            else:
+                continue
         except (TypeError, ValueError):
             continue  # against_baseline names the column whose kinds differ
         if out is baseline:

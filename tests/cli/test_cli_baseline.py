@@ -572,3 +572,22 @@ def test_stored_counts_keep_the_runs_reference(
         ("ben", "cai"),
     ]
     assert table["state"].tolist() == ["ok", "ok"]
+
+
+def test_dates_as_groups_match_from_a_csv_baseline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame = ratings({"2025-01-01": (300, 0.8), "2025-01-02": (300, 0.8)}, seed=11)
+    frame["project"] = pd.to_datetime(frame["project"])
+    old = tmp_path / "old.parquet"
+    frame.to_parquet(old)
+    base = tmp_path / "base.csv"
+    code, _, err = run(["report", old, *REPORT, "-o", base], capsys)
+    assert code == 0, err
+    out = tmp_path / "out.parquet"
+    argv = ["report", old, *REPORT, "--baseline", base, "--max-drop", "0.2", "-o", out]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    table = pd.read_parquet(out)
+    assert table["state"].tolist() == ["ok", "ok"]
+    assert str(table["project"].iloc[0].date()) == "2025-01-01"
