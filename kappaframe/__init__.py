@@ -7,6 +7,7 @@ polars DataFrames and LazyFrames when polars is (or later gets) imported.
 from __future__ import annotations
 
 from . import datasets
+from ._api.baseline import against_baseline
 from ._api.benchmark import benchmark
 from ._api.category_counts import category_counts
 from ._api.compare import compare
@@ -46,6 +47,7 @@ __all__ = [
     "MissingTokenWarning",
     "UndefinedKappaWarning",
     "__version__",
+    "against_baseline",
     "benchmark",
     "category_counts",
     "cohen_kappa",

@@ -16,6 +16,7 @@ import numpy as np
 from ._errors import KappaFrameError
 
 __all__ = [
+    "BASELINE_COLUMNS",
     "BENCHMARK_COLUMNS",
     "CATEGORY_COLUMNS",
     "CELL_COLUMNS",
@@ -105,6 +106,8 @@ ITEM_KEY = "item"
 ITEM_REFERENCE_COLUMNS = ("reference_label", "correct")
 #: Output columns after the ``by`` columns, in order.
 SWEEP_COLUMNS = ("threshold", "n", "tn", "fp", "fn", "tp", "accuracy", "p_e", "kappa", "best")
+#: ``kappaframe.against_baseline``: the columns added after a result's own.
+BASELINE_COLUMNS = ("baseline", "change", "change_low", "change_high", "state")
 #: ``kappaframe.Counts.to_frame``: the cells after the group keys.
 CELL_COLUMNS = ("rater_a", "rater_b", "label_a", "label_b", "count")
 #: ... then each rater's and each label's position: the rater and category order.

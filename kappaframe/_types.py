@@ -42,12 +42,15 @@ BandOrder = Literal["highest-first", "as-given"]
 ZFrom = Literal["se0", "se"]
 #: ``kappaframe.compare``'s test of two kappas of the same items.
 CompareMethod = Literal["delta", "bootstrap"]
+#: A row's state against a baseline (``kappaframe.against_baseline``), in this order.
+BaselineState = Literal["ok", "inconclusive", "dropped", "new", "missing", "undefined"]
 
 __all__ = [
     "AlphaCentre",
     "Alternative",
     "AnnotationTool",
     "BandOrder",
+    "BaselineState",
     "Benchmark",
     "CIDist",
     "CIMethod",

@@ -1,10 +1,11 @@
 """The ``kappaframe`` command: ``kappaframe demo``, ``report INPUT`` and ``items INPUT``.
 
-Exit codes: 0 ok; 1 when ``--fail-under`` is given and some row is below it (the
-offending rows go to stderr; the report is still written), and for nothing else; 2 for
-usage, input and output errors (a message on stderr, no traceback); 70 for a fault in
-kappaframe itself (the traceback, to report); 130 when interrupted (Ctrl-C); 143 when
-terminated (SIGTERM) while writing.
+Exit codes: 0 ok; 1 when ``--fail-under`` is given and some row is below it, or
+``--baseline`` is given and some row dropped (the offending rows go to stderr; the report
+is still written), and for nothing else; 2 for usage, input and output errors (a message
+on stderr, no traceback); 3 with ``--baseline`` when some row's change cannot be told from
+noise and nothing exits 1; 70 for a fault in kappaframe itself (the traceback, to report);
+130 when interrupted (Ctrl-C); 143 when terminated (SIGTERM) while writing.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 ok; 1 some row below ``--fail-under`` (and nothing else); 2 a usage, input
-        or output error, said on stderr; 70 a fault in kappaframe itself (its traceback
-        on stderr); 130 interrupted.
+        0 ok; 1 some row below ``--fail-under`` or dropped since ``--baseline`` (and
+        nothing else); 2 a usage, input or output error, said on stderr; 3 some row's
+        change since ``--baseline`` cannot be told from noise (and nothing exits 1); 70 a
+        fault in kappaframe itself (its traceback on stderr); 130 interrupted.
     """
     try:
         return _main(argv)

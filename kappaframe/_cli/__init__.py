@@ -5,6 +5,8 @@
   ``kf.raters`` calls out, and the ``--fail-under`` gate.
 - ``.items``: ``kappaframe items``: flags in, ``kf.items`` out: the items table or the
   queue of items to send back.
+- ``.baseline``: ``report --baseline OLD --max-drop D``: the earlier table read and
+  checked, this run's compared with it (``kf.against_baseline``), and the gate's verdict.
 - ``.ratings``: the input read whole as both commands read it (columns, relabelling).
 - ``.stream``: ``--stream``: the input as a ``kf.scan`` counted in batches.
 - ``.output``: the report's tables written to ``--output`` (and beside it) or stdout.
@@ -18,3 +20,6 @@ EXIT_OK, EXIT_BELOW, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 #: A fault in kappaframe itself (sysexits' EX_SOFTWARE): never 1, which a nightly gate reads
 #: as "agreement below the bar".
 EXIT_FAULT = 70
+#: ``--baseline``: some row's change cannot be told from noise (its interval straddles
+#: ``-max_drop``), and no row dropped or fell under ``--fail-under`` (those exit 1).
+EXIT_INCONCLUSIVE = 3

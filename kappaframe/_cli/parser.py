@@ -8,8 +8,18 @@ from collections.abc import Sequence
 from typing import Any, get_args
 
 _EPILOG = """\
-exit codes: 0 ok; 1 some row below --fail-under (only that); 2 usage, input or output
-error; 70 a fault in kappaframe (with its traceback); 130 interrupted.
+exit codes: 0 ok; 1 some row below --fail-under, or dropped since --baseline (only
+those); 2 usage, input or output error; 3 with --baseline, some row's change cannot be
+told from noise (inconclusive) and none failed; 70 a fault in kappaframe (with its
+traceback); 130 interrupted.
+
+the baseline gate: --baseline OLD (the table an earlier run wrote with --ci and --output,
+or stored counts) --max-drop D. Rows are matched on their groups, raters (or method);
+each gets baseline, change, change_low, change_high (the change's --ci interval, two
+independent samples) and a state: dropped (the whole interval below -D), ok (none of it
+below -D), inconclusive (it straddles -D: too few items to tell), new, missing (in one
+table only), undefined. A baseline made with other --weights, --categories, --map,
+--drop-labels, --duplicates, --population or --by is refused.
 
 missing values: in CSV, TSV and JSON only an empty cell is missing; add tokens with
 --na-values (e.g. --na-values NA N/A). Labels are compared as written ("01", "1" and
@@ -25,6 +35,8 @@ examples:
       --by project --output agreement.parquet --fail-under 0.6
   kappaframe report team.csv --by project --exclude item model_score \\
       --format html --output team.html
+  kappaframe report today.csv --by project --exclude item model_score --ci 0.95 \\
+      --baseline yesterday.parquet --max-drop 0.1 --output today.parquet
   kappaframe report export.csv --delimiter ";" --decimal , --encoding cp1252
   cat team.csv | kappaframe report - --by project --exclude item model_score \\
       --overall fleiss krippendorff
@@ -206,6 +218,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="html: draw the kappa matrix of at most N groups (default "
         "24, in table order); every group stays in the pairs table",
+    )
+    gate = report.add_argument_group(
+        "baseline", "the gate against an earlier run: dropped, ok, or cannot tell"
+    )
+    gate.add_argument(
+        "--baseline",
+        metavar="OLD",
+        help="the table an earlier run wrote with --ci and --output (csv, tsv, json, jsonl, "
+        "parquet; the .overall table to gate --overall) or stored counts; needs --ci and "
+        "--max-drop; adds baseline, change, change_low, change_high, state",
+    )
+    gate.add_argument(
+        "--max-drop",
+        type=_drop,
+        metavar="D",
+        help="with --baseline: the largest drop that does not matter, in [0, 2); exit 1 "
+        "when some row's change interval lies wholly below -D, 3 when some straddles it",
     )
     report.add_argument(
         "--stream",
@@ -484,7 +513,8 @@ def _message_flags(command: argparse.ArgumentParser) -> None:
         "-q",
         "--quiet",
         action="store_true",
-        help="errors only (and the rows under --fail-under): no warnings, notes or progress bar",
+        help="errors only (and the rows under --fail-under, or that dropped or cannot tell "
+        "since --baseline): no warnings, notes or progress bar",
     )
     either.add_argument(
         "-v",
@@ -521,6 +551,15 @@ def _bar(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(
             f"{text!r} would switch the check off; give a finite number, e.g. 0.6"
+        )
+    return float(value)
+
+
+def _drop(text: str) -> float:
+    value = _number(text)
+    if not 0 <= value < 2:
+        raise argparse.ArgumentTypeError(
+            f"a drop of a coefficient is in [0, 2), e.g. 0.1; got {text}"
         )
     return float(value)
 

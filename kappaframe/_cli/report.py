@@ -8,7 +8,7 @@ import warnings
 from datetime import datetime, timezone
 from typing import IO, Any
 
-from . import EXIT_BELOW, EXIT_OK
+from . import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_OK
 from .logs import log, relay
 from .messages import comma_hint, line_numbers, shown_input, usage_error
 from .output import SIDECAR_MARK, records_provenance, write_result, written_files
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from .._errors import KappaFrameError
     from .._io.formats import STDIO, output_format
     from .._io.provenance import provenance
-    from .._report.report import MAX_GROUP_HEATMAPS, Report, render_text
+    from .._report.report import MAX_GROUP_HEATMAPS, Report
 
     if tool_export(args):
         long_layout_of_export(args)
@@ -111,6 +111,11 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             "would fail every row or none; give a bar such as 0.6.",
             err,
         )
+    from . import baseline as gate
+
+    wrong = gate.check_flags(args)
+    if wrong is not None:
+        return usage_error(wrong, err)
     extra = bool(args.overall or args.raters_summary)
     if (
         extra
@@ -132,6 +137,15 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     by = list(args.by or [])
     options = text_options(args)
     log.debug("flags: %s", settings(args, fmt))
+    earlier = None
+    if args.baseline is not None:
+        earlier = gate.read_baseline(args, settings(args, fmt))
+        if earlier.kind == "overall" and not args.overall:
+            return usage_error(
+                f"--baseline {earlier.name} is an --overall table (method, value): add "
+                "--overall with its methods, or give the pairs table as the baseline.",
+                err,
+            )
     resolve_exclude(args, by, long, options)
     needed = needed_columns(args, by, long)
     progress = False if args.no_progress or args.quiet else None
@@ -199,6 +213,16 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         summary = rater_summary(source, raters, **shared) if args.raters_summary else None
     relay(str(w.message) for w in caught)
 
+    compared = None
+    if earlier is not None:
+        old = earlier.table
+        if earlier.kind == "counts":
+            old = gate.counts_baseline(earlier, args, shared)
+        if earlier.kind == "overall":
+            many = compared = gate.compare(many, old, args, earlier.name)
+        else:
+            tidy = compared = gate.compare(tidy, old, args, earlier.name)
+
     checked: Any = many if on_overall else tidy
     column = "value" if on_overall else args.fail_on
     if args.fail_under is not None:
@@ -224,6 +248,9 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         min_items=args.min_items,
         scale=args.scale,
         created=created,
+        baseline=None if earlier is None else earlier.name,
+        max_drop=args.max_drop,
+        baseline_states=None if compared is None else _state_counts(compared),
     )
     tables = {"overall": many, "raters": summary}
     record = None
@@ -238,6 +265,30 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         out,
         provenance=record,
     )
+
+    if compared is not None and checked is compared:  # rows of the baseline only: no value
+        checked = checked[checked["state"].astype(str) != "missing"]
+    below = _fail_under(args, checked, column)
+    verdict = EXIT_OK
+    if compared is not None and earlier is not None:
+        verdict = gate.verdict(compared, args, earlier.name, failed=below == EXIT_BELOW)
+    if EXIT_BELOW in (below, verdict):
+        return EXIT_BELOW
+    return EXIT_INCONCLUSIVE if verdict == EXIT_INCONCLUSIVE else EXIT_OK
+
+
+def _state_counts(compared: Any) -> dict[str, int]:
+    """How many rows are in each state (in the states' order)."""
+    from .._api.baseline import STATES
+
+    found = compared["state"].astype(str).value_counts()
+    return {s: int(found.get(s, 0)) for s in STATES}
+
+
+def _fail_under(args: argparse.Namespace, checked: Any, column: str) -> int:
+    """The ``--fail-under`` gate: 1 when some row is below the bar (said on stderr), else 0."""
+    from .._errors import KappaFrameError
+    from .._report.report import render_text
 
     if args.fail_under is None:
         return EXIT_OK

@@ -41,7 +41,9 @@ __all__ = [
     "COLOURED",
     "ORDER_NOTE",
     "PRINTED_FIGURE",
+    "STATE_CSS",
     "Report",
+    "baseline_note",
     "order_note",
     "provenance_html",
     "render_html",
@@ -101,6 +103,11 @@ class Report:
     #: The interpretation bands of the tidy table (``scale=``); None: the built-in scale
     #: whose band names the ``interpretation`` column holds (none if no such scale).
     scale: str | Scale | None = None
+    #: ``--baseline``: the earlier table's name, the ``--max-drop``, and how many rows of
+    #: the compared table are in each state (``kappaframe.against_baseline``).
+    baseline: str | None = None
+    max_drop: float | None = None
+    baseline_states: dict[str, int] | None = None
 
     @property
     def long(self) -> bool:
@@ -181,7 +188,20 @@ class Report:
         else:
             out.append(("fail-under", f"{self.fail_under:g} (on {self.fail_on})"))
         out.append(("min-items", str(self.min_items) if self.min_items else "none"))
+        if self.baseline is not None:
+            out.append(("baseline", f"{self.baseline} (max-drop {self.max_drop:g})"))
         return out
+
+    def baseline_summary(self) -> str | None:
+        """The states against the baseline in one line ("2 dropped, 7 ok"), or None."""
+        if self.baseline is None or self.baseline_states is None:
+            return None
+        found = [f"{n} {state}" for state, n in self.baseline_states.items() if n]
+        level = f"{self.ci * 100:g}%" if self.ci is not None else "the"
+        return (
+            f"{self.baseline}: {', '.join(found) or 'no rows'} (a drop larger than "
+            f"{self.max_drop:g} against {level} intervals of the change)"
+        )
 
     def rater_names(self) -> list[Any]:
         """The raters of the tidy table, in order of appearance."""
@@ -324,6 +344,22 @@ def too_few_note(frame: pd.DataFrame, min_items: int | None = MIN_ITEMS) -> str:
     )
 
 
+def baseline_note(frame: pd.DataFrame, max_drop: float | None) -> str:
+    """The line that explains the ``state`` column of a table compared with a baseline.
+
+    "" when the table has no ``state`` column (it was not compared).
+    """
+    if "state" not in frame.columns or max_drop is None:
+        return ""
+    d = f"{max_drop:g}"
+    return (
+        f"state against the baseline: dropped, the change's interval lies wholly below -{d} "
+        f"(agreement fell by more than {d}); ok, none of it does; inconclusive, it reaches "
+        f"both sides of -{d} (too few items to tell); new or missing, the row is in this "
+        "run or in the baseline only; undefined, a value or standard error is missing."
+    )
+
+
 def render_text(frame: pd.DataFrame, *, min_items: int | None = MIN_ITEMS) -> str:
     """Format a readable fixed-width table (floats to 3 decimals) for a terminal.
 
@@ -398,6 +434,9 @@ def _describe(report: Report) -> list[tuple[str, str]]:
     worst = _worst_row(tidy)
     if worst is not None:
         facts.append(("lowest kappa", _pair_name(tidy.loc[worst], report.by, report.weights)))
+    summary = report.baseline_summary()
+    if summary is not None:
+        facts.append(("baseline", summary))
     below = report.below()
     if below is not None:
         facts.append(
@@ -430,8 +469,11 @@ def render_markdown(report: Report) -> str:
     nothing = report.nothing_to_show()
     if nothing is not None:
         return "\n".join([*parts, "", nothing, "", _made(report), ""])
-    note = too_few_note(report.tidy, report.min_items)
-    parts += ["", "## Pairs", "", *([md(note), ""] if note else []), _markdown_table(report.tidy)]
+    notes = [too_few_note(report.tidy, report.min_items)]
+    notes.append(baseline_note(report.tidy, report.max_drop))
+    parts += ["", "## Pairs", ""]
+    parts += [line for note in notes if note for line in (md(note), "")]
+    parts.append(_markdown_table(report.tidy))
     summary = rater_summary(report)
     if summary is not None and len(summary):
         parts += ["## Raters", "", _markdown_table(summary)]
@@ -675,6 +717,8 @@ def _html_table(
                 style = colours.DIAGONAL_CSS
             elif c in colour:
                 style = colours.css(v)
+            elif c == "state":
+                style = STATE_CSS.get(str(v), "")
             text = _plain_cell(v)
             if bar is not None and c == bar[0] and isinstance(v, (float, np.floating)):
                 text = number_text(float(v), 3, bar[1])
@@ -683,6 +727,13 @@ def _html_table(
         cls = ' class="below"' if below is not None and below[r] else ""
         body.append(f"<tr{cls}>{''.join(cells)}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+#: How a ``state`` cell (a table compared with a baseline) stands out in HTML.
+STATE_CSS = {
+    "dropped": f"font-weight: bold; color: {colours.NODES[1][1]}",
+    "inconclusive": "font-style: italic",
+}
 
 
 def _svg(fig: Any) -> str:
@@ -826,6 +877,7 @@ def _pairs_html(report: Report) -> str:
         "order": ORDER_NOTE if "kappa" in tidy else "",
         "too-few": too_few_note(tidy, report.min_items),
         "se-note": se_note(tidy),
+        "baseline-note": baseline_note(tidy, report.max_drop),
     }
     html_parts += [f'<p class="note keep {k}">{_h(v)}</p>' for k, v in notes.items() if v]
     rows, below = worst_first(tidy, report.below())

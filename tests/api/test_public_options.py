@@ -21,6 +21,7 @@ from kappaframe import cli
 
 TEAM = kf.datasets.labeling_team()
 R = ["ana", "ben", "cai"]
+PAIRS = kf.pairwise(TEAM, R, ci=0.95)
 
 CALLS: dict[str, Callable[..., Any]] = {
     "pairwise": lambda **o: kf.pairwise(TEAM, R, **o),
@@ -35,6 +36,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "rater_confusion": lambda **o: kf.rater_confusion(TEAM, R, **o),
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
     "compare": lambda **o: kf.compare(TEAM, ("ana", "gold"), ("ben", "gold"), **o),
+    "against_baseline": lambda **o: kf.against_baseline(PAIRS, PAIRS, **{"max_drop": 0.1, **o}),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
@@ -43,7 +45,7 @@ CALLS: dict[str, Callable[..., Any]] = {
 }
 
 #: Positional data arguments, given by the calls above.
-GIVEN = {"data", "raters", "a", "b", "y1", "y2", "first", "second"}
+GIVEN = {"data", "raters", "a", "b", "y1", "y2", "first", "second", "result", "baseline"}
 
 #: Options where a free value is a valid answer, not an error (a label, a name, a seed).
 FREE = {

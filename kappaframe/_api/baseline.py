@@ -1,0 +1,408 @@
+"""A result against an earlier one: which rows dropped, which held, which cannot tell.
+
+``against_baseline`` matches the rows of two results of ``pairwise`` or ``overall``
+(computed with ``ci=``, so each row has its ``se``) on their key columns, takes the
+change of each coefficient with its interval (``kappaframe._stats.compare.difference``:
+two independent samples of items), and gives every row a state. The command line's
+``kappaframe report --baseline`` is this function on two files. Nothing here knows a
+frame library.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, get_args
+
+import numpy as np
+
+from .._errors import KappaFrameError, KappaFrameTypeError, arg, ways
+from .._frames.native import append_rows, eager_adapter
+from .._frames.render import render
+from .._schema import BASELINE_COLUMNS, MARK, Column, Table, check_names
+from .._stats.compare import difference
+from .._types import BaselineState
+from .options import check_level
+
+__all__ = ["STATES", "against_baseline", "result_layout"]
+
+#: The states, in the order of the ``state`` column's categories.
+STATES: tuple[str, ...] = get_args(BaselineState)
+
+#: The count column that ends a result's keys: ``n`` (pairs, categories), ``n_items``
+#: (overall).
+_COUNT_COLUMNS = ("n", "n_items")
+#: The coefficient a result holds: ``kappa`` (pairs), ``value`` (overall).
+_VALUE_COLUMNS = ("kappa", "value")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which columns of a result identify a row, and which holds its coefficient."""
+
+    keys: list[Hashable]
+    value: Hashable
+
+
+def result_layout(names: Sequence[Hashable], what: str) -> Layout:
+    """The key and value columns of a result with columns ``names``.
+
+    The keys are the columns before the count column (``n`` or ``n_items``): the
+    groups, then ``rater_a``, ``rater_b`` (pairs) or ``method`` (overall); the value
+    is ``kappa`` or ``value``; ``se`` must be there. ``what`` names the frame in
+    messages.
+    """
+    count = next((c for c in names if c in _COUNT_COLUMNS), None)
+    value = next((c for c in _VALUE_COLUMNS if c in names), None)
+    if count is None or value is None:
+        shown = ", ".join(repr(c) for c in list(names)[:12])
+        raise KappaFrameError(
+            f"{what} is not a result of pairwise() or overall(): it has no "
+            f"{'count column (n or n_items)' if count is None else 'kappa or value column'} "
+            f"(its columns: {shown}); "
+            + ways(
+                "pass the frames pairwise() or overall() returned, or files they were written to.",
+                "give a table kappaframe report wrote (csv, tsv, json, jsonl, parquet).",
+            )
+        )
+    if "se" not in names:
+        raise KappaFrameError(
+            f"{what} has no se column: it was computed without a confidence level, so the "
+            "change has no interval; "
+            + ways(
+                "compute it with ci=0.95.",
+                "make it with --ci 0.95 (or give stored counts, which are finalised with "
+                "this run's options).",
+            ),
+            option="ci",
+        )
+    keys = list(names[: list(names).index(count)])
+    return Layout(keys, value)
+
+
+def _check_max_drop(max_drop: Any) -> float:
+    if (
+        isinstance(max_drop, (bool, np.bool_))
+        or not isinstance(max_drop, numbers.Real)
+        or not 0 <= float(max_drop) < 2
+    ):
+        raise KappaFrameError(
+            f"{arg('max_drop', max_drop)}: the largest drop that does not matter is a "
+            "number in [0, 2) (a coefficient lies in [-1, 1]), e.g. 0.1; got "
+            f"{max_drop!r}.",
+            option="max_drop",
+        )
+    return float(max_drop)
+
+
+def _frame(data: Any, name: str) -> Any:
+    frame = eager_adapter(data)
+    if frame is None:
+        raise KappaFrameTypeError(
+            f"{name} must be a pandas or polars DataFrame (or LazyFrame), a result of "
+            f"pairwise() or overall(); got {type(data).__module__}.{type(data).__qualname__}.",
+            option=name,
+        )
+    return frame
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (bool, np.bool_)):
+        return "boolean"
+    if isinstance(value, numbers.Number):
+        return "number"
+    return type(value).__name__
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar as the Python value it holds (so that keys hash alike)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _key_columns(frame: Any, keys: Sequence[Hashable]) -> list[tuple[np.ndarray, list[Any]]]:
+    """Each key column as (codes, distinct values); a missing key is the value None."""
+    out = []
+    for name in keys:
+        fact = frame.labels(name)
+        out.append((np.asarray(fact.codes), [_plain(u) for u in fact.uniques]))
+    return out
+
+
+def _row_keys(columns: list[tuple[np.ndarray, list[Any]]], n_rows: int) -> list[tuple[Any, ...]]:
+    values = [[*uniques, None] for _, uniques in columns]
+    return [
+        tuple(values[j][int(codes[i])] for j, (codes, _) in enumerate(columns))
+        for i in range(n_rows)
+    ]
+
+
+def _numbers(frame: Any, name: Hashable, what: str) -> np.ndarray:
+    """A column of numbers as float64 (missing: NaN), or an error naming it."""
+    fact = frame.labels(name)
+    uniques = [_plain(u) for u in fact.uniques]
+    bad = [
+        u
+        for u in uniques
+        if u is not None and (isinstance(u, bool) or not isinstance(u, numbers.Real))
+    ]
+    if bad:
+        raise KappaFrameError(
+            f"column {name!r} of {what} must hold numbers; found e.g. {bad[:3]}; check that "
+            "it is a table of kappaframe's."
+        )
+    table = np.array([math.nan if u is None else float(u) for u in uniques] + [math.nan])
+    return table[np.asarray(fact.codes)]
+
+
+def _describe_key(keys: Sequence[Hashable], row: tuple[Any, ...]) -> str:
+    return ", ".join(f"{k} = {v!r}" for k, v in zip(keys, row, strict=True))
+
+
+def _unique_rows(rows: list[tuple[Any, ...]], keys: Sequence[Hashable], what: str) -> None:
+    seen: set[tuple[Any, ...]] = set()
+    for row in rows:
+        if row in seen:
+            raise KappaFrameError(
+                f"{what} has two rows for {_describe_key(keys, row)}: a baseline is one "
+                "result (one row per group and pair or method); keep one run's rows, e.g. "
+                "one night's."
+            )
+        seen.add(row)
+
+
+def states(change: np.ndarray, low: np.ndarray, high: np.ndarray, max_drop: float) -> np.ndarray:
+    """Each matched row's state code (positions in ``STATES``) from its change's interval.
+
+    ``dropped``: the whole interval lies below ``-max_drop``; ``ok``: none of it does;
+    ``inconclusive``: it straddles ``-max_drop``; ``undefined``: no change (either value
+    or standard error missing).
+    """
+    code = {s: i for i, s in enumerate(STATES)}
+    out = np.full(len(change), code["inconclusive"], dtype=np.int8)
+    out[high < -max_drop] = code["dropped"]
+    out[low >= -max_drop] = code["ok"]
+    out[~np.isfinite(change) | ~np.isfinite(low) | ~np.isfinite(high)] = code["undefined"]
+    return out
+
+
+def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float = 0.95) -> Any:
+    """Compare a result with an earlier one, row by row: ok, dropped, or cannot tell.
+
+    Both are results of ``pairwise`` or ``overall`` made with ``ci=`` (each row has its
+    standard error ``se``), e.g. this week's and last week's. Their rows are matched on
+    the key columns (the ``by`` columns, then ``rater_a``, ``rater_b`` or ``method``:
+    every column before ``n`` / ``n_items``). For a row in both, the change of the
+    coefficient (``kappa``, or ``value`` for ``overall``) and its interval are those of
+    two independent samples of items:
+
+        change = new - baseline,   se = sqrt(se_new^2 + se_baseline^2),
+        change_low, change_high = change -/+ z_(1 - alpha/2) se,   alpha = 1 - ci
+
+    and the row's ``state`` says what the interval shows about a drop larger than
+    ``max_drop``:
+
+    - ``dropped``: ``change_high < -max_drop``, the whole interval lies below
+      ``-max_drop``: at this confidence, agreement fell by more than ``max_drop``;
+    - ``ok``: ``change_low >= -max_drop``: a drop larger than ``max_drop`` is ruled out
+      (rises count as ok);
+    - ``inconclusive``: ``change_low < -max_drop <= change_high``: the interval is too
+      wide to tell (too few items in either run for a drop of that size);
+    - ``undefined``: either coefficient or standard error is missing (no item rated by
+      both, one label only);
+    - ``new``: a row of ``result`` the baseline does not have (its baseline columns
+      are missing);
+    - ``missing``: a row of the baseline that ``result`` does not have, appended after
+      the result's rows with its keys and ``baseline`` (its other columns missing).
+
+    A row's state depends only on its own two values and standard errors, ``max_drop``
+    and ``ci``: never on the order of the rows or on the groups' names.
+
+    Parameters
+    ----------
+    result : pandas or polars DataFrame (or LazyFrame)
+        The result of now: ``pairwise(..., ci=...)`` or ``overall(..., ci=...)``. Columns
+        it has from an earlier comparison (``baseline``, ``change``, ``change_low``,
+        ``change_high``, ``state``) are replaced, and its ``missing`` rows left out.
+    baseline : pandas or polars DataFrame (or LazyFrame)
+        The earlier result, with the same key columns, made with the same weights,
+        categories and coefficient (a table has no record of them: compare like with
+        like; ``kappaframe report --baseline`` checks the baseline file's provenance).
+        Its rows in state ``missing`` (an earlier comparison's record of rows its own
+        result lacked) are not rows of that result and are left out.
+    max_drop : float
+        The largest drop of the coefficient that does not matter, in [0, 2), e.g. 0.1.
+        With 0, a row is ``ok`` only when its interval lies wholly at or above 0.
+    ci : float, default 0.95
+        The confidence level of the change's interval (and of each one-sided decision
+        at ``(1 + ci) / 2``).
+
+    Returns
+    -------
+    DataFrame
+        Of ``result``'s library (pandas, polars; a LazyFrame stays lazy): ``result``'s
+        columns and rows, then the ``missing`` rows; and the columns ``baseline`` (the
+        baseline's coefficient), ``change``, ``change_low``, ``change_high`` and
+        ``state`` (a categorical / Enum of ``"ok"``, ``"inconclusive"``, ``"dropped"``,
+        ``"new"``, ``"missing"``, ``"undefined"``).
+
+    Raises
+    ------
+    KappaFrameError
+        A frame without ``se`` (made without ``ci=``), or that is not a result of
+        ``pairwise`` or ``overall``; key columns that differ (other groups, a pairs table
+        against an overall one), or hold text in one and numbers in the other; a key
+        that repeats; ``max_drop`` outside [0, 2); ``ci`` outside (0, 1).
+    KappaFrameTypeError
+        ``result`` or ``baseline`` that is not a frame.
+
+    See Also
+    --------
+    pairwise, overall : the results compared (with ``ci=``).
+
+    Notes
+    -----
+    ``dropped`` and ``ok`` are the two one-sided tests of a drop larger than
+    ``max_drop``, each at level ``(1 - ci) / 2``: ``dropped`` rejects "the drop is at
+    most ``max_drop``", ``ok`` rejects "the drop is larger" (a non-inferiority test with
+    margin ``max_drop``, Wellek 2010, ch. 1). A point drop larger than ``max_drop`` is
+    not enough for ``dropped``: with few items it is often noise, and the interval says
+    so (``inconclusive``). With ``n`` items in each run a kappa's standard error is
+    roughly ``1 / sqrt(n)`` or less, so the interval's half-width is about
+    ``1.96 * sqrt(2 / n)``: choose ``max_drop`` above it, or rate more items.
+
+    The two results must be independent samples of items (e.g. two nights' exports);
+    for the same items rated twice the interval is too wide (a paired comparison
+    would need the covariance).
+
+    References
+    ----------
+    Fleiss, J. L., Levin, B. & Paik, M. C. (2003). Statistical Methods for Rates and
+    Proportions (3rd ed.), sec. 18.1. Wiley.
+
+    Wellek, S. (2010). Testing Statistical Hypotheses of Equivalence and
+    Noninferiority (2nd ed.). Chapman & Hall/CRC.
+
+    Examples
+    --------
+    The first 300 items of a team as the baseline, the next 300 as now:
+
+    >>> import kappaframe as kf
+    >>> team = kf.datasets.labeling_team(seed=0)
+    >>> before = kf.pairwise(team[team["item"] <= 300], ["ana", "ben", "dee"], ci=0.95)
+    >>> after = kf.pairwise(team[team["item"] > 300], ["ana", "ben", "dee"], ci=0.95)
+    >>> out = kf.against_baseline(after, before, max_drop=0.1)
+    >>> out[["rater_a", "rater_b", "baseline", "kappa", "change_low"]].round(3).values.tolist()
+    [['ana', 'ben', 0.464, 0.376, -0.191], ['ana', 'dee', 0.128, 0.108, -0.093], \
+['ben', 'dee', 0.081, 0.039, -0.093]]
+    >>> out["state"].tolist()
+    ['inconclusive', 'ok', 'ok']
+
+    ana and ben's kappa fell by 0.088: less than 0.1, but on about 300 items each a drop
+    of 0.19 cannot be ruled out, so it is inconclusive.
+    """
+    level = check_level(ci)
+    drop = _check_max_drop(max_drop)
+    new_frame, old_frame = _frame(result, "result"), _frame(baseline, "baseline")
+    new_names, old_names = new_frame.columns(), old_frame.columns()
+    new_names = [c for c in new_names if c not in BASELINE_COLUMNS]
+    new_layout = result_layout(new_names, "result")
+    old_layout = result_layout(old_names, "the baseline")
+    check_names(new_layout.keys, BASELINE_COLUMNS, "against_baseline")
+    if set(new_layout.keys) != set(old_layout.keys) or new_layout.value != old_layout.value:
+        raise KappaFrameError(
+            f"the baseline's rows are {_rows_of(old_layout)}, the result's "
+            f"{_rows_of(new_layout)}; compare like with like: "
+            + ways(
+                "the same function (pairwise or overall) with the same by= columns.",
+                "a baseline made with the same --by (a pairs table for the pairs, the "
+                "<name>.overall table for --overall).",
+            )
+        )
+    keys = new_layout.keys
+    new_frame.load([*new_names, *(["state"] if "state" in new_frame.columns() else [])])
+    old_needed = [*keys, old_layout.value, "se", *(["state"] if "state" in old_names else [])]
+    old_frame.load(old_needed)
+
+    new_columns = _key_columns(new_frame, keys)
+    old_columns = _key_columns(old_frame, keys)
+    for name, (_, new_u), (_, old_u) in zip(keys, new_columns, old_columns, strict=True):
+        new_kinds = {_kind(u) for u in new_u if u is not None}
+        old_kinds = {_kind(u) for u in old_u if u is not None}
+        if new_kinds and old_kinds and new_kinds != old_kinds:
+            raise KappaFrameError(
+                f"key column {name!r} holds {' and '.join(sorted(new_kinds))} in the result "
+                f"but {' and '.join(sorted(old_kinds))} in the baseline, so no row would "
+                f"match; write it as one type in both (e.g. .astype(str))."
+            )
+    new_keep, old_keep = _measured(new_frame), _measured(old_frame)
+    new_rows = _row_keys(new_columns, new_frame.n_rows)
+    new_rows = [r for r, keep in zip(new_rows, new_keep, strict=True) if keep]
+    old_rows = _row_keys(old_columns, old_frame.n_rows)
+    old_rows = [r for r, keep in zip(old_rows, old_keep, strict=True) if keep]
+    _unique_rows(new_rows, keys, "the result")
+    _unique_rows(old_rows, keys, "the baseline")
+
+    new_value = _numbers(new_frame, new_layout.value, "the result")[new_keep]
+    new_se = _numbers(new_frame, "se", "the result")[new_keep]
+    old_value = _numbers(old_frame, old_layout.value, "the baseline")[old_keep]
+    old_se = _numbers(old_frame, "se", "the baseline")[old_keep]
+
+    position = {row: i for i, row in enumerate(old_rows)}
+    match = np.array([position.get(row, -1) for row in new_rows], dtype=np.intp)
+    matched = match >= 0
+    found = set(match[matched].tolist())
+    missing = [i for i in range(len(old_rows)) if i not in found]
+
+    n_new, n_all = len(new_rows), len(new_rows) + len(missing)
+    base = np.full(n_all, math.nan)
+    base[:n_new][matched] = old_value[match[matched]]
+    base[n_new:] = old_value[missing]
+    change, low, high = (np.full(n_all, math.nan) for _ in range(3))
+    state = np.full(n_all, STATES.index("new"), dtype=np.int8)
+    state[n_new:] = STATES.index("missing")
+    if matched.any():
+        rows = match[matched]
+        diff = difference(old_value[rows], old_se[rows], new_value[matched], new_se[matched], level)
+        change[:n_new][matched] = diff["difference"]
+        low[:n_new][matched] = diff["ci_low"]
+        high[:n_new][matched] = diff["ci_high"]
+        state[:n_new][matched] = states(diff["difference"], diff["ci_low"], diff["ci_high"], drop)
+
+    native = new_frame.frame
+    if missing:
+        extra = [old_rows[i] for i in missing]
+        native = append_rows(native, {k: [r[j] for r in extra] for j, k in enumerate(keys)})
+    appended = new_frame.n_rows + np.arange(len(missing), dtype=np.intp)
+    shown = np.concatenate([np.flatnonzero(new_keep), appended]).astype(np.intp)
+    columns = [Column(c, "key", shown, source=c) for c in new_names]
+    columns += [
+        Column("baseline", "float", base),
+        Column("change", "float", change),
+        Column("change_low", "float", low),
+        Column("change_high", "float", high),
+        Column("state", "enum", state, categories=STATES),
+    ]
+    mark = getattr(native, "attrs", {}).get(MARK)
+    table = Table(columns, mark=dict(mark) if isinstance(mark, dict) else None)
+    return render(table, native, new_frame.output)
+
+
+def _measured(frame: Any) -> np.ndarray:
+    """Rows that are a result's own: not ``missing`` rows an earlier comparison appended."""
+    keep = np.ones(frame.n_rows, dtype=bool)
+    if "state" in frame.columns():
+        fact = frame.labels("state")
+        uniques = [str(_plain(u)) for u in fact.uniques]
+        if "missing" in uniques:
+            keep = np.asarray(fact.codes) != uniques.index("missing")
+    return keep
+
+
+def _rows_of(layout: Layout) -> str:
+    coefficient = "pairs' kappa" if layout.value == "kappa" else "overall values"
+    keys = ", ".join(str(k) for k in layout.keys) or "no key"
+    return f"{coefficient} keyed by {keys}"
