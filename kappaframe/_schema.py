@@ -27,7 +27,9 @@ __all__ = [
     "MARK",
     "MATRIX_KEY",
     "OVERALL_COLUMNS",
+    "PILOT_COLUMNS",
     "RATER_COLUMNS",
+    "SAMPLE_SIZE_COLUMNS",
     "SWEEP_COLUMNS",
     "TIDY_COLUMNS",
     "Column",
@@ -46,6 +48,24 @@ CI_COLUMNS = ("se", "se0", "ci_low", "ci_high", "z", "p_value")
 #: ``interpretation`` names (Gwet 2014, ch. 6).
 BENCHMARK_COLUMNS = ("interpretation_p",)
 OVERALL_COLUMNS = ("method", "n_items", "n_raters", "p_o", "p_e", "value", "interpretation")
+#: ``sample_size``: the question and its answer, one row per question (per pilot group).
+SAMPLE_SIZE_COLUMNS = (
+    "goal",
+    "method",
+    "n_raters",
+    "n_categories",
+    "props",
+    "kappa0",
+    "kappa1",
+    "lower",
+    "upper",
+    "alpha",
+    "power",
+    "alternative",
+    "n_items",
+)
+#: ``sample_size`` of a pilot frame: before the question, what the pilot showed.
+PILOT_COLUMNS = ("pilot_items", "pilot_kappa")
 RATER_COLUMNS = (
     "rater",
     "n_items",

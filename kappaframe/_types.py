@@ -34,6 +34,8 @@ CategoryMethod = Literal["fleiss", "cohen"]
 AnnotationTool = Literal["label-studio", "prodigy", "doccano"]
 ConsensusModel = Literal["majority", "dawid-skene"]
 Ties = Literal["missing", "first-category", "random"]
+#: ``sample_size``: a one-sided test of kappa <= kappa0, or a two-sided one (kappaSize's).
+SizeAlternative = Literal["greater", "two-sided"]
 
 __all__ = [
     "Alternative",
@@ -51,6 +53,7 @@ __all__ = [
     "Normalization",
     "Scale",
     "ScaleName",
+    "SizeAlternative",
     "Stat",
     "Ties",
     "Triangle",

@@ -41,16 +41,20 @@ the Dirichlet-multinomial for ``K >= 3``), from which the normal-theory sample s
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._errors import KappaFrameError
+from .multirater import Ratings, compute
 
 __all__ = [
     "CLOSED_FORM_CATEGORIES",
     "CLOSED_FORM_RATERS",
+    "Pilot",
     "cell_probabilities",
+    "check_cells",
     "chi_square_distance",
     "critical_value",
     "items_for_interval",
@@ -58,6 +62,7 @@ __all__ = [
     "items_for_power",
     "items_for_power_normal",
     "noncentrality",
+    "pilot_estimates",
     "simulate_counts",
     "simulated_variance",
 ]
@@ -302,8 +307,6 @@ def simulated_variance(
     >>> abs(v / 0.768 - 1) < 0.01
     True
     """
-    from .multirater import Ratings, compute
-
     props = np.asarray(props, dtype=float)
     rng = np.random.default_rng(seed)
     counts = simulate_counts(kappa, props, n_raters, n_items, rng)
@@ -379,3 +382,38 @@ def check_cells(kappa: float, props: np.ndarray, n_raters: int) -> None:
             f"kappa {kappa!r} leaves an outcome of the agreement model with probability "
             f"{float(cells.min()):.3g}: no sample size follows; take a kappa below 1."
         )
+
+
+@dataclass(frozen=True)
+class Pilot:
+    """What a pilot shows per group: labeled items, category shares and Fleiss' kappa."""
+
+    n_items: np.ndarray  # (G,) items with a label
+    props: np.ndarray  # (G, K) Fleiss' pi: the mean share of each category per item
+    kappa: np.ndarray  # (G,) Fleiss' kappa (NaN without an item rated twice)
+
+
+def pilot_estimates(rt: Ratings) -> Pilot:
+    """The shares and Fleiss' kappa of each group of a pilot's ratings.
+
+    The shares are Fleiss' ``pi_k``, the mean over items of ``r_ik / r_i``: the common
+    category shares of the agreement model (one set for every rater).
+    """
+    k = rt.n_categories
+    counts = rt.counts
+    r = counts.sum(axis=1)
+    n = np.bincount(rt.group, minlength=rt.n_groups).astype(float)
+    share = counts / np.where(r > 0, r, 1.0)[:, None]
+    sums = np.zeros((rt.n_groups, k))
+    np.add.at(sums, rt.group, share)
+    props = sums / np.where(n > 0, n, 1.0)[:, None]
+    out = compute(
+        rt,
+        "fleiss",
+        1.0 - np.eye(k),
+        weighted=False,
+        level="nominal",
+        categories=list(range(k)),
+        with_variance=False,
+    )
+    return Pilot(n.astype(np.int64), props, np.asarray(out["value"], dtype=float))
