@@ -464,7 +464,7 @@ def sample_size(
     One-sided, as the question "is agreement above 0.4?" asks it:
 
     >>> int(kf.sample_size(kappa0=0.4, kappa1=0.6, props=[0.7, 0.3])["n_items"].iloc[0])
-    150
+    151
 
     An interval 0.2 wide around 0.4 (kappaSize's ``CIBinary``, 397 subjects):
 

@@ -5,6 +5,7 @@
   ``kf.raters`` calls out, and the ``--fail-under`` gate.
 - ``.items``: ``kappaframe items``: flags in, ``kf.items`` out: the items table or the
   queue of items to send back.
+- ``.plan``: ``kappaframe plan``: flags in, ``kf.sample_size`` out: how many items to rate.
 - ``.ratings``: the input read whole as both commands read it (columns, relabelling).
 - ``.stream``: ``--stream``: the input as a ``kf.scan`` counted in batches.
 - ``.output``: the report's tables written to ``--output`` (and beside it) or stdout.
