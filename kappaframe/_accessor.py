@@ -33,6 +33,7 @@ from ._types import (
     Normalization,
     Scale,
     SizeAlternative,
+    SizeMethod,
     Stat,
     Ties,
     Triangle,
@@ -345,6 +346,7 @@ class KappaAccessor(Generic[FrameT]):
         lower: float | None = None,
         upper: float | None = None,
         alternative: SizeAlternative = "greater",
+        method: SizeMethod = "auto",
         seed: int = 0,
     ) -> Any:
         return _sample_size.sample_size(
@@ -366,6 +368,7 @@ class KappaAccessor(Generic[FrameT]):
             lower=lower,
             upper=upper,
             alternative=alternative,
+            method=method,
             seed=seed,
         )
 

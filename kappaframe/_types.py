@@ -36,6 +36,8 @@ ConsensusModel = Literal["majority", "dawid-skene"]
 Ties = Literal["missing", "first-category", "random"]
 #: ``sample_size``: a one-sided test of kappa <= kappa0, or a two-sided one (kappaSize's).
 SizeAlternative = Literal["greater", "two-sided"]
+#: ``sample_size``: kappaSize's closed form where it has one, else a simulation; or either.
+SizeMethod = Literal["auto", "goodness-of-fit", "simulation"]
 
 __all__ = [
     "Alternative",
@@ -54,6 +56,7 @@ __all__ = [
     "Scale",
     "ScaleName",
     "SizeAlternative",
+    "SizeMethod",
     "Stat",
     "Ties",
     "Triangle",

@@ -23,7 +23,7 @@ from .._frames.render import render
 from .._schema import PILOT_COLUMNS, SAMPLE_SIZE_COLUMNS, Column, Table
 from .._stats import sample_size as _size
 from .._stats.multirater import ratings_of
-from .._types import Duplicates, SizeAlternative
+from .._types import Duplicates, SizeAlternative, SizeMethod
 from .assemble import key_columns
 from .many_common import prepare_ratings
 
@@ -32,6 +32,7 @@ __all__ = ["sample_size"]
 FrameT = TypeVar("FrameT")
 
 SIZE_ALTERNATIVES: tuple[str, ...] = get_args(SizeAlternative)
+SIZE_METHODS: tuple[str, ...] = get_args(SizeMethod)
 #: How far the proportions may sum from 1 (kappaSize's tolerance); never renormalised.
 PROPS_TOLERANCE = 1e-3
 
@@ -237,11 +238,20 @@ def _plan(
     return _Plan("power", kappa0, k1, None, None, props, n_raters, alpha, pw, alternative)
 
 
-def _solve(plan: _Plan, seed: int) -> tuple[str, int]:
+def _solve(plan: _Plan, seed: int, method: str) -> tuple[str, int]:
     """``method`` and ``n_items`` of one checked question."""
     k = len(plan.props)
     closed = k in _size.CLOSED_FORM_CATEGORIES and plan.n_raters in _size.CLOSED_FORM_RATERS
-    if closed:
+    if method == "goodness-of-fit" and not closed:
+        # ``method`` is ``--method`` here, not report's ``--overall``: spelled out
+        given = ways(f"method={method!r}", f"--method {method}")
+        other = ways("method='simulation' (or 'auto')", "--method simulation (or auto)")
+        raise KappaFrameError(
+            f"{given} has a closed form for 2 to 5 categories and 2 to 6 raters "
+            f"(kappaSize's); this plan has {k} categories and {plan.n_raters} raters: use "
+            f"{other}."
+        )
+    if closed and method != "simulation":
         if plan.goal == "power":
             assert plan.kappa1 is not None and plan.power is not None
             _, n = _size.items_for_power(
@@ -282,8 +292,8 @@ def _shown(props: np.ndarray, digits: int | None) -> str:
     return ", ".join(f"{p:g}" if digits is None else f"{p:.{digits}f}" for p in props)
 
 
-def _columns(plans: list[_Plan], seed: int, digits: int | None) -> list[Column]:
-    solved = [_solve(p, seed) for p in plans]
+def _columns(plans: list[_Plan], seed: int, method: str, digits: int | None) -> list[Column]:
+    solved = [_solve(p, seed, method) for p in plans]
 
     def floats(values: list[float | None]) -> np.ndarray:
         return np.array([np.nan if v is None else v for v in values], dtype=float)
@@ -334,6 +344,7 @@ def sample_size(
     lower: float | None = None,
     upper: float | None = None,
     alternative: SizeAlternative = "greater",
+    method: SizeMethod = "auto",
     seed: int = 0,
 ) -> Any:
     """How many items to rate: the sample size of a kappa study, for power or an interval.
@@ -365,7 +376,10 @@ def sample_size(
     literature has no closed form, and ``method`` is "simulation": the large-sample variance
     ``v`` of Fleiss' kappa is estimated from one seeded sample of 200,000 items drawn from
     the same model, and ``n = ((z_a sqrt(v0) + z_power sqrt(v1)) / (kappa1 - kappa0))^2`` or
-    ``n = v0 (z / (kappa0 - bound))^2``.
+    ``n = v0 (z / (kappa0 - bound))^2``. The two methods size different tests: the
+    goodness-of-fit test reads the whole pattern of each item's ratings, the simulation sizes
+    the normal test (or interval) of Fleiss' kappa itself, which for two raters needs about
+    as many items (within 10% in the tests) and for many raters may need more.
 
     Parameters
     ----------
@@ -401,6 +415,10 @@ def sample_size(
     alternative : {"greater", "two-sided"}, default "greater"
         Power only: a one-sided test of ``kappa <= kappa0``, or a two-sided one of
         ``kappa = kappa0`` at level ``alpha`` (kappaSize's ``Power*`` functions).
+    method : {"auto", "goodness-of-fit", "simulation"}, default "auto"
+        "auto": the goodness-of-fit closed form where kappaSize has one (2 to 5 categories,
+        2 to 6 raters), else the simulation; or either one by name ("goodness-of-fit"
+        outside that range is an error).
     seed : int, default 0
         The simulation's seed (used only when ``method`` is "simulation").
 
@@ -473,6 +491,8 @@ def sample_size(
     397
     """
     seed = _check_seed(seed)
+    if method not in SIZE_METHODS:
+        raise bad_option("method", method, SIZE_METHODS)
     if data is None:
         for name, value in (
             ("raters", raters),
@@ -499,7 +519,7 @@ def sample_size(
         m = 2 if n_raters is None else _n_raters(n_raters)
         _size.check_cells(k0, shares, m)
         plan = _plan(k0, kappa1, shares, m, alpha, power, width, lower, upper, alternative)
-        table = Table(_columns([plan], seed, digits=None))
+        table = Table(_columns([plan], seed, method, digits=None))
         return render(table, None, "pandas", eager=True)
     return _from_pilot(
         data,
@@ -520,6 +540,7 @@ def sample_size(
         lower=lower,
         upper=upper,
         alternative=alternative,
+        method=method,
         seed=seed,
     )
 
@@ -635,5 +656,5 @@ def _from_pilot(data: Any, raters: Any, **options: Any) -> Any:
         Column("pilot_items", "int", pilot.n_items.astype(np.int64)),
         Column("pilot_kappa", "float", pilot.kappa.astype(float)),
     ]
-    columns += _columns(plans, options["seed"], digits=4)
+    columns += _columns(plans, options["seed"], options["method"], digits=4)
     return prep.frame.render(Table(columns))

@@ -448,7 +448,7 @@ examples:
 
 def _plan_command(commands: Any) -> None:
     """``kappaframe plan``: how many items to rate, from numbers or a pilot file."""
-    from .._types import SizeAlternative
+    from .._types import SizeAlternative, SizeMethod
 
     plan = commands.add_parser(
         "plan",
@@ -508,6 +508,14 @@ def _plan_command(commands: Any) -> None:
         choices=list(get_args(SizeAlternative)),
         default="greater",
         help="power: one-sided (greater, default) or two-sided as kappaSize",
+    )
+    group.add_argument(
+        "--method",
+        dest="size_method",
+        choices=list(get_args(SizeMethod)),
+        default="auto",
+        help="goodness-of-fit (kappaSize's closed form: 2-5 categories, 2-6 raters), "
+        "simulation (of Fleiss' kappa), or auto: the closed form where there is one",
     )
     group.add_argument(
         "--seed",

@@ -73,6 +73,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         "lower": args.lower,
         "upper": args.upper,
         "alternative": args.alternative,
+        "method": args.size_method,
         "seed": args.seed,
     }
     log.debug("flags: %s", settings(args, fmt))
