@@ -493,7 +493,22 @@ def sample_size(
     seed = _check_seed(seed)
     if method not in SIZE_METHODS:
         raise bad_option("method", method, SIZE_METHODS)
+    if alternative not in SIZE_ALTERNATIVES:
+        raise bad_option("alternative", alternative, SIZE_ALTERNATIVES)
+    numbers = {"kappa0": kappa0, "kappa1": kappa1, "alpha": alpha, "power": power}
+    numbers.update({"width": width, "lower": lower, "upper": upper})
+    for name, value in numbers.items():
+        if value is not None:
+            _number(name, value)  # a foreign type is named before any other check
+    if n_raters is not None:
+        _n_raters(n_raters)
     if data is None:
+        if duplicates != "raise":
+            raise KappaFrameError(
+                f"{arg('duplicates', duplicates)} describes a pilot frame, and none was "
+                "given; pass the pilot, or drop it.",
+                option="duplicates",
+            )
         for name, value in (
             ("raters", raters),
             ("item", item),
