@@ -509,17 +509,12 @@ def sample_size(
                 "given; pass the pilot, or drop it.",
                 option="duplicates",
             )
-        for name, value in (
-            ("raters", raters),
-            ("item", item),
-            ("rater", rater),
-            ("label", label),
-            ("by", by),
-            ("categories", categories),
-        ):
-            if value is not None:
+        pilot_only: dict[str, Any] = {"raters": raters, "item": item, "rater": rater}
+        pilot_only.update({"label": label, "by": by, "categories": categories})
+        for name, given in pilot_only.items():
+            if given is not None:
                 raise KappaFrameError(
-                    f"{arg(name, value)} describes a pilot frame, and none was given; pass "
+                    f"{arg(name, given)} describes a pilot frame, and none was given; pass "
                     "the pilot, or drop it.",
                     option=name,
                 )
@@ -607,7 +602,7 @@ def _from_pilot(data: Any, raters: Any, **options: Any) -> Any:
     m = len(prep.raters) if options["n_raters"] is None else int(options["n_raters"])
     plans = []
     for g in range(n_groups):
-        where = f" (group {g + 1} of {n_groups})" if n_groups > 1 else ""
+        where = f" (group {g + 1} of {n_groups} in {arg('by')} order)" if n_groups > 1 else ""
         shares = pilot.props[g]
         unused = [prep.categories[c] for c in range(k) if not shares[c] > 0]
         if pilot.n_items[g] == 0 or unused:

@@ -187,7 +187,9 @@ def test_bad_pilot_options_are_named() -> None:
     noisy = df.copy()
     for r in ("r1", "r2", "r3"):
         noisy.loc[noisy["project"] == "p2", r] = rng.choice(["a", "b", "c"], size=75)
-    with pytest.raises(KappaFrameError, match=r"\(group 2 of 2\) is .*not above kappa0=0.3"):
+    with pytest.raises(
+        KappaFrameError, match=r"\(group 2 of 2 in by= order\) is .*not above kappa0=0.3"
+    ):
         kf.sample_size(noisy, by="project", kappa0=0.3)
     with pytest.raises(KappaFrameError, match="category 'z' has no rating"):
         kf.sample_size(df, ["r1", "r2"], kappa0=0.2, categories=["a", "b", "c", "z"])
