@@ -450,7 +450,9 @@ def sample_size(
     and one kappa for every pair of raters, as kappaSize does; the kappa of a pilot is
     Fleiss' kappa, the estimate under that model (Scott's pi for two raters). kappaSize's
     ``alpha`` is two-sided for power: ``alternative="two-sided"`` reproduces it; the default
-    one-sided test needs fewer items (kappaSize's count at ``2 alpha``).
+    one-sided test needs fewer items (kappaSize's count at ``2 alpha``). A pilot's kappa is
+    an estimate: for a cautious count, plan from numbers with a lower ``kappa1`` (e.g. the
+    ``ci_low`` of ``overall(..., ci=0.95)``).
 
     References
     ----------
