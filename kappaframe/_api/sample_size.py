@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, get_args
@@ -18,7 +19,7 @@ from typing import Any, TypeVar, get_args
 import numpy as np
 
 from .._encode.codes import object_array
-from .._errors import KappaFrameError, arg, bad_option, ways
+from .._errors import KappaFrameError, arg, bad_option, user_stacklevel, ways
 from .._frames.render import render
 from .._schema import PILOT_COLUMNS, SAMPLE_SIZE_COLUMNS, Column, Table
 from .._stats import sample_size as _size
@@ -35,6 +36,8 @@ SIZE_ALTERNATIVES: tuple[str, ...] = get_args(SizeAlternative)
 SIZE_METHODS: tuple[str, ...] = get_args(SizeMethod)
 #: How far the proportions may sum from 1 (kappaSize's tolerance); never renormalised.
 PROPS_TOLERANCE = 1e-3
+#: Below this expected count of a category, the chi-square approximation is rough.
+SMALL_CELL = 5
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,7 @@ def _plan(
             lower, upper = kappa0 - w / 2.0, kappa0 + w / 2.0
             if lower < 0.0 or upper >= 1.0:
                 raise KappaFrameError(
-                    f"{arg('width', width)} around kappa0 {kappa0!r} reaches "
+                    f"{arg('width', width)} around kappa0 {kappa0:.4g} reaches "
                     f"[{lower:.3g}, {upper:.3g}], outside [0, 1); take a narrower width, or "
                     f"give one limit with {arg('lower')}.",
                     option="width",
@@ -181,13 +184,13 @@ def _plan(
         high = None if upper is None else _kappa("upper", upper, low_ok=False)
         if low is not None and not low < kappa0:
             raise KappaFrameError(
-                f"{arg('lower', lower)} must be below kappa0 ({kappa0!r}): it is the lowest "
+                f"{arg('lower', lower)} must be below kappa0 ({kappa0:.4g}): it is the lowest "
                 "value the interval may reach.",
                 option="lower",
             )
         if high is not None and not high > kappa0:
             raise KappaFrameError(
-                f"{arg('upper', upper)} must be above kappa0 ({kappa0!r}): it is the highest "
+                f"{arg('upper', upper)} must be above kappa0 ({kappa0:.4g}): it is the highest "
                 "value the interval may reach.",
                 option="upper",
             )
@@ -214,7 +217,7 @@ def _plan(
     k1 = _kappa("kappa1", kappa1, low_ok=False)
     if not k1 > kappa0:
         raise KappaFrameError(
-            f"{arg('kappa1', kappa1)} must be above kappa0 ({kappa0!r}): the study shows "
+            f"{arg('kappa1', kappa1)} must be above kappa0 ({kappa0:.4g}): the study shows "
             "agreement above kappa0 when it is really kappa1; swap them, or ask for an "
             f"interval with {arg('lower')}.",
             option="kappa1",
@@ -292,8 +295,30 @@ def _shown(props: np.ndarray, digits: int | None) -> str:
     return ", ".join(f"{p:g}" if digits is None else f"{p:.{digits}f}" for p in props)
 
 
+def _warn_small_cells(plans: list[_Plan], solved: list[tuple[str, int]]) -> None:
+    """One warning per call for the rows where a category is expected fewer than 5 times.
+
+    kappaSize's rule: some share times ``n_items`` is below 5 (its ``print`` methods warn).
+    """
+    small = sum(
+        how == "goodness-of-fit" and float(plan.props.min()) * n < SMALL_CELL
+        for plan, (how, n) in zip(plans, solved, strict=True)
+    )
+    if small:
+        rows = "the row" if len(plans) == 1 else f"{small} of {len(plans)} rows"
+        other = ways("method='simulation'", "--method simulation")
+        warnings.warn(
+            f"sample_size: for {rows}, some category's share times n_items is below "
+            f"{SMALL_CELL} (too few items to see it): the goodness-of-fit approximation is "
+            f"rough there, as kappaSize warns; compare {other}.",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
+
+
 def _columns(plans: list[_Plan], seed: int, method: str, digits: int | None) -> list[Column]:
     solved = [_solve(p, seed, method) for p in plans]
+    _warn_small_cells(plans, solved)
 
     def floats(values: list[float | None]) -> np.ndarray:
         return np.array([np.nan if v is None else v for v in values], dtype=float)
@@ -432,6 +457,13 @@ def sample_size(
         (the shares, as text); ``kappa0``; ``kappa1``; ``lower``; ``upper``; ``alpha``;
         ``power``; ``alternative`` (of an interval: "two-sided", or "greater" for a lower
         limit alone); ``n_items``. Numbers that do not apply are NaN.
+
+    Warns
+    -----
+    UserWarning
+        Once per call, with a count, when some category's share times ``n_items`` is below 5
+        (the goodness-of-fit approximation is rough there; kappaSize prints the same
+        warning).
 
     Raises
     ------
@@ -625,18 +657,23 @@ def _from_pilot(data: Any, raters: Any, **options: Any) -> Any:
             )
         _size.check_cells(kappa, shares, m)
         if interval:
-            plan = _plan(
-                kappa,
-                None,
-                shares,
-                m,
-                options["alpha"],
-                options["power"],
-                options["width"],
-                options["lower"],
-                options["upper"],
-                options["alternative"],
-            )
+            try:
+                plan = _plan(
+                    kappa,
+                    None,
+                    shares,
+                    m,
+                    options["alpha"],
+                    options["power"],
+                    options["width"],
+                    options["lower"],
+                    options["upper"],
+                    options["alternative"],
+                )
+            except KappaFrameError as err:  # say which pilot group's kappa0 it is
+                raise KappaFrameError(
+                    f"the pilot's Fleiss' kappa{where} is the kappa0: {err}", option=err.option
+                ) from None
         else:
             assert k0_given is not None
             if not kappa > k0_given:

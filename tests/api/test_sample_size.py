@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -57,8 +58,11 @@ def test_width_lower_and_both_limits() -> None:
 
 
 def test_more_raters_and_categories_use_kappasize_then_simulation() -> None:
-    closed = kf.sample_size(kappa0=0.4, kappa1=0.6, props=[0.3, 0.6, 0.1], n_raters=6)
+    # six raters need few items: the rare category is seen less than 5 times (share 0.1)
+    with pytest.warns(UserWarning, match="for the row, some category's share times n_items"):
+        closed = kf.sample_size(kappa0=0.4, kappa1=0.6, props=[0.3, 0.6, 0.1], n_raters=6)
     assert closed.iloc[0]["method"] == "goodness-of-fit"
+    assert 0.1 * n_items(closed)[0] < 5
     wide = [0.2, 0.2, 0.2, 0.2, 0.1, 0.1]
     sim = kf.sample_size(kappa0=0.4, kappa1=0.6, props=wide, n_raters=3, seed=7)
     again = kf.sample_size(kappa0=0.4, kappa1=0.6, props=wide, n_raters=3, seed=7)
@@ -126,9 +130,9 @@ def test_accessor_is_the_function_and_the_frame_is_untouched() -> None:
 def test_polars_in_polars_out() -> None:
     pl = pytest.importorskip("polars")
     df = pl.from_pandas(pilot(3))
-    res = kf.sample_size(df, by="project", kappa0=0.2)
+    res = kf.sample_size(df, by="project", width=0.1)
     assert isinstance(res, pl.DataFrame)
-    lazy = kf.sample_size(df.lazy(), by="project", kappa0=0.2)
+    lazy = kf.sample_size(df.lazy(), by="project", width=0.1)
     assert isinstance(lazy, pl.LazyFrame)
     assert lazy.collect().equals(res)
 
@@ -193,3 +197,19 @@ def test_bad_pilot_options_are_named() -> None:
         kf.sample_size(noisy, by="project", kappa0=0.3)
     with pytest.raises(KappaFrameError, match="category 'z' has no rating"):
         kf.sample_size(df, ["r1", "r2"], kappa0=0.2, categories=["a", "b", "c", "z"])
+
+
+def test_few_items_for_a_rare_category_warn_once_with_a_count() -> None:
+    team = kf.datasets.labeling_team(seed=0)
+    grades = list(kf.datasets.GRADES)
+    with pytest.warns(UserWarning, match=r"for 3 of 3 rows, .*compare method='simulation'") as got:
+        res = team.kappa.sample_size(
+            list(kf.datasets.TEAM), by="project", categories=grades, lower=0.0
+        )
+    assert len(got) == 1
+    shares = [min(float(p) for p in row.split(", ")) for row in res["props"]]
+    assert all(p * n < 5 for p, n in zip(shares, res["n_items"], strict=True))
+    # kappaSize's documented examples need enough items: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kf.sample_size(kappa0=0.4, kappa1=0.6, props=[0.3, 0.6, 0.1], alternative="two-sided")
