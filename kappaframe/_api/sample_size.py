@@ -54,6 +54,8 @@ class _Plan:
     alpha: float
     power: float | None
     alternative: str
+    #: ``goal="limit"``: the items the study has (the limit is the answer).
+    fixed_items: int | None = None
 
 
 def _number(name: str, value: Any) -> float:
@@ -147,10 +149,29 @@ def _plan(
     lower: Any,
     upper: Any,
     alternative: str,
+    n_items: int | None = None,
 ) -> _Plan:
     """Check one question's numbers, in the order a reader would fix them."""
     alpha = _probability("alpha", alpha, "it is the chance of a false claim, e.g. 0.05")
     interval = width is not None or lower is not None or upper is not None
+    if n_items is not None:
+        asked = {"kappa1": kappa1, "width": width, "lower": lower, "upper": upper}
+        clash = [name for name, value in asked.items() if value is not None]
+        if clash:
+            raise KappaFrameError(
+                f"{arg('n_items', n_items)} asks which lower limit that many items give, "
+                f"and {arg(clash[0], asked[clash[0]])} how many items; ask one question per "
+                "call.",
+                option="n_items",
+            )
+        if alpha >= 0.5:
+            raise KappaFrameError(
+                f"{arg('alpha', alpha)} must be below 0.5 for a one-sided limit.",
+                option="alpha",
+            )
+        return _Plan(
+            "limit", kappa0, None, None, None, props, n_raters, alpha, None, "greater", n_items
+        )
     if interval:
         if kappa1 is not None:
             raise KappaFrameError(
@@ -241,8 +262,8 @@ def _plan(
     return _Plan("power", kappa0, k1, None, None, props, n_raters, alpha, pw, alternative)
 
 
-def _solve(plan: _Plan, seed: int, method: str) -> tuple[str, int]:
-    """``method`` and ``n_items`` of one checked question."""
+def _solve(plan: _Plan, seed: int, method: str) -> tuple[str, int, float | None]:
+    """``method``, ``n_items`` and (``goal="limit"``) the lower limit of one question."""
     k = len(plan.props)
     closed = k in _size.CLOSED_FORM_CATEGORIES and plan.n_raters in _size.CLOSED_FORM_RATERS
     if method == "goodness-of-fit" and not closed:
@@ -255,6 +276,12 @@ def _solve(plan: _Plan, seed: int, method: str) -> tuple[str, int]:
             f"{other}."
         )
     if closed and method != "simulation":
+        if plan.goal == "limit":
+            assert plan.fixed_items is not None
+            low = _size.lower_limit(
+                plan.kappa0, plan.fixed_items, plan.props, plan.n_raters, plan.alpha
+            )
+            return "goodness-of-fit", plan.fixed_items, _limit(plan, low)
         if plan.goal == "power":
             assert plan.kappa1 is not None and plan.power is not None
             _, n = _size.items_for_power(
@@ -270,8 +297,12 @@ def _solve(plan: _Plan, seed: int, method: str) -> tuple[str, int]:
             _, n = _size.items_for_interval(
                 plan.kappa0, plan.lower, plan.upper, plan.props, plan.n_raters, plan.alpha
             )
-        return "goodness-of-fit", n
+        return "goodness-of-fit", n, None
     var0 = _size.simulated_variance(plan.kappa0, plan.props, plan.n_raters, seed=seed)
+    if plan.goal == "limit":
+        assert plan.fixed_items is not None
+        low = _size.lower_limit_normal(plan.kappa0, plan.fixed_items, var0, plan.alpha)
+        return "simulation", plan.fixed_items, _limit(plan, low)
     if plan.goal == "power":
         assert plan.kappa1 is not None and plan.power is not None
         var1 = _size.simulated_variance(plan.kappa1, plan.props, plan.n_raters, seed=seed + 1)
@@ -288,21 +319,32 @@ def _solve(plan: _Plan, seed: int, method: str) -> tuple[str, int]:
         _, n = _size.items_for_interval_normal(
             plan.kappa0, plan.lower, plan.upper, var0, plan.alpha
         )
-    return "simulation", n
+    return "simulation", n, None
+
+
+def _limit(plan: _Plan, low: float | None) -> float:
+    """The lower limit, or the error of too few items for one at or above 0."""
+    if low is None:
+        raise KappaFrameError(
+            f"{arg('n_items', plan.fixed_items)} items leave kappa0 {plan.kappa0:.4g} without "
+            "an expected lower limit at or above 0: give more items (or a higher alpha).",
+            option="n_items",
+        )
+    return low
 
 
 def _shown(props: np.ndarray, digits: int | None) -> str:
     return ", ".join(f"{p:g}" if digits is None else f"{p:.{digits}f}" for p in props)
 
 
-def _warn_small_cells(plans: list[_Plan], solved: list[tuple[str, int]]) -> None:
+def _warn_small_cells(plans: list[_Plan], solved: list[tuple[str, int, float | None]]) -> None:
     """One warning per call for the rows where a category is expected fewer than 5 times.
 
     kappaSize's rule: some share times ``n_items`` is below 5 (its ``print`` methods warn).
     """
     small = sum(
         how == "goodness-of-fit" and float(plan.props.min()) * n < SMALL_CELL
-        for plan, (how, n) in zip(plans, solved, strict=True)
+        for plan, (how, n, _) in zip(plans, solved, strict=True)
     )
     if small:
         rows = "the row" if len(plans) == 1 else f"{small} of {len(plans)} rows"
@@ -331,7 +373,13 @@ def _columns(plans: list[_Plan], seed: int, method: str, digits: int | None) -> 
         Column("props", "name", object_array([_shown(p.props, digits) for p in plans])),
         Column("kappa0", "float", floats([p.kappa0 for p in plans])),
         Column("kappa1", "float", floats([p.kappa1 for p in plans])),
-        Column("lower", "float", floats([p.lower for p in plans])),
+        Column(
+            "lower",
+            "float",
+            floats(
+                [s[2] if s[2] is not None else p.lower for p, s in zip(plans, solved, strict=True)]
+            ),
+        ),
         Column("upper", "float", floats([p.upper for p in plans])),
         Column("alpha", "float", floats([p.alpha for p in plans])),
         Column("power", "float", floats([p.power for p in plans])),
@@ -368,20 +416,24 @@ def sample_size(
     width: float | None = None,
     lower: float | None = None,
     upper: float | None = None,
+    n_items: int | None = None,
     alternative: SizeAlternative = "greater",
     method: SizeMethod = "auto",
     seed: int = 0,
 ) -> Any:
     """How many items to rate: the sample size of a kappa study, for power or an interval.
 
-    Two questions, for ``n_raters`` raters who put each item in one of ``K`` categories
-    with shares ``props`` and a common agreement kappa:
+    Two questions (and their inverse), for ``n_raters`` raters who put each item in one of
+    ``K`` categories with shares ``props`` and a common agreement kappa:
 
     - **power** (``kappa1=``): items needed to reject ``H0: kappa <= kappa0`` at level
       ``alpha`` with probability ``power`` when kappa is really ``kappa1``;
     - **interval** (``width=``, or ``lower=`` / ``upper=``): items needed for the expected
       confidence limits around an anticipated ``kappa0`` to reach ``kappa0 -/+ width/2``
-      (two-sided ``100 (1 - alpha)%``), or ``lower`` alone (a one-sided limit).
+      (two-sided ``100 (1 - alpha)%``), or ``lower`` alone (a one-sided limit);
+    - **limit** (``n_items=``): the other way round, the expected one-sided lower limit
+      that ``n_items`` items give around ``kappa0`` (kappaSize's ``FixedN*``: ``kappa0``
+      stepped down by 0.001 until ``n D(kappa0, lower) >= c + 0.001``).
 
     The answer is Donner & Eliasziw's (1992) goodness-of-fit approach (binary outcome) and
     Donner & Rotondi's (2010, 2012) for more raters and categories, as R's ``kappaSize``
@@ -437,6 +489,9 @@ def sample_size(
     lower, upper : float, optional
         The limits the interval may reach: both for a two-sided interval (kappaSize's
         ``kappaL``, ``kappaU``), ``lower`` alone for a one-sided lower limit.
+    n_items : int, optional
+        The items the study has (more than 10): asks for the expected one-sided lower limit
+        around ``kappa0`` instead of a number of items.
     alternative : {"greater", "two-sided"}, default "greater"
         Power only: a one-sided test of ``kappa <= kappa0``, or a two-sided one of
         ``kappa = kappa0`` at level ``alpha`` (kappaSize's ``Power*`` functions).
@@ -452,11 +507,12 @@ def sample_size(
     DataFrame or LazyFrame
         One row (per ``by`` group for a pilot): a pandas frame for numbers, the pilot's
         frame type for a pilot. Columns: the ``by`` columns; with a pilot, ``pilot_items``
-        and ``pilot_kappa``; ``goal`` ("power" or "interval"); ``method``
+        and ``pilot_kappa``; ``goal`` ("power", "interval" or "limit"); ``method``
         ("goodness-of-fit" or "simulation"); ``n_raters``; ``n_categories``; ``props``
         (the shares, as text); ``kappa0``; ``kappa1``; ``lower``; ``upper``; ``alpha``;
         ``power``; ``alternative`` (of an interval: "two-sided", or "greater" for a lower
-        limit alone); ``n_items``. Numbers that do not apply are NaN.
+        limit alone); ``n_items`` (the answer, or the items given for a limit, whose answer
+        is ``lower``). Numbers that do not apply are NaN.
 
     Warns
     -----
@@ -523,6 +579,11 @@ def sample_size(
     >>> res = kf.sample_size(kappa0=0.4, width=0.2, props=[0.7, 0.3])
     >>> int(res["n_items"].iloc[0])
     397
+
+    The lower limit 100 items give, four raters (kappaSize's ``FixedNBinary``, 0.61):
+
+    >>> kf.sample_size(kappa0=0.7, n_items=100, props=[0.5, 0.5], n_raters=4)["lower"].item()
+    0.61
     """
     seed = _check_seed(seed)
     if method not in SIZE_METHODS:
@@ -536,6 +597,8 @@ def sample_size(
             _number(name, value)  # a foreign type is named before any other check
     if n_raters is not None:
         _n_raters(n_raters)
+    if n_items is not None:
+        _fixed_items(n_items)
     if data is None:
         if duplicates != "raise":
             raise KappaFrameError(
@@ -562,7 +625,7 @@ def sample_size(
         shares = check_props(props)
         m = 2 if n_raters is None else _n_raters(n_raters)
         _size.check_cells(k0, shares, m)
-        plan = _plan(k0, kappa1, shares, m, alpha, power, width, lower, upper, alternative)
+        plan = _plan(k0, kappa1, shares, m, alpha, power, width, lower, upper, alternative, n_items)
         table = Table(_columns([plan], seed, method, digits=None))
         return render(table, None, "pandas", eager=True)
     return _from_pilot(
@@ -583,15 +646,31 @@ def sample_size(
         width=width,
         lower=lower,
         upper=upper,
+        n_items=n_items,
         alternative=alternative,
         method=method,
         seed=seed,
     )
 
 
+def _fixed_items(value: Any) -> int:
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, (int, np.integer))
+        or value < 11
+    ):
+        raise KappaFrameError(
+            f"{arg('n_items', value)} must be a whole number of items above 10 (kappaSize's "
+            "floor for a study of agreement).",
+            option="n_items",
+        )
+    return int(value)
+
+
 def _from_pilot(data: Any, raters: Any, **options: Any) -> Any:
     """One question per pilot group: its shares and Fleiss' kappa, then the sample size."""
-    interval = any(options[o] is not None for o in ("width", "lower", "upper"))
+    # an interval or a limit: the pilot's kappa is the anticipated kappa0
+    interval = any(options[o] is not None for o in ("width", "lower", "upper", "n_items"))
     if options["props"] is not None:
         raise KappaFrameError(
             f"{arg('props', options['props'])} comes from the pilot's ratings; drop it, or "
@@ -606,8 +685,9 @@ def _from_pilot(data: Any, raters: Any, **options: Any) -> Any:
         )
     if interval and options["kappa0"] is not None:
         raise KappaFrameError(
-            f"{arg('kappa0', options['kappa0'])}: for an interval the anticipated kappa is "
-            "the pilot's Fleiss' kappa; drop it, or drop the pilot and give every number.",
+            f"{arg('kappa0', options['kappa0'])}: for an interval or a limit the anticipated "
+            "kappa is the pilot's Fleiss' kappa; drop it, or drop the pilot and give every "
+            "number.",
             option="kappa0",
         )
     if not interval and options["kappa0"] is None:
@@ -669,6 +749,7 @@ def _from_pilot(data: Any, raters: Any, **options: Any) -> Any:
                     options["lower"],
                     options["upper"],
                     options["alternative"],
+                    options["n_items"],
                 )
             except KappaFrameError as err:  # say which pilot group's kappa0 it is
                 raise KappaFrameError(

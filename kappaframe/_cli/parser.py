@@ -504,6 +504,12 @@ def _plan_command(commands: Any) -> None:
     group.add_argument("--lower", type=_number, metavar="K", help="interval: its lower limit")
     group.add_argument("--upper", type=_number, metavar="K", help="interval: its upper limit")
     group.add_argument(
+        "--n-items",
+        type=lambda text: _number(text, int),
+        metavar="N",
+        help="the other way round: the expected lower limit N items give around --kappa0",
+    )
+    group.add_argument(
         "--alternative",
         choices=list(get_args(SizeAlternative)),
         default="greater",

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         "width": args.width,
         "lower": args.lower,
         "upper": args.upper,
+        "n_items": args.n_items,
         "alternative": args.alternative,
         "method": args.size_method,
         "seed": args.seed,

@@ -61,6 +61,8 @@ __all__ = [
     "items_for_interval_normal",
     "items_for_power",
     "items_for_power_normal",
+    "lower_limit",
+    "lower_limit_normal",
     "noncentrality",
     "pilot_estimates",
     "simulate_counts",
@@ -417,3 +419,44 @@ def pilot_estimates(rt: Ratings) -> Pilot:
         with_variance=False,
     )
     return Pilot(n.astype(np.int64), props, np.asarray(out["value"], dtype=float))
+
+
+#: kappaSize's ``FixedN*`` step down from kappa0 to the expected lower limit.
+KAPPASIZE_STEP = 0.001
+
+
+def lower_limit(
+    kappa0: float, n_items: int, props: np.ndarray, n_raters: int, alpha: float
+) -> float | None:
+    """The expected one-sided ``100 (1 - alpha)%`` lower limit of kappa from ``n_items`` items.
+
+    kappaSize's ``FixedN*``: the first ``kappa_L = kappa0 - 0.001 k`` (``k = 1, 2, ...``)
+    with ``n D(kappa0, kappa_L) >= z_(1 - alpha)^2 + 0.001``; ``None`` when no limit at or
+    above 0 is reached (too few items).
+
+    Examples
+    --------
+    kappaSize's ``FixedNBinary(kappa0=0.7, n=100, props=0.50, raters=4)`` (0.61):
+
+    >>> lower_limit(0.7, 100, np.array([0.5, 0.5]), 4, 0.05)
+    0.61
+    """
+    target = critical_value(alpha, two_sided=False) + KAPPASIZE_MARGIN
+    steps = math.floor(kappa0 / KAPPASIZE_STEP + 1e-9)
+    for k in range(1, steps + 1):
+        low = round(kappa0 - k * KAPPASIZE_STEP, 10)
+        if n_items * chi_square_distance(kappa0, low, props, n_raters) >= target:
+            return low
+    return None
+
+
+def lower_limit_normal(kappa0: float, n_items: int, var0: float, alpha: float) -> float | None:
+    """``kappa0 - z_(1 - alpha) sqrt(var0 / n)``; ``None`` below 0.
+
+    Examples
+    --------
+    >>> round(lower_limit_normal(0.6, 100, 0.9, 0.05), 4)
+    0.444
+    """
+    low = kappa0 - float(_special().ndtri(1.0 - alpha)) * math.sqrt(var0 / n_items)
+    return low if low >= 0.0 else None

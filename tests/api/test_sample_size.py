@@ -166,6 +166,10 @@ BAD: list[tuple[dict[str, Any], list[str]]] = [
     (dict(kappa0=0.4, kappa1=0.6, props=[0.5, 0.5], seed=-1), ["seed=-1"]),
     (dict(kappa0=0.4, kappa1=0.6, props=[0.5, 0.5], method="exact"), ["method", "'auto'"]),
     (dict(kappa0=0.4, kappa1=0.6, props=[0.5, 0.5], by="g"), ["by='g'", "pilot"]),
+    (dict(kappa0=0.4, n_items=10, props=[0.5, 0.5]), ["n_items=10", "above 10"]),
+    (dict(kappa0=0.4, n_items=50.0, props=[0.5, 0.5]), ["n_items=50.0", "whole number"]),
+    (dict(kappa0=0.4, n_items=50, width=0.2, props=[0.5, 0.5]), ["n_items=50", "width=0.2"]),
+    (dict(kappa0=0.05, n_items=20, props=[0.5, 0.5]), ["n_items=20", "more items"]),
 ]
 
 
@@ -213,3 +217,27 @@ def test_few_items_for_a_rare_category_warn_once_with_a_count() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         kf.sample_size(kappa0=0.4, kappa1=0.6, props=[0.3, 0.6, 0.1], alternative="two-sided")
+
+
+def test_a_limit_for_a_fixed_number_of_items() -> None:
+    # FixedN3Cats(kappa0=0.7, n=80, props=c(0.33, 0.34, 0.33), raters=5): 0.623
+    res = kf.sample_size(kappa0=0.7, n_items=80, props=[0.33, 0.34, 0.33], n_raters=5)
+    row = res.iloc[0]
+    assert (row["goal"], row["lower"], row["n_items"], row["alternative"]) == (
+        "limit",
+        0.623,
+        80,
+        "greater",
+    )
+    assert math.isnan(row["upper"]) and math.isnan(row["kappa1"])
+    # the inverse: 80 items are enough for that lower limit, and not for 0.001 above it
+    enough = kf.sample_size(kappa0=0.7, lower=0.623, props=[0.33, 0.34, 0.33], n_raters=5)
+    assert n_items(enough)[0] <= 80
+    # from a pilot: its kappa is kappa0
+    df = pilot(6)
+    res = kf.sample_size(df, by="project", n_items=200)
+    assert (res["kappa0"] == res["pilot_kappa"]).all()
+    assert (res["lower"] < res["kappa0"]).all() and (res["n_items"] == 200).all()
+    # more raters than kappaSize: the simulation's normal limit
+    sim = kf.sample_size(kappa0=0.6, n_items=100, props=[0.5, 0.5], n_raters=8)
+    assert sim.iloc[0]["method"] == "simulation" and 0.4 < sim.iloc[0]["lower"] < 0.6

@@ -185,3 +185,13 @@ def test_the_installed_command_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     got = pd.read_csv(io.StringIO(done.stdout))
     assert got["n_items"].tolist() == [151]
+
+
+def test_the_limit_of_a_fixed_number_of_items(capsys: pytest.CaptureFixture[str]) -> None:
+    # FixedN4Cats(kappa0=0.7, n=80, props=c(0.4, 0.4, 0.1, 0.1), raters=5): 0.623
+    argv = ["plan", "--kappa0", "0.7", "--n-items", "80", "--n-raters", "5"]
+    got = as_csv([*argv, "--props", "0.4", "0.4", "0.1", "0.1"], capsys)
+    assert got["lower"].tolist() == [0.623]
+    assert got["goal"].tolist() == ["limit"] and got["n_items"].tolist() == [80]
+    code, _, err = run([*argv[:3], "--n-items", "8", "--props", "0.5", "0.5"], capsys)
+    assert code == 2 and "--n-items 8 must be a whole number of items above 10" in err

@@ -162,6 +162,13 @@ def test_kappasize_interval_examples(
 
 
 @pytest.mark.parametrize(("kappa0", "n", "props", "m", "kappa_low"), FIXED_N_EXAMPLES)
+def test_kappasize_fixed_n_examples(
+    kappa0: float, n: int, props: list[float], m: int, kappa_low: float
+) -> None:
+    assert s.lower_limit(kappa0, n, np.array(props), m, 0.05) == kappa_low
+
+
+@pytest.mark.parametrize(("kappa0", "n", "props", "m", "kappa_low"), FIXED_N_EXAMPLES)
 def test_kappasize_fixed_n_examples_are_the_inverse(
     kappa0: float, n: int, props: list[float], m: int, kappa_low: float
 ) -> None:
@@ -240,3 +247,8 @@ def test_more_items_for_more_power_a_narrower_interval_and_a_smaller_gap() -> No
         s.items_for_interval(0.5, 0.5 - h, 0.5 + h, props, 2, 0.05)[1] for h in (0.2, 0.1, 0.05)
     ]
     assert widths == sorted(widths) and len(set(widths)) == 3
+
+
+def test_no_lower_limit_from_too_few_items() -> None:
+    assert s.lower_limit(0.05, 20, np.array([0.4, 0.6]), 2, 0.05) is None
+    assert s.lower_limit_normal(0.05, 20, 0.9, 0.05) is None
