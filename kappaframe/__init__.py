@@ -16,6 +16,7 @@ from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
 from ._api.raters import raters
+from ._api.sample_size import sample_size
 from ._api.threshold import threshold_sweep
 from ._errors import (
     ConvergenceWarning,
@@ -66,6 +67,7 @@ __all__ = [
     "rater_confusion",
     "raters",
     "read_annotations",
+    "sample_size",
     "scan",
     "score",
     "threshold_sweep",

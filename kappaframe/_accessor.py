@@ -17,6 +17,7 @@ from ._api import items as _items
 from ._api import overall as _overall
 from ._api import pairwise as _api
 from ._api import raters as _raters
+from ._api import sample_size as _sample_size
 from ._api import threshold
 from ._report import plots
 from ._stats.scales import MIN_ITEMS
@@ -35,6 +36,8 @@ from ._types import (
     Method,
     Normalization,
     Scale,
+    SizeAlternative,
+    SizeMethod,
     Stat,
     Ties,
     Triangle,
@@ -392,6 +395,55 @@ class KappaAccessor(Generic[FrameT]):
             duplicates=duplicates,
             max_iter=max_iter,
             tol=tol,
+        )
+
+    @_documented(_sample_size.sample_size)
+    def sample_size(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        categories: Sequence[Any] | None = None,
+        duplicates: Duplicates = "raise",
+        kappa0: float | None = None,
+        kappa1: float | None = None,
+        props: Sequence[float] | None = None,
+        n_raters: int | None = None,
+        alpha: float = 0.05,
+        power: float = 0.8,
+        width: float | None = None,
+        lower: float | None = None,
+        upper: float | None = None,
+        n_items: int | None = None,
+        alternative: SizeAlternative = "greater",
+        method: SizeMethod = "auto",
+        seed: int = 0,
+    ) -> Any:
+        return _sample_size.sample_size(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            categories=categories,
+            duplicates=duplicates,
+            kappa0=kappa0,
+            kappa1=kappa1,
+            props=props,
+            n_raters=n_raters,
+            alpha=alpha,
+            power=power,
+            width=width,
+            lower=lower,
+            upper=upper,
+            n_items=n_items,
+            alternative=alternative,
+            method=method,
+            seed=seed,
         )
 
     @_documented(_overall.per_category)

@@ -31,7 +31,9 @@ __all__ = [
     "MARK",
     "MATRIX_KEY",
     "OVERALL_COLUMNS",
+    "PILOT_COLUMNS",
     "RATER_COLUMNS",
+    "SAMPLE_SIZE_COLUMNS",
     "SWEEP_COLUMNS",
     "TIDY_COLUMNS",
     "Column",
@@ -65,6 +67,24 @@ COMPARE_PAIRED_COLUMNS = (
 )
 #: The plain-words verdicts of a comparison, from its interval.
 COMPARE_VERDICTS = ("first higher", "no detectable difference", "second higher")
+#: ``sample_size``: the question and its answer, one row per question (per pilot group).
+SAMPLE_SIZE_COLUMNS = (
+    "goal",
+    "method",
+    "n_raters",
+    "n_categories",
+    "props",
+    "kappa0",
+    "kappa1",
+    "lower",
+    "upper",
+    "alpha",
+    "power",
+    "alternative",
+    "n_items",
+)
+#: ``sample_size`` of a pilot frame: before the question, what the pilot showed.
+PILOT_COLUMNS = ("pilot_items", "pilot_kappa")
 RATER_COLUMNS = (
     "rater",
     "n_items",

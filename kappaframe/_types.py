@@ -44,6 +44,10 @@ ZFrom = Literal["se0", "se"]
 CompareMethod = Literal["delta", "bootstrap"]
 #: A row's state against a baseline (``kappaframe.against_baseline``), in this order.
 BaselineState = Literal["ok", "inconclusive", "dropped", "new", "missing", "undefined"]
+#: ``sample_size``: a one-sided test of kappa <= kappa0, or a two-sided one (kappaSize's).
+SizeAlternative = Literal["greater", "two-sided"]
+#: ``sample_size``: kappaSize's closed form where it has one, else a simulation; or either.
+SizeMethod = Literal["auto", "goodness-of-fit", "simulation"]
 
 __all__ = [
     "AlphaCentre",
@@ -65,6 +69,8 @@ __all__ = [
     "Normalization",
     "Scale",
     "ScaleName",
+    "SizeAlternative",
+    "SizeMethod",
     "Stat",
     "Ties",
     "Triangle",

@@ -223,6 +223,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "pairwise",
             "per_category",
             "raters",
+            "sample_size",
             "score",
             "threshold_sweep",
         ]

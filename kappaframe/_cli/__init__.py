@@ -7,6 +7,7 @@
   queue of items to send back.
 - ``.baseline``: ``report --baseline OLD --max-drop D``: the earlier table read and
   checked, this run's compared with it (``kf.against_baseline``), and the gate's verdict.
+- ``.plan``: ``kappaframe plan``: flags in, ``kf.sample_size`` out: how many items to rate.
 - ``.ratings``: the input read whole as both commands read it (columns, relabelling).
 - ``.stream``: ``--stream``: the input as a ``kf.scan`` counted in batches.
 - ``.output``: the report's tables written to ``--output`` (and beside it) or stdout.

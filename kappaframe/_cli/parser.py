@@ -244,17 +244,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _message_flags(report)
     _items_command(commands)
+    _plan_command(commands)
     return parser
 
 
-def _input_flags(command: argparse.ArgumentParser) -> None:
-    """INPUT, its format, how its text is read, and which cells are missing."""
+def _input_flags(command: argparse.ArgumentParser, optional: str | None = None) -> None:
+    """INPUT, its format, how its text is read, and which cells are missing.
+
+    ``optional``: INPUT may be left out, and this says what it is for.
+    """
     from .._io.formats import INPUT_FORMATS
 
     command.add_argument(
         "input",
         metavar="INPUT",
-        help="CSV, TSV, Parquet or JSON lines file (compressed too); a glob or a directory "
+        nargs="?" if optional else None,
+        help=(optional + ": " if optional else "")
+        + "CSV, TSV, Parquet or JSON lines file (compressed too); a glob or a directory "
         "of them (rows stacked, columns united); - for standard input",
     )
     command.add_argument(
@@ -476,6 +482,108 @@ def _items_command(commands: Any) -> None:
     )
     _output_flags(items, (*ITEM_FORMATS, *TOOL_FORMATS))
     _message_flags(items)
+
+
+_PLAN_EPILOG = """\
+power (--kappa1): items to reject kappa <= --kappa0 (one-sided, or --alternative two-sided as
+R's kappaSize) with --power when kappa is --kappa1. interval (--width, or --lower/--upper):
+items for the expected confidence limits around --kappa0 to reach them. With a pilot INPUT,
+its category shares and Fleiss' kappa (per --by group) stand for --props and --kappa1
+(power) or --kappa0 (interval). n_items is rounded up, as kappaSize reports it.
+
+examples:
+  kappaframe plan --kappa0 0.4 --kappa1 0.6 --props 0.3 0.7 --power 0.8
+  kappaframe plan --kappa0 0.6 --width 0.2 --props 0.2 0.3 0.5 --n-raters 3
+  kappaframe plan pilot.csv --raters a b --kappa0 0.4 --by project
+"""
+
+
+def _plan_command(commands: Any) -> None:
+    """``kappaframe plan``: how many items to rate, from numbers or a pilot file."""
+    from .._types import SizeAlternative, SizeMethod
+
+    plan = commands.add_parser(
+        "plan",
+        help="how many items to rate: the sample size for power or an interval of kappa",
+        description="The number of items a kappa study needs: to reject --kappa0 when kappa "
+        "is --kappa1 (power), or for the interval around --kappa0 to reach --width, --lower "
+        "or --upper; from numbers, or from a pilot INPUT.",
+        epilog=_PLAN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _input_flags(plan, optional="a pilot (optional)")
+    _layout_flags(plan)
+    plan.set_defaults(reference=None)
+    group = plan.add_argument_group("plan")
+    group.add_argument("--by", nargs="+", metavar="COL", help="pilot: group columns")
+    group.add_argument(
+        "--categories", nargs="+", metavar="LABEL", help="pilot: the categories, in order"
+    )
+    group.add_argument(
+        "--kappa0",
+        type=_number,
+        metavar="K",
+        help="power: the kappa to reject; interval: the anticipated kappa (a pilot gives it)",
+    )
+    group.add_argument(
+        "--kappa1",
+        type=_number,
+        metavar="K",
+        help="power: the kappa to detect, above --kappa0 (a pilot gives it)",
+    )
+    group.add_argument(
+        "--props",
+        nargs="+",
+        type=_number,
+        metavar="P",
+        help="the share of each category, summing to 1 (a pilot gives them)",
+    )
+    group.add_argument(
+        "--n-raters",
+        type=lambda text: _number(text, int),
+        metavar="M",
+        help="raters per item (default: the pilot's raters, or 2)",
+    )
+    group.add_argument(
+        "--alpha", type=_number, default=0.05, metavar="A", help="level of the test (0.05)"
+    )
+    group.add_argument(
+        "--power", type=_number, default=0.8, metavar="P", help="power: its chance (0.8)"
+    )
+    group.add_argument(
+        "--width", type=_number, metavar="W", help="interval: its full width around --kappa0"
+    )
+    group.add_argument("--lower", type=_number, metavar="K", help="interval: its lower limit")
+    group.add_argument("--upper", type=_number, metavar="K", help="interval: its upper limit")
+    group.add_argument(
+        "--n-items",
+        type=lambda text: _number(text, int),
+        metavar="N",
+        help="the other way round: the expected lower limit N items give around --kappa0",
+    )
+    group.add_argument(
+        "--alternative",
+        choices=list(get_args(SizeAlternative)),
+        default="greater",
+        help="power: one-sided (greater, default) or two-sided as kappaSize",
+    )
+    group.add_argument(
+        "--method",
+        dest="size_method",
+        choices=list(get_args(SizeMethod)),
+        default="auto",
+        help="goodness-of-fit (kappaSize's closed form: 2-5 categories, 2-6 raters), "
+        "simulation (of Fleiss' kappa), or auto: the closed form where there is one",
+    )
+    group.add_argument(
+        "--seed",
+        type=lambda text: _number(text, int),
+        default=0,
+        metavar="N",
+        help="seed of the simulation (more than 5 categories or 6 raters)",
+    )
+    _output_flags(plan, ITEM_FORMATS)
+    _message_flags(plan)
 
 
 #: Python options whose flag has another name (the rest are spelled alike: ``min_items``

@@ -897,3 +897,79 @@ def test_compare_parity(
         np.testing.assert_allclose(
             got[col].to_numpy(dtype=float), want[col].to_numpy(dtype=float), rtol=0, atol=ATOL
         )
+
+
+# ------------------------------------------------------------------- sample size of a pilot
+
+#: ``kf.sample_size`` of the ratings as a pilot: power to reject kappa <= 0.2 per group.
+SIZE_OPTIONS: dict[str, Any] = {"kappa0": 0.2, "power": 0.9}
+
+
+def _size_polars(case: Case, lazy: bool = False) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    frame = pl.from_pandas(case.df)
+    res = kf.sample_size(frame.lazy() if lazy else frame, by=BY, **case.cats(), **SIZE_OPTIONS)
+    return (res.collect() if lazy else res).to_pandas()
+
+
+def _size_dask(case: Case) -> pd.DataFrame:
+    dd = pytest.importorskip("dask.dataframe")
+    case.request.getfixturevalue("dask_client")
+    res = kf.sample_size(
+        dd.from_pandas(case.df, npartitions=3), by=BY, **case.cats(), **SIZE_OPTIONS
+    )
+    return res.compute() if hasattr(res, "compute") else res
+
+
+def _size_cli(case: Case) -> pd.DataFrame:
+    path = _written(case, "csv")
+    out = case.tmp_path / "plan.csv"
+    flags = ["--by", BY, "--categories", *CATS, "--kappa0", "0.2", "--power", "0.9"]
+    assert cli_main(["plan", str(path), *flags, "--output", str(out)]) == 0
+    return pd.read_csv(out)
+
+
+#: ``kf.sample_size`` of a pilot through every way in that reads frames, and ``plan``.
+SIZE_WAYS: dict[str, Callable[[Case], Any]] = {
+    "polars": _size_polars,
+    "polars_lazy": lambda case: _size_polars(case, lazy=True),
+    "long_pandas": lambda case: kf.sample_size(
+        to_long(case.df),
+        item="item",
+        rater="rater",
+        label="label",
+        by=BY,
+        **case.cats(),
+        **SIZE_OPTIONS,
+    ),
+    "scan_csv": lambda case: kf.sample_size(
+        kf.scan(_written(case, "csv"), batch_size=7), by=BY, **case.cats(), **SIZE_OPTIONS
+    ),
+    "dask": _size_dask,
+    "cli": _size_cli,
+    "accessor": lambda case: case.df.kappa.sample_size(by=BY, **case.cats(), **SIZE_OPTIONS),
+}
+
+
+@pytest.mark.parametrize("way", list(SIZE_WAYS))
+def test_sample_size_parity(
+    way: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Every way in reads the same pilot: the same shares, kappa and number of items."""
+    want = kf.sample_size(DF, by=BY, categories=CATS, **SIZE_OPTIONS)
+    assert list(want["n_raters"]) == [5, 5, 5] and len(set(want["n_items"])) == 3
+    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
+    got = SIZE_WAYS[way](case).reset_index(drop=True)
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    for col in ("group", "goal", "method", "props", "alternative"):
+        assert _strings(got[col]) == _strings(want[col]), col
+    for col in ("pilot_items", "n_raters", "n_categories", "n_items"):
+        assert got[col].tolist() == want[col].tolist(), col
+    for col in ("pilot_kappa", "kappa0", "kappa1", "alpha", "power"):
+        np.testing.assert_allclose(
+            got[col].to_numpy(dtype=float), want[col].to_numpy(dtype=float), rtol=0, atol=ATOL
+        )

@@ -37,11 +37,15 @@ CALLS: dict[str, Callable[..., Any]] = {
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
     "compare": lambda **o: kf.compare(TEAM, ("ana", "gold"), ("ben", "gold"), **o),
     "against_baseline": lambda **o: kf.against_baseline(PAIRS, PAIRS, **{"max_drop": 0.1, **o}),
+    "sample_size": lambda **o: kf.sample_size(
+        **{"kappa0": 0.4, "kappa1": 0.6, "props": [0.5, 0.5], **o}
+    ),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
     "accessor.compare": lambda **o: TEAM.kappa.compare(("ana", "gold"), ("ben", "gold"), **o),
+    "accessor.sample_size": lambda **o: TEAM.kappa.sample_size(R, **{"kappa0": 0.1, **o}),
 }
 
 #: Positional data arguments, given by the calls above.
