@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import datasets
 from ._api.benchmark import benchmark
 from ._api.counts import Counts
+from ._api.icc import icc, kendall_w
 from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
@@ -51,7 +52,9 @@ __all__ = [
     "counts",
     "datasets",
     "heatmap",
+    "icc",
     "items",
+    "kendall_w",
     "matrix",
     "overall",
     "pairwise",
