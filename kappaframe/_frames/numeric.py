@@ -27,6 +27,8 @@ def numeric_values(frame: Any, name: Hashable) -> np.ndarray:
 
 
 def _refuse(name: Hashable, value: Any, dtype: Any) -> KappaFrameTypeError:
+    if isinstance(value, np.generic):
+        value = value.item()
     shown = repr(value)
     shown = shown if len(shown) <= 40 else shown[:37] + "..."
     return KappaFrameTypeError(
