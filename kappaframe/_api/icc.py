@@ -463,5 +463,9 @@ def kendall_w(
         Column("n_raters", "int", np.full(n_groups, len(s.raters), np.int64)),
         Column("n_dropped", "int", stats["n_dropped"]),
     ]
-    columns += [Column(name, "float", stats[name]) for name in KENDALL_COLUMNS[3:]]
+    df = np.maximum(stats["df"], 0).astype(np.int64)  # n - 1: a whole number
+    columns += [
+        Column(name, "int", df) if name == "df" else Column(name, "float", stats[name])
+        for name in KENDALL_COLUMNS[3:]
+    ]
     return render.render(Table(columns, mark={"kind": "kendall_w"}))  # type: ignore[no-any-return]

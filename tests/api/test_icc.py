@@ -195,7 +195,7 @@ def test_kendall_irr_documented_example() -> None:
     np.testing.assert_allclose(res["w"], [0.53965687595437], rtol=1e-12)
     np.testing.assert_allclose(res["chi2"], [30.7604419293991], rtol=1e-12)
     np.testing.assert_allclose(res["p_value"], [0.0428834731269479], rtol=1e-10)
-    assert res["df"].tolist() == [19.0]
+    assert res["df"].tolist() == [19]
     plain = kf.kendall_w(ANXIETY, correct=False)
     np.testing.assert_allclose(plain["w"], [0.501921470342523], rtol=1e-12)
     np.testing.assert_allclose(plain["chi2"], [28.6095238095238], rtol=1e-12)
