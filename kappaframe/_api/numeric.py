@@ -73,7 +73,7 @@ class NumericLayout:
                 f"the long layout needs {arg('item')}, {arg('rater')} and {arg('value')}; "
                 f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater "
                 "(wide layout) pass none of them.",
-                option=lacking[0],
+                option=next(k for k, v in given.items() if v is not None),
             )
         if not lacking and len({self.item, self.rater, self.value}) < 3:
             raise KappaFrameError(

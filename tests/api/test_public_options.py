@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import pandas as pd
 import pytest
 
 import kappaframe as kf
@@ -21,6 +22,7 @@ from kappaframe import cli
 
 TEAM = kf.datasets.labeling_team()
 R = ["ana", "ben", "cai"]
+SCORES = pd.DataFrame({"ana": [1.0, 2, 3, 4], "ben": [2.0, 2, 3, 5], "cai": [1.0, 3, 2, 4]})
 
 CALLS: dict[str, Callable[..., Any]] = {
     "pairwise": lambda **o: kf.pairwise(TEAM, R, **o),
@@ -34,10 +36,14 @@ CALLS: dict[str, Callable[..., Any]] = {
     "items": lambda **o: kf.items(TEAM, R, **o),
     "rater_confusion": lambda **o: kf.rater_confusion(TEAM, R, **o),
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
+    "icc": lambda **o: kf.icc(SCORES, R, **o),
+    "kendall_w": lambda **o: kf.kendall_w(SCORES, R, **o),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
+    "accessor.icc": lambda **o: SCORES.kappa.icc(R, **o),
+    "accessor.kendall_w": lambda **o: SCORES.kappa.kendall_w(R, **o),
 }
 
 #: Positional data arguments, given by the calls above.
