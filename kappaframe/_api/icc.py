@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .._encode.codes import Groups, encode_groups, object_array
+from .._encode.codes import Groups, encode_groups
 from .._errors import KappaFrameError, UndefinedKappaWarning, arg, user_stacklevel
 from .._frames.engines import EngineFrame, long_sums, wide_sums
 from .._frames.native import concat, take
@@ -325,9 +325,9 @@ def icc(
 
     n_items = sums.count.astype(np.int64)
     columns += [
-        Column("type", "name", form_of_row, categories=object_array(list(FORMS))),
-        Column("description", "name", form_of_row, categories=object_array(list(DESCRIPTIONS))),
-        Column("mcgraw_wong", "name", form_of_row, categories=object_array(list(MCGRAW_WONG))),
+        Column("type", "name", form_of_row, categories=FORMS),
+        Column("description", "name", form_of_row, categories=DESCRIPTIONS),
+        Column("mcgraw_wong", "name", form_of_row, categories=MCGRAW_WONG),
         Column("n_items", "int", n_items[group_of_row]),
         Column("n_raters", "int", np.full(len(group_of_row), len(s.raters), np.int64)),
         Column("n_dropped", "int", sums.dropped.astype(np.int64)[group_of_row]),
@@ -342,7 +342,7 @@ def icc(
             Column("ci_low", "float", rows(stats["ci_low"])),
             Column("ci_high", "float", rows(stats["ci_high"])),
         ]
-    return render.render(Table(columns, mark={"kind": "icc"}))  # type: ignore[no-any-return]
+    return render.render(Table(columns, mark={"kind": "icc"}))
 
 
 def _key_groups(keys: Any, by: list[Hashable]) -> Groups:
@@ -468,4 +468,4 @@ def kendall_w(
         Column(name, "int", df) if name == "df" else Column(name, "float", stats[name])
         for name in KENDALL_COLUMNS[3:]
     ]
-    return render.render(Table(columns, mark={"kind": "kendall_w"}))  # type: ignore[no-any-return]
+    return render.render(Table(columns, mark={"kind": "kendall_w"}))
