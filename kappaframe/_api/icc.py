@@ -14,7 +14,13 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._encode.codes import Groups, encode_groups
-from .._errors import KappaFrameError, UndefinedKappaWarning, arg, user_stacklevel
+from .._errors import (
+    KappaFrameError,
+    UndefinedKappaWarning,
+    arg,
+    too_few_raters,
+    user_stacklevel,
+)
 from .._frames.engines import EngineFrame, long_sums, wide_sums
 from .._frames.native import concat, take
 from .._frames.parts import PartReader
@@ -99,8 +105,6 @@ def _engine_sums(
         engine, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
     )
     if len(ids) < 2:
-        from .._errors import too_few_raters
-
         raise too_few_raters(2, ids, layout.rater)
     k = len(ids)
     if by:
@@ -307,8 +311,6 @@ def icc(
         sums = _sums_of(s)
         render = renderer(s, frame.output)
     if len(s.raters) < 2:
-        from .._errors import too_few_raters
-
         raise too_few_raters(2, s.raters, layout.rater)
     _need_items(sums.count, sums.dropped, "icc()")
     stats = icc_forms(sums, ci)
@@ -449,8 +451,6 @@ def kendall_w(
         s = scores(frame, layout)
         render = renderer(s, frame.output)
     if len(s.raters) < 2:
-        from .._errors import too_few_raters
-
         raise too_few_raters(2, s.raters, layout.rater)
     stats = _kendall_w(s.columns, s.group, s.n_groups, correct=bool(correct))
     _need_items(stats["n_items"], stats["n_dropped"], "kendall_w()")

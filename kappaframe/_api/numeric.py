@@ -29,6 +29,7 @@ from .._frames.engines import EngineFrame
 from .._frames.native import take
 from .._frames.numeric import numeric_values
 from .._frames.parts import PartReader
+from .assemble import key_columns
 from .options import as_list, check_columns, check_layout
 from .plan import adapt
 from .prepare import Frame, KeysFrame, merge_keys, wide_raters
@@ -37,7 +38,6 @@ __all__ = [
     "NumericLayout",
     "Part",
     "Scores",
-    "check_raters",
     "gather_parts",
     "key_rows",
     "numeric_input",
@@ -131,8 +131,29 @@ def scores(frame: Frame, layout: NumericLayout, raters: Sequence[Hashable] | Non
     rater_list = wide_raters(names, layout.raters, by)
     frame.load([*by, *rater_list])
     columns = [numeric_values(frame, r) for r in rater_list]
+    if not as_list(layout.raters):
+        for name, values in zip(rater_list, columns, strict=True):
+            _refuse_row_numbers(name, values)
     groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     return Scores(frame, rater_list, columns, groups, by)
+
+
+#: A column taken as a rater by default is refused when it counts its rows from 0 or 1 in
+#: row order (on at least this many rows): an item id or a row number, not scores.
+ROW_NUMBERS_FROM = 20
+
+
+def _refuse_row_numbers(name: Hashable, values: np.ndarray) -> None:
+    n = len(values)
+    if n < ROW_NUMBERS_FROM or values[0] not in (0.0, 1.0) or values[1] != values[0] + 1:
+        return
+    if np.array_equal(values, np.arange(n, dtype=float) + values[0]):
+        raise KappaFrameError(
+            f"column {name!r} numbers the rows ({values[0]:g}, {values[1]:g}, ... "
+            f"{values[-1]:g}): an item id, not a rater's scores. Name the rater columns with "
+            f"{arg('raters', ...)}, or drop the id column first.",
+            option="raters",
+        )
 
 
 def _long_scores(
@@ -367,8 +388,6 @@ def _keep(s: Scores) -> Scores:
 
 def key_rows(s: Scores, group_of_row: np.ndarray, output: tuple[Any, ...], what: str) -> Any:
     """The ``by`` columns of the result rows (see ``kappaframe._api.assemble.key_columns``)."""
-    from .assemble import key_columns
-
     return key_columns(cast(Any, s), group_of_row, output, what)
 
 
@@ -381,15 +400,10 @@ def renderer(s: Scores, output: str) -> Any:
     return s.frame
 
 
-def check_raters(s: Scores, column: Hashable | None) -> None:
-    """At least two raters, and at least two items in all."""
-    if len(s.raters) < 2:
-        raise too_few_raters(2, s.raters, column)
-
-
 def refuse_engine(frame: EngineFrame, what: str) -> KappaFrameError:
+    """The error for a statistic that ranks the scores, on an engine input."""
     return KappaFrameError(
-        f"{what} ranks each rater's scores, which a {frame.engine} input does not do in "
-        "the engine; bring the scores into pandas or polars first (e.g. .to_pandas(), "
-        f"or a polars frame), or use icc() there. {arg('by')} splits still apply."
+        f"{what} ranks each rater's scores over the items, which is not a sum the "
+        f"{frame.engine} engine can add up; bring the scores into pandas or polars first "
+        "(e.g. the relation's .pl() or .toPandas()). icc() computes its sums in the engine."
     )

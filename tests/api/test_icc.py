@@ -473,3 +473,13 @@ def test_ci_none_and_bad_ci() -> None:
 def test_by_column_named_like_output() -> None:
     with pytest.raises(kf.KappaFrameError, match="by column 'type'"):
         kf.icc(SF.assign(type="x"), by="type")
+
+
+def test_a_row_number_column_is_not_taken_as_a_rater() -> None:
+    data = scores(17).drop(columns="group")
+    with_ids = data.reset_index(names="item_id")
+    with pytest.raises(kf.KappaFrameError, match=r"column 'item_id' numbers the rows") as info:
+        kf.icc(with_ids)
+    assert info.value.option == "raters"
+    named = kf.icc(with_ids, ["r0", "r1", "r2", "r3"])
+    np.testing.assert_allclose(named["icc"], kf.icc(data)["icc"], rtol=1e-12)
