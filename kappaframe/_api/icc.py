@@ -85,7 +85,7 @@ def _engine_sums(
     check_columns(by, names, "by column")
     if not layout.long:
         raters = wide_raters(names, layout.raters, by)
-        table = wide_sums(engine, raters, by)
+        table, shift = wide_sums(engine, raters, by)
         k = len(raters)
         sums = IccSums(
             table["count"].to_numpy(np.int64),
@@ -94,6 +94,7 @@ def _engine_sums(
             table["squares"].to_numpy(float),
             table["item_squares"].to_numpy(float),
             np.column_stack([table[f"rater_{j}"].to_numpy(float) for j in range(k)]),
+            shift,
         )
         if not by:
             return sums, None, raters, by
@@ -101,7 +102,7 @@ def _engine_sums(
         return sums.take(codes, len(keys)), keys, raters, by
     scores(empty, layout, [])  # the columns and the value's type, with pandas' messages
     wanted = as_list(layout.raters)
-    ids, groups, totals, dropped = long_sums(
+    ids, groups, totals, dropped, shift = long_sums(
         engine, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
     )
     if len(ids) < 2:
@@ -117,6 +118,7 @@ def _engine_sums(
         g2 = np.zeros(len(totals), np.intp)
         g3 = np.zeros(len(dropped), np.intp)
     sums = _no_sums(n_groups, k)
+    sums.shift = shift
     np.add.at(sums.count, g1, groups["count"].to_numpy(np.int64))
     sums.total = np.bincount(g1, groups["total"].to_numpy(float), minlength=n_groups)
     sums.squares = np.bincount(g1, groups["squares"].to_numpy(float), minlength=n_groups)
@@ -257,9 +259,8 @@ def icc(
     The mean squares come from five additive sums per group (complete items, sum and
     sum of squares of the scores, the sum of the items' squared totals, each rater's
     total), computed in one pass with ``np.bincount``, part by part for files and Dask
-    and in the engine for DuckDB and PySpark (in float64 there, without the shift by a
-    typical score applied elsewhere against cancellation: exact to about 1e-12 unless
-    the scores' mean is millions of times their spread).
+    and in the engine for DuckDB and PySpark. Every score is first shifted by one
+    score of the data, so that a large mean does not eat the sums of squares' precision.
 
     References
     ----------

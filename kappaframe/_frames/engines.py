@@ -228,11 +228,25 @@ def _check_numeric(engine: EngineFrame, name: str, dtype: Any, option: str) -> N
     )
 
 
-def wide_sums(engine: EngineFrame, raters: Sequence[Hashable], by: Sequence[Hashable]) -> Any:
+def _shift(engine: EngineFrame, name: str, dtype: Any) -> float:
+    """One score of column ``name`` (a ``LIMIT 1`` query; 0 when it has none).
+
+    Subtracted from every score before summing, so that the sums of squares keep the
+    spread of scores whose mean is large (the mean squares do not depend on it).
+    """
+    nw = _narwhals()
+    first = _to_pandas(engine.frame.filter(_present(nw, name, dtype)).select(name).head(1))
+    return float(first.iloc[0, 0]) if len(first) else 0.0
+
+
+def wide_sums(
+    engine: EngineFrame, raters: Sequence[Hashable], by: Sequence[Hashable]
+) -> tuple[Any, float]:
     """The sums of one column per rater, per group, as pandas (one row per group).
 
     Columns: the ``by`` columns, ``count``, ``dropped``, ``total``, ``squares``,
-    ``item_squares``, then ``rater_0`` ... ``rater_{k-1}``.
+    ``item_squares``, then ``rater_0`` ... ``rater_{k-1}``; of the scores minus the shift
+    returned with them.
     """
     nw = _narwhals()
     schema = engine.frame.collect_schema()
@@ -246,7 +260,11 @@ def wide_sums(engine: EngineFrame, raters: Sequence[Hashable], by: Sequence[Hash
     for p in present[1:]:
         complete = complete & p
         rated = rated | p
-    x = [nw.when(complete).then(nw.col(c).cast(nw.Float64())).otherwise(nw.lit(0.0)) for c in names]
+    shift = _shift(engine, names[0], schema[names[0]])
+    x = [
+        nw.when(complete).then(nw.col(c).cast(nw.Float64()) - nw.lit(shift)).otherwise(nw.lit(0.0))
+        for c in names
+    ]
     row = x[0]
     row_sq = x[0] * x[0]
     for e in x[1:]:
@@ -265,7 +283,7 @@ def wide_sums(engine: EngineFrame, raters: Sequence[Hashable], by: Sequence[Hash
     outputs += [f"rater_{j}" for j in range(len(names))]
     sums = [nw.col(f"{_SUMS}{o}").sum().alias(o) for o in outputs]
     query = rows.group_by(*keys).agg(*sums) if keys else rows.select(*sums)
-    return _to_pandas(query)
+    return _to_pandas(query), shift
 
 
 def long_sums(
@@ -276,13 +294,14 @@ def long_sums(
     value: Hashable,
     raters: Sequence[Hashable],
     duplicates: str,
-) -> tuple[list[Any], Any, Any, Any]:
+) -> tuple[list[Any], Any, Any, Any, float]:
     """The sums of the long layout (one row per score), per group, as pandas frames.
 
     Returns the rater ids (those asked for, else every id, sorted), the per-group item
     sums (``by``, ``count``, ``total``, ``squares``, ``item_squares``), each rater's
-    total (``by``, ``rater``, ``rater_total``) and the items left out (``by``,
-    ``dropped``). An item is complete when each of the raters scored it.
+    total (``by``, ``rater``, ``rater_total``), the items left out (``by``,
+    ``dropped``) and the shift subtracted from every score before summing. An item is
+    complete when each of the raters scored it.
     """
     nw = _narwhals()
     schema = engine.frame.collect_schema()
@@ -299,11 +318,12 @@ def long_sums(
         except TypeError:
             ids = found
     EngineFrame._check_duplicates(nw, ratings, keys, item, rater, duplicates)
+    shift = _shift(engine, value, schema[value])
     scored = ratings.filter(_present(nw, value, schema[value])).select(
         *[nw.col(k) for k in keys],
         nw.col(item),
         nw.col(rater),
-        nw.col(value).cast(nw.Float64()).alias(f"{_SUMS}x"),
+        (nw.col(value).cast(nw.Float64()) - nw.lit(shift)).alias(f"{_SUMS}x"),
     )
     per_item = scored.group_by(*keys, item).agg(
         nw.len().alias(f"{_SUMS}m"),
@@ -332,4 +352,4 @@ def long_sums(
         .group_by(*keys, rater)
         .agg(nw.col(f"{_SUMS}x").sum().alias("rater_total"))
     )
-    return ids, groups, _to_pandas(totals), dropped
+    return ids, groups, _to_pandas(totals), dropped, shift

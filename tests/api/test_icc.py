@@ -483,3 +483,14 @@ def test_a_row_number_column_is_not_taken_as_a_rater() -> None:
     assert info.value.option == "raters"
     named = kf.icc(with_ids, ["r0", "r1", "r2", "r3"])
     np.testing.assert_allclose(named["icc"], kf.icc(data)["icc"], rtol=1e-12)
+
+
+def test_duckdb_large_offset_keeps_precision(duck: Any) -> None:
+    data = scores(18).drop(columns="group") + 1e9
+    duck.register("far", data)
+    got = kf.icc(duck.sql("SELECT * FROM far"))
+    np.testing.assert_allclose(got["icc"], kf.icc(data - 1e9)["icc"], rtol=1e-8)
+    long = long_of(data)
+    duck.register("far_long", long)
+    got = kf.icc(duck.sql("SELECT * FROM far_long"), **LONG)
+    np.testing.assert_allclose(got["icc"], kf.icc(data - 1e9)["icc"], rtol=1e-8)
