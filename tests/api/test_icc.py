@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kappaframe as kf
 from kappaframe._stats.icc import icc_forms, icc_sums
@@ -494,3 +496,59 @@ def test_duckdb_large_offset_keeps_precision(duck: Any) -> None:
     duck.register("far_long", long)
     got = kf.icc(duck.sql("SELECT * FROM far_long"), **LONG)
     np.testing.assert_allclose(got["icc"], kf.icc(data - 1e9)["icc"], rtol=1e-8)
+
+
+# ---------------------------------------------------------------- properties
+SCORE_MATRICES = st.integers(3, 12).flatmap(
+    lambda n: st.lists(st.lists(st.integers(0, 9), min_size=n, max_size=n), min_size=2, max_size=5)
+)
+
+
+def frame_of(columns: list[list[int]]) -> pd.DataFrame:
+    return pd.DataFrame({f"r{j}": col for j, col in enumerate(columns)}, dtype=float)
+
+
+@settings(max_examples=40, deadline=None)
+@given(SCORE_MATRICES, st.floats(-1e3, 1e3), st.floats(0.1, 100), st.randoms())
+def test_icc_unchanged_by_row_order_shift_and_scale(
+    columns: list[list[int]], shift: float, scale: float, random: Any
+) -> None:
+    data = frame_of(columns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
+        want = kf.icc(data)
+        order = list(range(len(data)))
+        random.shuffle(order)
+        moved = kf.icc(data.iloc[order] * scale + shift)
+    np.testing.assert_allclose(moved["icc"], want["icc"], rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(moved["f"], want["f"], rtol=1e-7, atol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(SCORE_MATRICES)
+def test_kendall_w_bounds_and_monotone_invariance(columns: list[list[int]]) -> None:
+    data = frame_of(columns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
+        w = kf.kendall_w(data)["w"].iloc[0]
+        # A strictly increasing transform of each rater's scores keeps every rank.
+        bent = kf.kendall_w(np.exp(data / 3) * 2 - 5)["w"].iloc[0]
+    if np.isnan(w):
+        assert np.isnan(bent)
+        return
+    assert -1e-12 <= w <= 1 + 1e-12
+    assert bent == pytest.approx(w, rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(SCORE_MATRICES, SCORE_MATRICES)
+def test_icc_of_groups_is_icc_of_each_group(a: list[list[int]], b: list[list[int]]) -> None:
+    k = min(len(a), len(b))
+    first, second = frame_of(a[:k]), frame_of(b[:k])
+    both = pd.concat([first.assign(g="a"), second.assign(g="b")], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
+        grouped = kf.icc(both, by="g")
+        alone = pd.concat([kf.icc(first), kf.icc(second)], ignore_index=True)
+    cols = ["icc", "f", "p_value", "ci_low", "ci_high"]
+    np.testing.assert_allclose(grouped[cols], alone[cols], rtol=1e-12, atol=1e-14)
