@@ -78,6 +78,21 @@ def _sorted_groups(frames: list[Any], by: list[Hashable]) -> tuple[Any, list[np.
 def _engine_sums(
     engine: EngineFrame, layout: NumericLayout
 ) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
+    """The sums computed in the engine, checked finite (no infinite score)."""
+    sums, keys, raters, by = _engine_query(engine, layout)
+    if not (np.isfinite(sums.squares).all() and np.isfinite(sums.rater_sums).all()):
+        where = f"column {layout.value!r}" if layout.long else f"the columns {raters}"
+        raise KappaFrameError(
+            f"{where} hold an infinite score: a score must be a finite number. "
+            "Replace them (with null to leave them out) first.",
+            option="value" if layout.long else "raters",
+        )
+    return sums, keys, raters, by
+
+
+def _engine_query(
+    engine: EngineFrame, layout: NumericLayout
+) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
     """The sums computed in the engine; checks first on an empty frame of its schema."""
     empty = eager_adapter(engine.empty())
     names = empty.columns()

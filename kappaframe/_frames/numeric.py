@@ -2,7 +2,7 @@
 
 For the statistics of scores (intraclass correlation, Kendall's W), which take the values
 themselves rather than label codes. Missing (NaN, None, ``pd.NA``, polars null) becomes
-NaN; anything that is not a number is refused, naming the column and the value.
+NaN; anything that is not a finite number is refused, naming the column and the value.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._errors import KappaFrameTypeError
+from .._errors import KappaFrameError, KappaFrameTypeError
 
 __all__ = ["numeric_values"]
 
@@ -22,8 +22,18 @@ def numeric_values(frame: Any, name: Hashable) -> np.ndarray:
     """Column ``name`` of an eager adapter (pandas or polars) as float64, NaN = missing."""
     native = frame.frame
     if isinstance(native, pd.DataFrame):
-        return _pandas_values(native[name], name)
-    return _polars_values(native.get_column(str(name)), name)
+        values = _pandas_values(native[name], name)
+    else:
+        values = _polars_values(native.get_column(str(name)), name)
+    infinite = np.isinf(values)
+    if infinite.any():
+        row = int(np.flatnonzero(infinite)[0])
+        raise KappaFrameError(
+            f"column {name!r} holds {values[row]} (row {row}): a score must be a finite "
+            "number. Replace infinite scores (with NaN to leave them out) first.",
+            option="raters",
+        )
+    return values
 
 
 def _refuse(name: Hashable, value: Any, dtype: Any) -> KappaFrameTypeError:

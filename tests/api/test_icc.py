@@ -313,6 +313,12 @@ def test_duckdb_sums_in_the_engine(duck: Any) -> None:
     same_numbers(kf.icc(duck.sql("SELECT * FROM long"), **three), kf.icc(long, **three))
 
 
+def test_duckdb_refuses_infinite_scores(duck: Any) -> None:
+    duck.register("inf", SF.astype(float).assign(j3=[1, 2, np.inf, 4, 5, 6]))
+    with pytest.raises(kf.KappaFrameError, match="infinite score"):
+        kf.icc(duck.sql("SELECT * FROM inf"))
+
+
 def test_duckdb_refusals(duck: Any) -> None:
     duck.register("text", pd.DataFrame({"a": ["x", "y"], "b": [1.0, 2.0]}))
     with pytest.raises(kf.KappaFrameError, match=r"column 'a' holds 'x'"):
@@ -415,6 +421,11 @@ def test_non_numeric_values_name_column_and_value() -> None:
         kf.kendall_w(long, **LONG)
     with pytest.raises(kf.KappaFrameError, match=r"column 'j1' holds True"):
         kf.icc(SF.assign(j1=SF["j1"] > 7))
+
+
+def test_infinite_scores_are_refused() -> None:
+    with pytest.raises(kf.KappaFrameError, match=r"column 'j3' holds inf \(row 2\)"):
+        kf.icc(SF.astype(float).assign(j3=[1, 2, np.inf, 4, 5, 6]))
 
 
 def test_polars_non_numeric() -> None:
