@@ -81,9 +81,9 @@ def _engine_sums(
     """The sums computed in the engine, checked finite (no infinite score)."""
     sums, keys, raters, by = _engine_query(engine, layout)
     if not (np.isfinite(sums.squares).all() and np.isfinite(sums.rater_sums).all()):
-        where = f"column {layout.value!r}" if layout.long else f"the columns {raters}"
+        where = f"column {layout.value!r} holds" if layout.long else f"the columns {raters} hold"
         raise KappaFrameError(
-            f"{where} hold an infinite score: a score must be a finite number. "
+            f"{where} an infinite score: a score must be a finite number. "
             "Replace them (with null to leave them out) first.",
             option="value" if layout.long else "raters",
         )
