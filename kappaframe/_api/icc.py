@@ -23,6 +23,7 @@ from .._errors import (
 )
 from .._frames.engines import EngineFrame, long_sums, wide_sums
 from .._frames.native import concat, take
+from .._frames.numeric import refuse_infinite
 from .._frames.parts import PartReader
 from .._schema import ICC_CI_COLUMNS, ICC_COLUMNS, KENDALL_COLUMNS, Column, Table
 from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, IccSums, icc_forms, icc_sums
@@ -48,7 +49,10 @@ FrameT = TypeVar("FrameT")
 
 
 def _sums_of(s: Scores) -> IccSums:
-    return icc_sums(s.columns, s.group, s.n_groups)
+    sums = icc_sums(s.columns, s.group, s.n_groups)
+    if not np.isfinite(sums.squares).all():  # an infinite score: say where
+        refuse_infinite(s.columns, s.raters, s.value)
+    return sums
 
 
 def _no_sums(n_groups: int, k: int) -> IccSums:
@@ -468,6 +472,7 @@ def kendall_w(
         render = renderer(s, frame.output)
     if len(s.raters) < 2:
         raise too_few_raters(2, s.raters, layout.rater)
+    refuse_infinite(s.columns, s.raters, s.value)
     stats = _kendall_w(s.columns, s.group, s.n_groups, correct=bool(correct))
     _need_items(stats["n_items"], stats["n_dropped"], "kendall_w()")
     _warn_undefined(stats["w"], stats["n_items"], "Kendall's W")

@@ -104,6 +104,8 @@ class Scores:
     columns: list[np.ndarray]
     groups: Groups
     by: list[Hashable]
+    #: The long layout's score column (``None``: the wide layout, one column per rater).
+    value: Hashable | None = None
 
     @property
     def group(self) -> np.ndarray | None:
@@ -202,7 +204,7 @@ def _long_scores(
     matrix[codes[kept], ratings.unit[kept]] = values[kept]
     unit_groups = ratings.unit_groups
     groups = Groups(unit_groups.codes if by else None, row_groups.n_groups, row_groups.first_row)
-    return Scores(frame, rater_list, list(matrix), groups, by)
+    return Scores(frame, rater_list, list(matrix), groups, by, value)
 
 
 def _long_columns(names: Sequence[Hashable], by: list[Hashable], layout: NumericLayout) -> None:
@@ -378,12 +380,13 @@ def gather_parts(reader: PartReader, layout: NumericLayout) -> Scores:
             [where[p.result.group] for p, where in zip(parts, maps, strict=True)]
         )
     groups = Groups(group, n_groups, np.arange(n_groups, dtype=np.intp))
-    return Scores(KeysFrame(keys, reader.output), raters, columns, groups, first.by)
+    value = parts[0].result.value
+    return Scores(KeysFrame(keys, reader.output), raters, columns, groups, first.by, value)
 
 
 def _keep(s: Scores) -> Scores:
     """A part's scores as they are (without its frame: only numbers travel back)."""
-    return Scores(None, s.raters, s.columns, s.groups, s.by)
+    return Scores(None, s.raters, s.columns, s.groups, s.by, s.value)
 
 
 def key_rows(s: Scores, group_of_row: np.ndarray, output: tuple[Any, ...], what: str) -> Any:

@@ -2,7 +2,8 @@
 
 For the statistics of scores (intraclass correlation, Kendall's W), which take the values
 themselves rather than label codes. Missing (NaN, None, ``pd.NA``, polars null) becomes
-NaN; anything that is not a finite number is refused, naming the column and the value.
+NaN; anything that is not a number is refused, naming the column and the value
+(``refuse_infinite`` refuses infinite scores when a statistic finds one).
 """
 
 from __future__ import annotations
@@ -15,25 +16,15 @@ import pandas as pd
 
 from .._errors import KappaFrameError, KappaFrameTypeError
 
-__all__ = ["numeric_values"]
+__all__ = ["numeric_values", "refuse_infinite"]
 
 
 def numeric_values(frame: Any, name: Hashable) -> np.ndarray:
     """Column ``name`` of an eager adapter (pandas or polars) as float64, NaN = missing."""
     native = frame.frame
     if isinstance(native, pd.DataFrame):
-        values = _pandas_values(native[name], name)
-    else:
-        values = _polars_values(native.get_column(str(name)), name)
-    infinite = np.isinf(values)
-    if infinite.any():
-        row = int(np.flatnonzero(infinite)[0])
-        raise KappaFrameError(
-            f"column {name!r} holds {values[row]} (row {row}): a score must be a finite "
-            "number. Replace infinite scores (with NaN to leave them out) first.",
-            option="raters",
-        )
-    return values
+        return _pandas_values(native[name], name)
+    return _polars_values(native.get_column(str(name)), name)
 
 
 def _refuse(name: Hashable, value: Any, dtype: Any) -> KappaFrameTypeError:
@@ -89,3 +80,27 @@ def _polars_values(series: Any, name: Hashable) -> np.ndarray:
     if dtype == pl.Null or not len(present):
         return np.full(len(series), np.nan)
     raise _refuse(name, present[0], dtype)
+
+
+def refuse_infinite(
+    columns: list[np.ndarray], names: list[Hashable], value: Hashable | None = None
+) -> None:
+    """Refuse an infinite score, naming where it is (one pass per column).
+
+    ``names``: the wide layout's rater columns (the row is said too), or, with ``value``
+    (the long layout's score column), the rater ids.
+    """
+    for name, values in zip(names, columns, strict=True):
+        infinite = np.isinf(values)
+        if infinite.any():
+            first = int(np.flatnonzero(infinite)[0])
+            where = (
+                f"column {name!r} holds {values[first]} (row {first})"
+                if value is None
+                else f"column {value!r} holds {values[first]} (rater {name!r})"
+            )
+            raise KappaFrameError(
+                f"{where}: a score must be a finite number. Replace infinite scores (with "
+                "NaN to leave them out) first.",
+                option="raters" if value is None else "value",
+            )

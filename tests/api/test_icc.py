@@ -424,8 +424,12 @@ def test_non_numeric_values_name_column_and_value() -> None:
 
 
 def test_infinite_scores_are_refused() -> None:
-    with pytest.raises(kf.KappaFrameError, match=r"column 'j3' holds inf \(row 2\)"):
-        kf.icc(SF.astype(float).assign(j3=[1, 2, np.inf, 4, 5, 6]))
+    data = SF.astype(float).assign(j3=[1, 2, -np.inf, 4, 5, 6])
+    for call in (kf.icc, kf.kendall_w):
+        with pytest.raises(kf.KappaFrameError, match=r"column 'j3' holds -inf \(row 2\)"):
+            call(data)
+        with pytest.raises(kf.KappaFrameError, match=r"column 'score' holds -inf \(rater 'j3'"):
+            call(long_of(data), **LONG)
 
 
 def test_polars_non_numeric() -> None:
