@@ -109,7 +109,7 @@ def main() -> None:
     parser.add_argument("--raters", type=int, default=10)
     parser.add_argument("--groups", type=int, default=100)
     parser.add_argument("--pingouin-groups", type=int, default=5)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     import pingouin as pg
 

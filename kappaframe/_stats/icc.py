@@ -147,9 +147,10 @@ def icc_sums(
 ) -> IccSums:
     """The additive sums of ``columns`` (one float array per rater, NaN = missing).
 
-    One pass per column: the items' totals (NaN where a rating is missing: the item is
-    incomplete), then ``np.bincount`` per group, with the incomplete items sent to a
-    spare group that is thrown away (so no column is ever masked or copied twice).
+    Two passes per column, in place in two reused buffers: the items' totals and sums of
+    squares (a total is NaN where a score is missing: the item is incomplete), then each
+    rater's total per group with ``np.bincount``, the incomplete items sent to a spare
+    group that is thrown away (so no column is ever masked or copied).
     """
     k = len(columns)
     n_rows = len(columns[0]) if k else 0
@@ -158,14 +159,13 @@ def icc_sums(
     g = np.zeros(n_rows, dtype=np.intp) if group is None else np.asarray(group, dtype=np.intp)
     row = np.zeros(n_rows)
     row_sq = np.zeros(n_rows)
-    rated = np.zeros(n_rows, dtype=bool)
-    centred = []
+    x = np.empty(n_rows)
+    x2 = np.empty(n_rows)
     for col in columns:
-        x = np.subtract(col, shift, dtype=float)
+        np.subtract(col, shift, out=x)
         row += x
-        row_sq += x * x
-        rated |= ~np.isnan(x)
-        centred.append(x)
+        np.multiply(x, x, out=x2)
+        row_sq += x2
     complete = ~np.isnan(row)
     # Incomplete items go to the spare group ``n_groups``.
     gc = np.where(complete, g, n_groups)
@@ -175,16 +175,23 @@ def icc_sums(
         return np.bincount(gc, weights=weights, minlength=size)[:n_groups]
 
     count = per_group().astype(np.int64)
-    dropped = np.bincount(g[rated & ~complete], minlength=n_groups)[:n_groups].astype(np.int64)
     rater_sums = np.empty((n_groups, k))
-    for j, x in enumerate(centred):
+    for j, col in enumerate(columns):
+        np.subtract(col, shift, out=x)
         rater_sums[:, j] = per_group(x)
+    # The items left out: those with a score but not every one (few, usually).
+    incomplete = np.flatnonzero(~complete)
+    rated = np.zeros(len(incomplete), dtype=bool)
+    for col in columns:
+        rated |= ~np.isnan(col[incomplete])
+    dropped = np.bincount(g[incomplete[rated]], minlength=n_groups)[:n_groups].astype(np.int64)
+    np.multiply(row, row, out=x2)
     return IccSums(
         count,
         dropped,
         per_group(row),
         per_group(row_sq),
-        per_group(row * row),
+        per_group(x2),
         rater_sums,
         float(shift),
     )
