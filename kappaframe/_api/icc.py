@@ -163,7 +163,10 @@ def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
     few = int((undefined & (n < 2)).sum())
     reasons = []
     if few:
-        reasons.append(f"{few} with fewer than 2 complete items")
+        reasons.append(
+            f"{few} with fewer than 2 complete items (scored by every rater: a rater "
+            f"with no score in a group leaves it none; pass {arg('raters', ...)} to choose)"
+        )
     if count - few:
         reasons.append(f"{count - few} with no variance to compare (every score equal)")
     warnings.warn(

@@ -568,3 +568,18 @@ def test_icc_of_groups_is_icc_of_each_group(a: list[list[int]], b: list[list[int
         alone = pd.concat([kf.icc(first), kf.icc(second)], ignore_index=True)
     cols = ["icc", "f", "p_value", "ci_low", "ci_high"]
     np.testing.assert_allclose(grouped[cols], alone[cols], rtol=1e-12, atol=1e-14)
+
+
+def test_a_rater_absent_from_a_group_is_said() -> None:
+    three = long_of(SF[["j1", "j2", "j3"]]).assign(team="y")  # j4 scored nothing in y
+    long = pd.concat([long_of(SF).assign(team="x"), three], ignore_index=True)
+    with pytest.warns(kf.UndefinedKappaWarning, match=r"a rater with no score in a group"):
+        res = kf.icc(long, by="team", **LONG)
+    y = res[res["team"] == "y"]
+    assert y["icc"].isna().all() and y["n_items"].eq(0).all() and y["n_dropped"].eq(6).all()
+    x = res[res["team"] == "x"]
+    np.testing.assert_allclose(x["icc"], kf.icc(SF)["icc"], rtol=1e-12)
+    picked = kf.icc(long, ["j1", "j2", "j3"], by="team", **LONG)
+    np.testing.assert_allclose(
+        picked.loc[picked["team"] == "y", "icc"], kf.icc(SF[["j1", "j2", "j3"]])["icc"]
+    )
