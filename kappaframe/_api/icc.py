@@ -239,10 +239,11 @@ def icc(
     DataFrame or LazyFrame
         A frame of the input's library (pandas for an engine), six rows per group, with
         the columns: the ``by`` columns; ``type`` (ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k:
-        psych's and pingouin's names); ``description`` (psych's: "Single raters
-        absolute", "Single random raters", "Single fixed raters", and "Average ..." for
-        the ``k``-rater means); ``mcgraw_wong`` (the same forms in McGraw & Wong's
-        notation: ICC(1,1), ICC(A,1), ICC(C,1), ICC(1,k), ICC(A,k), ICC(C,k));
+        R psych's names, and pingouin's before 0.7); ``description`` (psych's: "Single
+        raters absolute", "Single random raters", "Single fixed raters", and "Average
+        ..." for the ``k``-rater means); ``mcgraw_wong`` (the same forms in McGraw &
+        Wong's notation, pingouin 0.7's: ICC(1,1), ICC(A,1), ICC(C,1), ICC(1,k),
+        ICC(A,k), ICC(C,k));
         ``n_items`` (complete items used); ``n_raters``; ``n_dropped`` (items left out
         for a missing score); ``icc``; ``f``; ``df1``; ``df2``; ``p_value``; with ``ci``
         ``ci_low`` and ``ci_high``.

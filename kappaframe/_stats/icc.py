@@ -27,7 +27,7 @@ __all__ = [
     "icc_sums",
 ]
 
-#: The six forms, as R psych's ``ICC`` names them (pingouin before 0.7 too).
+#: The six forms, as R psych's ``ICC`` names them (and pingouin before 0.7).
 FORMS = ("ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k")
 #: The same forms in McGraw & Wong's (1996) notation (pingouin 0.7's ``Type``).
 MCGRAW_WONG = ("ICC(1,1)", "ICC(A,1)", "ICC(C,1)", "ICC(1,k)", "ICC(A,k)", "ICC(C,k)")
