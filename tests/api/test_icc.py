@@ -583,3 +583,26 @@ def test_a_rater_absent_from_a_group_is_said() -> None:
     np.testing.assert_allclose(
         picked.loc[picked["team"] == "y", "icc"], kf.icc(SF[["j1", "j2", "j3"]])["icc"]
     )
+
+
+def test_duckdb_only_sums_come_back(duck: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What travels back from the engine: a few rows per group, never the scores."""
+    from kappaframe._frames import engines
+
+    sizes: list[int] = []
+    real = engines._to_pandas
+
+    def recorded(query: Any) -> Any:
+        out = real(query)
+        sizes.append(len(out))
+        return out
+
+    monkeypatch.setattr(engines, "_to_pandas", recorded)
+    data = scores(19, n=600)  # 600 items, 3 groups
+    duck.register("many", data)
+    kf.icc(duck.sql("SELECT * FROM many"), by="group")
+    assert sizes and max(sizes) <= 3  # one row per group (and a LIMIT 1 shift)
+    sizes.clear()
+    duck.register("many_long", long_of(data, ["group"]))
+    kf.icc(duck.sql("SELECT * FROM many_long"), by="group", **LONG)
+    assert sizes and max(sizes) <= 3 * 4  # per group, or per group and rater (4 raters)
