@@ -61,7 +61,7 @@ def scores(seed: int = 0, n: int = 120, k: int = 4, missing: float = 0.05) -> pd
 
 # ---------------------------------------------------------------- published values
 def test_shrout_fleiss_table() -> None:
-    """Shrout & Fleiss (1979), p. 425: the six estimates on their Table 2 data."""
+    """Shrout & Fleiss (1979): the six estimates they report for their Table 2 data."""
     res = kf.icc(SF)
     assert list(res["type"]) == FORMS
     assert list(res["mcgraw_wong"]) == [
