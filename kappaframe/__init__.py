@@ -12,6 +12,7 @@ from ._api.benchmark import benchmark
 from ._api.category_counts import category_counts
 from ._api.compare import compare
 from ._api.counts import Counts
+from ._api.icc import icc, kendall_w
 from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
@@ -58,7 +59,9 @@ __all__ = [
     "counts",
     "datasets",
     "heatmap",
+    "icc",
     "items",
+    "kendall_w",
     "matrix",
     "overall",
     "pairwise",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ._api import category_counts as _category_counts
 from ._api import compare as _compare
+from ._api import icc as _icc
 from ._api import items as _items
 from ._api import overall as _overall
 from ._api import pairwise as _api
@@ -444,6 +445,52 @@ class KappaAccessor(Generic[FrameT]):
             alternative=alternative,
             method=method,
             seed=seed,
+        )
+
+    @_documented(_icc.icc)
+    def icc(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        value: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        ci: float | None = 0.95,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        return _icc.icc(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            value=value,
+            by=by,
+            ci=ci,
+            duplicates=duplicates,
+        )
+
+    @_documented(_icc.kendall_w)
+    def kendall_w(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        value: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        correct: bool = True,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        return _icc.kendall_w(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            value=value,
+            by=by,
+            correct=correct,
+            duplicates=duplicates,
         )
 
     @_documented(_overall.per_category)

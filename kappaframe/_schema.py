@@ -25,9 +25,12 @@ __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_PAIRED_COLUMNS",
     "COMPARE_VERDICTS",
+    "ICC_CI_COLUMNS",
+    "ICC_COLUMNS",
     "ITEM_COLUMNS",
     "ITEM_KEY",
     "ITEM_REFERENCE_COLUMNS",
+    "KENDALL_COLUMNS",
     "MARK",
     "MATRIX_KEY",
     "OVERALL_COLUMNS",
@@ -128,6 +131,36 @@ ITEM_REFERENCE_COLUMNS = ("reference_label", "correct")
 SWEEP_COLUMNS = ("threshold", "n", "tn", "fp", "fn", "tp", "accuracy", "p_e", "kappa", "best")
 #: ``kappaframe.against_baseline``: the columns added after a result's own.
 BASELINE_COLUMNS = ("baseline", "change", "change_low", "change_high", "state")
+#: ``kappaframe.icc``: six rows per group (one per form), after the ``by`` columns; then,
+#: with ``ci``, ``ICC_CI_COLUMNS``.
+ICC_COLUMNS = (
+    "type",
+    "description",
+    "mcgraw_wong",
+    "n_items",
+    "n_raters",
+    "n_dropped",
+    "icc",
+    "f",
+    "df1",
+    "df2",
+    "p_value",
+)
+ICC_CI_COLUMNS = ("ci_low", "ci_high")
+#: ``kappaframe.kendall_w``: one row per group, after the ``by`` columns.
+KENDALL_COLUMNS = (
+    "n_items",
+    "n_raters",
+    "n_dropped",
+    "w",
+    "chi2",
+    "df",
+    "p_value",
+    "f",
+    "f_df1",
+    "f_df2",
+    "f_p_value",
+)
 #: ``kappaframe.Counts.to_frame``: the cells after the group keys.
 CELL_COLUMNS = ("rater_a", "rater_b", "label_a", "label_b", "count")
 #: ... then each rater's and each label's position: the rater and category order.

@@ -973,3 +973,162 @@ def test_sample_size_parity(
         np.testing.assert_allclose(
             got[col].to_numpy(dtype=float), want[col].to_numpy(dtype=float), rtol=0, atol=ATOL
         )
+
+
+# ----------------------------------------------------------------------------- numeric ratings
+
+
+def make_scores() -> pd.DataFrame:
+    """The ratings above as numbers (label code + noise), with the same missing cells."""
+    rng = np.random.default_rng(20261125)
+    data: dict[str, Any] = {BY: DF[BY]}
+    for name in RATERS:
+        codes = DF[name].map({c: i for i, c in enumerate(CATS)}).to_numpy(dtype=float)
+        data[name] = codes * 10 + rng.normal(0, 3, len(DF)).round(0)  # rounded: ties
+    return pd.DataFrame(data)
+
+
+SCORES = make_scores()
+
+#: ``kf.icc`` and ``kf.kendall_w`` options through every way in.
+NUMERIC_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "icc": ("icc", {}),
+    "icc_no_ci": ("icc", {"ci": None}),
+    "icc_ci90": ("icc", {"ci": 0.9}),
+    "icc_raters": ("icc", {"raters": ["r0", "r2", "r3"]}),
+    "kendall": ("kendall_w", {}),
+    "kendall_uncorrected": ("kendall_w", {"correct": False}),
+    "kendall_raters": ("kendall_w", {"raters": ["r1", "r4"]}),
+}
+
+NUMERIC_LONG = {"item": "item", "rater": "rater", "value": "label"}
+
+
+def _numeric(frame: Any, function: str, opts: dict[str, Any], long: bool = False) -> Any:
+    layout = NUMERIC_LONG if long else {}
+    return getattr(kf, function)(frame, by=BY, **layout, **opts)
+
+
+def _numeric_scan(case: Case, function: str, opts: dict[str, Any], suffix: str) -> Any:
+    path = case.tmp_path / f"scores.{suffix}"
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+        SCORES.to_parquet(path, index=False)
+    else:
+        SCORES.to_csv(path, index=False)
+    return _numeric(kf.scan(path, batch_size=7), function, opts)
+
+
+def _numeric_polars(case: Case, function: str, opts: dict[str, Any], how: str) -> Any:
+    pl = pytest.importorskip("polars")
+    frame = pl.from_pandas(to_long(SCORES) if how == "long" else SCORES)
+    if how == "lazy":
+        res = _numeric(frame.lazy(), function, opts)
+        assert isinstance(res, pl.LazyFrame)
+        return res.collect()
+    res = _numeric(frame, function, opts, long=how == "long")
+    assert isinstance(res, pl.DataFrame)
+    return res
+
+
+def _numeric_dask(case: Case, function: str, opts: dict[str, Any], long: bool) -> Any:
+    dd = pytest.importorskip("dask.dataframe")
+    case.request.getfixturevalue("dask_client")
+    frame = to_long(SCORES) if long else SCORES
+    res = _numeric(dd.from_pandas(frame, npartitions=3), function, opts, long=long)
+    assert isinstance(res, dd.DataFrame)
+    return res.compute()
+
+
+def _numeric_duckdb(case: Case, function: str, opts: dict[str, Any], long: bool) -> Any:
+    duckdb = pytest.importorskip("duckdb")
+    pytest.importorskip("narwhals")
+    con = duckdb.connect()
+    try:
+        con.register("scores", to_long(SCORES) if long else SCORES)
+        res = _numeric(con.sql("SELECT * FROM scores"), function, opts, long=long)
+    finally:
+        con.close()
+    assert isinstance(res, pd.DataFrame)
+    return res
+
+
+def _numeric_spark(case: Case, function: str, opts: dict[str, Any]) -> Any:
+    session = case.request.getfixturevalue("spark_session")
+    rows = [
+        tuple(None if isinstance(v, float) and np.isnan(v) else v for v in row)
+        for row in SCORES.itertuples(index=False)
+    ]
+    schema = ", ".join(f"{c} {'string' if c == BY else 'double'}" for c in SCORES.columns)
+    return _numeric(session.createDataFrame(rows, schema), function, opts)
+
+
+NUMERIC_WAYS: dict[str, Callable[[Case, str, dict[str, Any]], Any]] = {
+    "polars": lambda case, f, o: _numeric_polars(case, f, o, "eager"),
+    "polars_lazy": lambda case, f, o: _numeric_polars(case, f, o, "lazy"),
+    "long_pandas": lambda case, f, o: _numeric(to_long(SCORES), f, o, long=True),
+    "long_polars": lambda case, f, o: _numeric_polars(case, f, o, "long"),
+    "scan_parquet": lambda case, f, o: _numeric_scan(case, f, o, "parquet"),
+    "scan_csv": lambda case, f, o: _numeric_scan(case, f, o, "csv"),
+    "dask": lambda case, f, o: _numeric_dask(case, f, o, long=False),
+    "long_dask": lambda case, f, o: _numeric_dask(case, f, o, long=True),
+    "duckdb": lambda case, f, o: _numeric_duckdb(case, f, o, long=False),
+    "long_duckdb": lambda case, f, o: _numeric_duckdb(case, f, o, long=True),
+    "spark": _numeric_spark,
+}
+
+#: Engines compute the ICC's sums; Kendall's W ranks the scores and is refused there
+#: (``tests/api/test_icc.py``).
+ENGINE_WAYS = ("duckdb", "long_duckdb", "spark")
+#: Each Spark query takes seconds: the options that change its query (the rest are the
+#: same sums, finished in Python).
+SPARK_OPTIONS = ("icc", "icc_raters")
+
+#: Text columns of the numeric results; the others are compared as numbers.
+NUMERIC_TEXT = (BY, "type", "description", "mcgraw_wong")
+
+
+@pytest.mark.parametrize(
+    ("way", "option"),
+    [
+        pytest.param(way, option, id=f"{way}-{option}")
+        for way in NUMERIC_WAYS
+        for option in NUMERIC_OPTIONS
+        if way not in ENGINE_WAYS or NUMERIC_OPTIONS[option][0] == "icc"
+        if way != "spark" or option in SPARK_OPTIONS
+    ],
+)
+def test_numeric_parity(
+    way: str,
+    option: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Every way in gives the ICC and Kendall's W of the pandas wide call, to 1e-12."""
+    function, opts = NUMERIC_OPTIONS[option]
+    want = _numeric(SCORES, function, opts)
+    assert want.select_dtypes("number").notna().all().all()
+    case = make_case(None, tmp_path, monkeypatch, capsys, request)
+    got = NUMERIC_WAYS[way](case, function, opts)
+    if not isinstance(got, pd.DataFrame):
+        got = got.to_pandas()
+    got = got.reset_index(drop=True)
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    for col in want.columns:
+        if col in NUMERIC_TEXT:
+            assert _strings(got[col]) == _strings(want[col]), f"column {col!r}"
+            continue
+        np.testing.assert_allclose(
+            got[col].to_numpy(dtype=float),
+            want[col].to_numpy(dtype=float),
+            rtol=1e-12,
+            atol=ATOL,
+            err_msg=f"column {col!r}",
+        )
+
+
+def test_numeric_accessor_is_identical() -> None:
+    pd.testing.assert_frame_equal(SCORES.kappa.icc(by=BY), kf.icc(SCORES, by=BY))
+    pd.testing.assert_frame_equal(SCORES.kappa.kendall_w(by=BY), kf.kendall_w(SCORES, by=BY))

@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import pandas as pd
 import pytest
 
 import kappaframe as kf
@@ -21,6 +22,7 @@ from kappaframe import cli
 
 TEAM = kf.datasets.labeling_team()
 R = ["ana", "ben", "cai"]
+SCORES = pd.DataFrame({"ana": [1.0, 2, 3, 4], "ben": [2.0, 2, 3, 5], "cai": [1.0, 3, 2, 4]})
 PAIRS = kf.pairwise(TEAM, R, ci=0.95)
 
 CALLS: dict[str, Callable[..., Any]] = {
@@ -40,10 +42,14 @@ CALLS: dict[str, Callable[..., Any]] = {
     "sample_size": lambda **o: kf.sample_size(
         **{"kappa0": 0.4, "kappa1": 0.6, "props": [0.5, 0.5], **o}
     ),
+    "icc": lambda **o: kf.icc(SCORES, R, **o),
+    "kendall_w": lambda **o: kf.kendall_w(SCORES, R, **o),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
+    "accessor.icc": lambda **o: SCORES.kappa.icc(R, **o),
+    "accessor.kendall_w": lambda **o: SCORES.kappa.kendall_w(R, **o),
     "accessor.compare": lambda **o: TEAM.kappa.compare(("ana", "gold"), ("ben", "gold"), **o),
     "accessor.sample_size": lambda **o: TEAM.kappa.sample_size(R, **{"kappa0": 0.1, **o}),
 }

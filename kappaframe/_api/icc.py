@@ -1,0 +1,496 @@
+"""Public functions for numeric ratings: icc() and kendall_w().
+
+Scores in (``kappaframe._api.numeric``: wide or long, any input) -> additive sums per
+group (``kappaframe._stats.icc``; in the engine for DuckDB and PySpark) or ranks
+(``kappaframe._stats.kendall``) -> ``Table`` -> the caller's frame type.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .._encode.codes import Groups, encode_groups
+from .._errors import (
+    KappaFrameError,
+    UndefinedKappaWarning,
+    arg,
+    too_few_raters,
+    user_stacklevel,
+)
+from .._frames.engines import EngineFrame, long_sums, wide_sums
+from .._frames.native import concat, take
+from .._frames.numeric import refuse_infinite
+from .._frames.parts import PartReader
+from .._schema import ICC_CI_COLUMNS, ICC_COLUMNS, KENDALL_COLUMNS, Column, Table
+from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, IccSums, icc_forms, icc_sums
+from .._stats.kendall import kendall_w as _kendall_w
+from .._types import Duplicates
+from .numeric import (
+    NumericLayout,
+    Scores,
+    gather_parts,
+    key_rows,
+    numeric_input,
+    reduce_parts,
+    refuse_engine,
+    renderer,
+    scores,
+)
+from .options import as_list, check_columns, check_level
+from .prepare import KeysFrame, eager_adapter, wide_raters
+
+__all__ = ["icc", "kendall_w"]
+
+FrameT = TypeVar("FrameT")
+
+
+def _sums_of(s: Scores) -> IccSums:
+    sums = icc_sums(s.columns, s.group, s.n_groups)
+    if not np.isfinite(sums.squares).all():  # an infinite score: say where
+        refuse_infinite(s.columns, s.raters, s.value)
+    return sums
+
+
+def _no_sums(n_groups: int, k: int) -> IccSums:
+    zeros = np.zeros(n_groups)
+    return IccSums(
+        np.zeros(n_groups, np.int64),
+        np.zeros(n_groups, np.int64),
+        zeros,
+        zeros,
+        zeros,
+        np.zeros((n_groups, k)),
+    )
+
+
+def _sorted_groups(frames: list[Any], by: list[Hashable]) -> tuple[Any, list[np.ndarray]]:
+    """The sorted union of the group keys of ``frames``; each frame's rows' group codes."""
+    stacked = concat(frames)
+    adapter = eager_adapter(stacked)
+    adapter.load(by)
+    groups = encode_groups([adapter.keys(b) for b in by], adapter.n_rows)
+    codes = groups.codes if groups.codes is not None else np.zeros(adapter.n_rows, np.intp)
+    keys = take(stacked, by, groups.first_row[: groups.n_groups])
+    bounds = np.cumsum([0] + [len(f) for f in frames])
+    return keys, [codes[bounds[i] : bounds[i + 1]] for i in range(len(frames))]
+
+
+def _engine_sums(
+    engine: EngineFrame, layout: NumericLayout
+) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
+    """The sums computed in the engine, checked finite (no infinite score)."""
+    sums, keys, raters, by = _engine_query(engine, layout)
+    if not (np.isfinite(sums.squares).all() and np.isfinite(sums.rater_sums).all()):
+        where = f"column {layout.value!r} holds" if layout.long else f"the columns {raters} hold"
+        raise KappaFrameError(
+            f"{where} an infinite score: a score must be a finite number. "
+            "Replace them (with null to leave them out) first.",
+            option="value" if layout.long else "raters",
+        )
+    return sums, keys, raters, by
+
+
+def _engine_query(
+    engine: EngineFrame, layout: NumericLayout
+) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
+    """The sums computed in the engine; checks first on an empty frame of its schema."""
+    empty = eager_adapter(engine.empty())
+    names = empty.columns()
+    by = as_list(layout.by, names)
+    check_columns(by, names, "by column")
+    if not layout.long:
+        raters = wide_raters(names, layout.raters, by)
+        table, shift = wide_sums(engine, raters, by)
+        k = len(raters)
+        sums = IccSums(
+            table["count"].to_numpy(np.int64),
+            table["dropped"].to_numpy(np.int64),
+            table["total"].to_numpy(float),
+            table["squares"].to_numpy(float),
+            table["item_squares"].to_numpy(float),
+            np.column_stack([table[f"rater_{j}"].to_numpy(float) for j in range(k)]),
+            shift,
+        )
+        if not by:
+            return sums, None, raters, by
+        keys, (codes,) = _sorted_groups([table[[str(b) for b in by]]], by)
+        return sums.take(codes, len(keys)), keys, raters, by
+    scores(empty, layout, [])  # the columns and the value's type, with pandas' messages
+    wanted = as_list(layout.raters)
+    ids, groups, totals, dropped, shift = long_sums(
+        engine, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
+    )
+    if len(ids) < 2:
+        raise too_few_raters(2, ids, layout.rater)
+    k = len(ids)
+    if by:
+        cols = [str(b) for b in by]
+        keys, (g1, g2, g3) = _sorted_groups([groups[cols], totals[cols], dropped[cols]], by)
+        n_groups = len(keys)
+    else:
+        keys, n_groups = None, 1
+        g1 = np.zeros(len(groups), np.intp)
+        g2 = np.zeros(len(totals), np.intp)
+        g3 = np.zeros(len(dropped), np.intp)
+    sums = _no_sums(n_groups, k)
+    sums.shift = shift
+    np.add.at(sums.count, g1, groups["count"].to_numpy(np.int64))
+    sums.total = np.bincount(g1, groups["total"].to_numpy(float), minlength=n_groups)
+    sums.squares = np.bincount(g1, groups["squares"].to_numpy(float), minlength=n_groups)
+    sums.item_squares = np.bincount(g1, groups["item_squares"].to_numpy(float), minlength=n_groups)
+    np.add.at(sums.dropped, g3, dropped["dropped"].to_numpy(np.int64))
+    position = {r: j for j, r in enumerate(ids)}
+    rater_of = np.array([position.get(r, -1) for r in totals[str(layout.rater)]], np.intp)
+    known = rater_of >= 0
+    np.add.at(
+        sums.rater_sums,
+        (g2[known], rater_of[known]),
+        totals["rater_total"].to_numpy(float)[known],
+    )
+    return sums, keys, ids, by
+
+
+def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
+    """One warning per call: how many groups give NaN, and why."""
+    undefined = ~np.isfinite(values)
+    count = int(undefined.sum())
+    if not count:
+        return
+    few = int((undefined & (n < 2)).sum())
+    reasons = []
+    if few:
+        reasons.append(
+            f"{few} with fewer than 2 complete items (scored by every rater: a rater "
+            f"with no score in a group leaves it none; pass {arg('raters', ...)} to choose)"
+        )
+    if count - few:
+        reasons.append(f"{count - few} with no variance to compare (every score equal)")
+    warnings.warn(
+        f"{what} is undefined (NaN) for {count} of {values.size} groups: {'; '.join(reasons)}.",
+        UndefinedKappaWarning,
+        stacklevel=user_stacklevel(),
+    )
+
+
+def _need_items(n: np.ndarray, dropped: np.ndarray, what: str) -> None:
+    if not len(n) or int(n.max()) < 2:
+        raise KappaFrameError(
+            f"{what} needs at least 2 items scored by every rater; got "
+            f"{int(n.sum()) if len(n) else 0} complete item(s) and "
+            f"{int(dropped.sum()) if len(dropped) else 0} left out for a missing score. "
+            f"Pass more items, or fewer raters ({arg('raters', ...)}) so that more items "
+            "are complete."
+        )
+
+
+def icc(
+    data: FrameT,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    value: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    ci: float | None = 0.95,
+    duplicates: Duplicates = "raise",
+) -> FrameT:
+    """Intraclass correlation of numeric ratings: the six Shrout & Fleiss forms, per group.
+
+    ``n`` items (targets) are each scored by the same ``k`` raters (judges). From the
+    two-way analysis of variance of the scores, with ``MSR`` the items' mean square
+    (``n - 1`` degrees of freedom), ``MSC`` the raters' (``k - 1``), ``MSE`` the residual
+    (``(n - 1)(k - 1)``) and ``MSW = (SSC + SSE) / (n (k - 1))`` the mean square within
+    items:
+
+    - ICC1  = (MSR - MSW) / (MSR + (k - 1) MSW)      one-way random, single rater
+    - ICC2  = (MSR - MSE) / (MSR + (k - 1) MSE + k (MSC - MSE) / n)
+      two-way random, absolute agreement, single rater
+    - ICC3  = (MSR - MSE) / (MSR + (k - 1) MSE)      two-way mixed, consistency, single
+    - ICC1k = (MSR - MSW) / MSR,   ICC2k = (MSR - MSE) / (MSR + (MSC - MSE) / n),
+      ICC3k = (MSR - MSE) / MSR:   the same for the mean of the ``k`` raters.
+
+    ``F`` tests ICC = 0: ``MSR / MSW`` on ``(n - 1, n (k - 1))`` degrees of freedom for
+    ICC1 and ICC1k, ``MSR / MSE`` on ``(n - 1, (n - 1)(k - 1))`` for the others.
+
+    Parameters
+    ----------
+    data : DataFrame, LazyFrame, Dask DataFrame, path(s), DuckDB relation or Spark DataFrame
+        Wide layout: one row per item, one column per rater, numbers (missing: NaN,
+        None, null). Long layout: one row per score, with ``item``, ``rater``, ``value``.
+    raters : column name or list, optional
+        Wide layout: the rater columns (default every column not in ``by``). Long layout:
+        the rater ids to use (default every id, sorted).
+    item, rater, value : column names, optional
+        The long layout's columns: the item (target) id, the rater id and the score.
+    by : column name or list, optional
+        One result per group (groups sorted; a missing key is a group of its own).
+    ci : float or None, default 0.95
+        Confidence level of the intervals ``ci_low``, ``ci_high``; ``None`` leaves them out.
+    duplicates : {"raise", "first", "last"}, default "raise"
+        Long layout: a rater scoring an item twice is an error, or keeps the first or
+        last score (in row order).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        A frame of the input's library (pandas for an engine), six rows per group, with
+        the columns: the ``by`` columns; ``type`` (ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k:
+        R psych's names, and pingouin's before 0.7); ``description`` (psych's: "Single
+        raters absolute", "Single random raters", "Single fixed raters", and "Average
+        ..." for the ``k``-rater means); ``mcgraw_wong`` (the same forms in McGraw &
+        Wong's notation, pingouin 0.7's: ICC(1,1), ICC(A,1), ICC(C,1), ICC(1,k),
+        ICC(A,k), ICC(C,k));
+        ``n_items`` (complete items used); ``n_raters``; ``n_dropped`` (items left out
+        for a missing score); ``icc``; ``f``; ``df1``; ``df2``; ``p_value``; with ``ci``
+        ``ci_low`` and ``ci_high``.
+
+    Raises
+    ------
+    KappaFrameError
+        Unknown columns; fewer than 2 raters; no group with 2 complete items; a score
+        that is not a number (naming the column and the value); a rater scoring an item
+        twice (long layout, ``duplicates="raise"``).
+
+    Warns
+    -----
+    UndefinedKappaWarning
+        Once per call, with a count, for the groups whose ICC is undefined (NaN): fewer
+        than 2 complete items, or no variance at all (every score equal).
+
+    See Also
+    --------
+    kendall_w : agreement of rankings (Kendall's coefficient of concordance).
+
+    Notes
+    -----
+    Missing scores: items not scored by every rater are left out (listwise deletion,
+    as pingouin's ``intraclass_corr`` and R psych's ``ICC`` do) and counted in
+    ``n_dropped``. The raters are the same in every group (the rater columns, or the
+    ids of the long layout): a rater who scored nothing in a group leaves that group
+    no complete item.
+
+    Intervals: Shrout & Fleiss (1979), as psych and pingouin compute them: for ICC1 and
+    ICC3 ``F_L = F / F_q(df1, df2)``, ``F_U = F F_q(df2, df1)`` (``q = (1 + ci) / 2``)
+    and ``(F_L - 1) / (F_L + k - 1)`` (single) or ``1 - 1 / F_L`` (average); for ICC2
+    with Satterthwaite's degrees of freedom for its mix of mean squares, and ICC2k from
+    ICC2's bounds by the Spearman-Brown formula.
+
+    The mean squares come from five additive sums per group (complete items, sum and
+    sum of squares of the scores, the sum of the items' squared totals, each rater's
+    total), computed in one pass with ``np.bincount``, part by part for files and Dask
+    and in the engine for DuckDB and PySpark. Every score is first shifted by one
+    score of the data, so that a large mean does not eat the sums of squares' precision.
+
+    References
+    ----------
+    Shrout, P. E., & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing
+    rater reliability. *Psychological Bulletin* 86(2), 420-428.
+
+    McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some intraclass
+    correlation coefficients. *Psychological Methods* 1(1), 30-46.
+
+    Koo, T. K., & Li, M. Y. (2016). A guideline of selecting and reporting intraclass
+    correlation coefficients for reliability research. *Journal of Chiropractic
+    Medicine* 15(2), 155-163.
+
+    Examples
+    --------
+    Shrout & Fleiss' (1979) 6 targets scored by 4 judges:
+
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> sf = pd.DataFrame({
+    ...     "j1": [9, 6, 8, 7, 10, 6], "j2": [2, 1, 4, 1, 5, 2],
+    ...     "j3": [5, 3, 6, 2, 6, 4], "j4": [8, 2, 8, 6, 9, 7],
+    ... })
+    >>> res = kf.icc(sf)
+    >>> list(res["type"])
+    ['ICC1', 'ICC2', 'ICC3', 'ICC1k', 'ICC2k', 'ICC3k']
+    >>> [round(float(v), 2) for v in res["icc"]]
+    [0.17, 0.29, 0.71, 0.44, 0.62, 0.91]
+    >>> round(float(res["f"].iloc[2]), 2), int(res["df2"].iloc[2])
+    (11.03, 15)
+    """
+    layout = NumericLayout(raters, by, item, rater, value, duplicates).check()
+    if ci is not None:
+        ci = check_level(ci)
+    frame = numeric_input(data)
+    render: Any
+    if isinstance(frame, EngineFrame):
+        sums, keys, rater_list, by_list = _engine_sums(frame, layout)
+        s = Scores(KeysFrame(keys, "pandas"), rater_list, [], _key_groups(keys, by_list), by_list)
+        render = s.frame
+    elif isinstance(frame, PartReader):
+        sums, keys, rater_list, by_list = reduce_parts(frame, layout, _sums_of, _no_sums)
+        s = Scores(
+            KeysFrame(keys, frame.output), rater_list, [], _key_groups(keys, by_list), by_list
+        )
+        render = s.frame
+    else:
+        s = scores(frame, layout)
+        sums = _sums_of(s)
+        render = renderer(s, frame.output)
+    if len(s.raters) < 2:
+        raise too_few_raters(2, s.raters, layout.rater)
+    _need_items(sums.count, sums.dropped, "icc()")
+    stats = icc_forms(sums, ci)
+    n_groups = len(sums.count)
+    n_forms = len(FORMS)
+    _warn_undefined(stats["icc"][:, 0], sums.count, "the intraclass correlation")
+    group_of_row = np.repeat(np.arange(n_groups), n_forms)
+    form_of_row = np.tile(np.arange(n_forms), n_groups)
+    schema = (*ICC_COLUMNS, *(ICC_CI_COLUMNS if ci is not None else ()))
+    columns = key_rows(s, group_of_row, schema, "icc")
+
+    def rows(values: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(values).reshape(-1)
+
+    n_items = sums.count.astype(np.int64)
+    columns += [
+        Column("type", "name", form_of_row, categories=FORMS),
+        Column("description", "name", form_of_row, categories=DESCRIPTIONS),
+        Column("mcgraw_wong", "name", form_of_row, categories=MCGRAW_WONG),
+        Column("n_items", "int", n_items[group_of_row]),
+        Column("n_raters", "int", np.full(len(group_of_row), len(s.raters), np.int64)),
+        Column("n_dropped", "int", sums.dropped.astype(np.int64)[group_of_row]),
+        Column("icc", "float", rows(stats["icc"])),
+        Column("f", "float", rows(stats["f"])),
+        Column("df1", "int", np.maximum(rows(stats["df1"]), 0).astype(np.int64)),
+        Column("df2", "int", np.maximum(rows(stats["df2"]), 0).astype(np.int64)),
+        Column("p_value", "float", rows(stats["p_value"])),
+    ]
+    if ci is not None:
+        columns += [
+            Column("ci_low", "float", rows(stats["ci_low"])),
+            Column("ci_high", "float", rows(stats["ci_high"])),
+        ]
+    return render.render(Table(columns, mark={"kind": "icc"}))
+
+
+def _key_groups(keys: Any, by: list[Hashable]) -> Groups:
+    n = 1 if not by else len(keys)
+    return Groups(None, n, np.arange(n, dtype=np.intp))
+
+
+def kendall_w(
+    data: FrameT,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    value: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    correct: bool = True,
+    duplicates: Duplicates = "raise",
+) -> FrameT:
+    """Kendall's coefficient of concordance W: how alike the raters rank the items.
+
+    Each of the ``m`` raters' scores is ranked over the ``n`` items (average ranks for
+    ties); with ``R_i`` item ``i``'s rank total and ``S = sum_i (R_i - m (n + 1) / 2)^2``,
+
+        W = 12 S / (m^2 (n^3 - n) - m T),    T = sum over raters and tie groups (t^3 - t)
+
+    (``T = 0`` with ``correct=False``). W is 1 when every rater ranks the items alike and
+    0 when their ranks are unrelated. Tests of W = 0: ``chi2 = m (n - 1) W`` on ``n - 1``
+    degrees of freedom (Kendall & Babington Smith 1939), and ``F = (m - 1) W / (1 - W)``
+    on ``n - 1 - 2/m`` and ``(m - 1)(n - 1 - 2/m)`` (Legendre 2005; better for few items).
+
+    Parameters
+    ----------
+    data, raters, item, rater, value, by, duplicates
+        As in ``icc`` (an engine input is refused: ranks are not sums).
+    correct : bool, default True
+        Correct for ties (R irr's ``kendall(ratings, correct=TRUE)``: W_t). Without ties
+        both give the same W.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        A frame of the input's library with one row per group, with the columns: the
+        ``by`` columns; ``n_items`` (complete items ranked); ``n_raters``; ``n_dropped``
+        (items left out for a missing score); ``w``; ``chi2``; ``df``; ``p_value``; ``f``;
+        ``f_df1``; ``f_df2``; ``f_p_value``.
+
+    Raises
+    ------
+    KappaFrameError
+        As ``icc``; a DuckDB or PySpark input.
+
+    Warns
+    -----
+    UndefinedKappaWarning
+        Once per call, with a count, for the groups whose W is undefined: fewer than 2
+        complete items, or every rater giving every item the same score.
+
+    See Also
+    --------
+    icc : agreement of the scores themselves.
+
+    Notes
+    -----
+    Items not scored by every rater are left out (as irr's ``kendall`` does with
+    ``na.omit``) and counted in ``n_dropped``.
+
+    References
+    ----------
+    Kendall, M. G., & Babington Smith, B. (1939). The problem of m rankings. *The Annals
+    of Mathematical Statistics* 10(3), 275-287.
+
+    Legendre, P. (2005). Species associations: the Kendall coefficient of concordance
+    revisited. *Journal of Agricultural, Biological, and Environmental Statistics* 10(2),
+    226-245.
+
+    Examples
+    --------
+    R irr's ``anxiety`` data (20 subjects, 3 raters); irr's ``kendall(anxiety, TRUE)``
+    gives Wt = 0.54, Chisq(19) = 30.8, p = 0.0429:
+
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> anxiety = pd.DataFrame({
+    ...     "rater1": [3, 3, 3, 4, 5, 5, 2, 3, 5, 2, 2, 6, 1, 5, 2, 2, 1, 2, 4, 3],
+    ...     "rater2": [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4],
+    ...     "rater3": [2, 1, 4, 4, 3, 2, 1, 6, 1, 1, 1, 2, 3, 3, 1, 1, 3, 3, 2, 2],
+    ... })
+    >>> res = kf.kendall_w(anxiety)
+    >>> round(float(res["w"].iloc[0]), 3), round(float(res["chi2"].iloc[0]), 1)
+    (0.54, 30.8)
+    """
+    layout = NumericLayout(raters, by, item, rater, value, duplicates).check()
+    if not isinstance(correct, (bool, np.bool_)):
+        raise KappaFrameError(
+            f"{arg('correct')} must be True or False; got {correct!r}.", option="correct"
+        )
+    frame = numeric_input(data)
+    if isinstance(frame, EngineFrame):
+        raise refuse_engine(frame, "kendall_w()")
+    if isinstance(frame, PartReader):
+        s = gather_parts(frame, layout)
+        render: Any = s.frame
+    else:
+        s = scores(frame, layout)
+        render = renderer(s, frame.output)
+    if len(s.raters) < 2:
+        raise too_few_raters(2, s.raters, layout.rater)
+    refuse_infinite(s.columns, s.raters, s.value)
+    stats = _kendall_w(s.columns, s.group, s.n_groups, correct=bool(correct))
+    _need_items(stats["n_items"], stats["n_dropped"], "kendall_w()")
+    _warn_undefined(stats["w"], stats["n_items"], "Kendall's W")
+    n_groups = s.n_groups
+    group_of_row = np.arange(n_groups)
+    columns = key_rows(s, group_of_row, KENDALL_COLUMNS, "kendall_w")
+    columns += [
+        Column("n_items", "int", stats["n_items"]),
+        Column("n_raters", "int", np.full(n_groups, len(s.raters), np.int64)),
+        Column("n_dropped", "int", stats["n_dropped"]),
+    ]
+    df = np.maximum(stats["df"], 0).astype(np.int64)  # n - 1: a whole number
+    columns += [
+        Column(name, "int", df) if name == "df" else Column(name, "float", stats[name])
+        for name in KENDALL_COLUMNS[3:]
+    ]
+    return render.render(Table(columns, mark={"kind": "kendall_w"}))
