@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import datasets
 from ._api.benchmark import benchmark
+from ._api.concordance import bland_altman, ccc
 from ._api.counts import Counts
 from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
@@ -30,7 +31,7 @@ from ._register import (
     register_polars_when_imported,
 )
 from ._report.display import register_formatter
-from ._report.plots import confusion_plot, heatmap
+from ._report.plots import bland_altman_plot, confusion_plot, heatmap
 from ._stats.scales import SCALES
 from ._version import __version__
 
@@ -45,6 +46,9 @@ __all__ = [
     "UndefinedKappaWarning",
     "__version__",
     "benchmark",
+    "bland_altman",
+    "bland_altman_plot",
+    "ccc",
     "cohen_kappa",
     "confusion",
     "confusion_plot",

@@ -17,7 +17,11 @@ from ._errors import KappaFrameError
 
 __all__ = [
     "BENCHMARK_COLUMNS",
+    "BLAND_ALTMAN_CI_COLUMNS",
+    "BLAND_ALTMAN_COLUMNS",
     "CATEGORY_COLUMNS",
+    "CCC_CI_COLUMNS",
+    "CCC_COLUMNS",
     "CELL_COLUMNS",
     "CELL_INDEX_COLUMNS",
     "CI_COLUMNS",
@@ -87,6 +91,28 @@ ITEM_KEY = "item"
 ITEM_REFERENCE_COLUMNS = ("reference_label", "correct")
 #: Output columns after the ``by`` columns, in order.
 SWEEP_COLUMNS = ("threshold", "n", "tn", "fp", "fn", "tp", "accuracy", "p_e", "kappa", "best")
+#: ``kappaframe.ccc``: after the ``by`` columns; then, with ``ci``, ``CCC_CI_COLUMNS``.
+CCC_COLUMNS = (
+    "rater_a",
+    "rater_b",
+    "n",
+    "ccc",
+    "pearson_r",
+    "bias_correction",
+    "scale_shift",
+    "location_shift",
+)
+CCC_CI_COLUMNS = ("se", "ci_low", "ci_high")
+#: ``kappaframe.bland_altman``: after the ``by`` columns; then, with ``ci``, the intervals.
+BLAND_ALTMAN_COLUMNS = ("rater_a", "rater_b", "n", "bias", "sd", "loa_low", "loa_high")
+BLAND_ALTMAN_CI_COLUMNS = (
+    "bias_ci_low",
+    "bias_ci_high",
+    "loa_low_ci_low",
+    "loa_low_ci_high",
+    "loa_high_ci_low",
+    "loa_high_ci_high",
+)
 #: ``kappaframe.Counts.to_frame``: the cells after the group keys.
 CELL_COLUMNS = ("rater_a", "rater_b", "label_a", "label_b", "count")
 #: ... then each rater's and each label's position: the rater and category order.
