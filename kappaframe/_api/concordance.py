@@ -121,6 +121,7 @@ def numeric_layout(
             f"long layout); pass one of them: value={value!r} or label={label!r}.",
             option="value",
         )
+    said = "label" if label is not None else "value"  # the name the caller used
     value = label if value is None else value
     if isinstance(raters, (list, tuple)) and len(raters) == 0:
         raise KappaFrameError(
@@ -130,20 +131,20 @@ def numeric_layout(
         )
     if duplicates not in DUPLICATES:
         raise bad_option("duplicates", duplicates, DUPLICATES)
-    roles = {"item": item, "rater": rater, "value": value}
+    roles = {"item": item, "rater": rater, said: value}
     if all(v is None for v in roles.values()):
         return NumericLayout(by, duplicates=str(duplicates))
     lacking = [k for k, v in roles.items() if v is None]
     if lacking:
         raise KappaFrameError(
-            f"the long layout needs {arg('item')}, {arg('rater')} and {arg('value')}; "
+            f"the long layout needs {arg('item')}, {arg('rater')} and {arg(said)}; "
             f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater (wide "
             "layout) pass none of them.",
             option=next(k for k, v in roles.items() if v is not None),
         )
     if len({item, rater, value}) < 3:
         raise KappaFrameError(
-            f"{arg('item')}, {arg('rater')} and {arg('value')} must be three different "
+            f"{arg('item')}, {arg('rater')} and {arg(said)} must be three different "
             f"columns; got {roles}.",
             option="item",
         )
@@ -152,6 +153,12 @@ def numeric_layout(
 
 def _check_ci(ci: Any) -> float | None:
     return None if ci is None else check_level(ci)
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise KappaFrameTypeError(f"{name} must be True or False; got {value!r}.", option=name)
+    return bool(value)
 
 
 def check_agreement(agreement: Any) -> float:
@@ -194,7 +201,7 @@ def numeric_values(fact: Factorized, column: Hashable) -> np.ndarray:
     infinite = np.isinf(numbers_)
     if infinite.any():
         raise KappaFrameError(
-            f"column {column!r} holds {numbers_[infinite][0]!r}: a rating must be a finite "
+            f"column {column!r} holds {float(numbers_[infinite][0])!r}: a rating must be a finite "
             "number. Replace it with a missing value (NaN) or drop those rows first."
         )
     return np.append(numbers_, np.nan)[np.asarray(fact.codes, dtype=np.intp)]
@@ -332,15 +339,19 @@ def _ratings_part(part: Any, wrap: Any, raters: Any, layout: NumericLayout) -> N
 def _reader_plan(
     reader: PartReader, raters: Any, layout: NumericLayout, min_raters: int
 ) -> tuple[list[Hashable], Any]:
-    """The columns each part needs, and the raters to read it over; checked on the schema."""
-    names = reader.columns()
-    by = as_list(layout.by, names)
-    check_columns(by, names, "by column")
+    """The columns each part needs, and the raters to read it over.
+
+    Checked first on an empty frame of the input's schema (the messages of an eager
+    input); that also tells a file reader which columns are group keys, before any batch
+    is read (its CSV cells become numbers per column set).
+    """
+    first = numeric_ratings(
+        reader.wrap()(reader.empty()), raters, layout, 0 if layout.long else min_raters
+    )
+    by = first.by
     if layout.long:
-        _long_columns(names, by, layout.item, layout.rater, layout.value)
         return [*by, layout.item, layout.rater, layout.value], as_list(raters)
-    rater_list = wide_raters(names, raters, by, min_raters)
-    return [*by, *rater_list], rater_list
+    return [*by, *first.raters], list(first.raters)
 
 
 def _refuse_engine(data: Any) -> None:
@@ -553,7 +564,7 @@ def _plan_numeric(names: list[Hashable], o: dict[str, Any], columns: tuple[str, 
 
 
 def _plan_ccc(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
-    if o["matrix"]:
+    if _check_flag("matrix", o["matrix"]):
         return None
     return _plan_numeric(names, o, _ccc_names(_check_ci(o["ci"])))
 
@@ -697,9 +708,10 @@ def ccc(
     )
     check_reference(reference)
     level = _check_ci(ci)
+    as_matrix = _check_flag("matrix", matrix)
     sums, output = read_pair_sums(data, with_reference(raters, reference), layout)
     _require_items(sums)
-    if matrix:
+    if as_matrix:
         return cast(FrameT, _render(sums, _ccc_matrix(sums), output))
     check_names(sums.by, ("rater_a", "rater_b", "n", *_ccc_names(level)), "ccc")
     group, a, b, m = _pair_rows(sums, reference)
