@@ -414,7 +414,7 @@ def _check_ids(total: PairSums, raters: Any, layout: NumericLayout, min_raters: 
         order = wanted
     else:
         try:
-            order = sorted(total.raters)
+            order = sorted(total.raters)  # type: ignore[type-var]
         except TypeError:
             order = list(total.raters)
     if len(order) < min_raters:

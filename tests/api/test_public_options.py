@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import pandas as pd
 import pytest
 
 import kappaframe as kf
@@ -21,6 +22,10 @@ from kappaframe import cli
 
 TEAM = kf.datasets.labeling_team()
 R = ["ana", "ben", "cai"]
+#: Numeric ratings (the same raters) for the statistics of one numeric scale.
+SCORES = pd.DataFrame(
+    {"ana": [1.0, 2.5, 3.0, 4.5, 5.0], "ben": [1.5, 2.0, 3.5, 4.0, 5.5], "cai": [1, 3, 3, 4, 6]}
+)
 
 CALLS: dict[str, Callable[..., Any]] = {
     "pairwise": lambda **o: kf.pairwise(TEAM, R, **o),
@@ -34,11 +39,24 @@ CALLS: dict[str, Callable[..., Any]] = {
     "items": lambda **o: kf.items(TEAM, R, **o),
     "rater_confusion": lambda **o: kf.rater_confusion(TEAM, R, **o),
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
+    "ccc": lambda **o: kf.ccc(SCORES, R, **o),
+    "bland_altman": lambda **o: kf.bland_altman(SCORES, R, **o),
+    "bland_altman_plot": lambda **o: _plot(kf.bland_altman_plot, SCORES, R[:2], **o),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
+    "accessor.ccc": lambda **o: SCORES.kappa.ccc(R, **o),
+    "accessor.bland_altman": lambda **o: SCORES.kappa.bland_altman(R, **o),
+    "accessor.bland_altman_plot": lambda **o: _plot(SCORES.kappa.bland_altman_plot, R[:2], **o),
 }
+
+
+def _plot(draw: Callable[..., Any], *args: Any, **options: Any) -> Any:
+    """Draw on Agg (no window), and close nothing: the figures are not pyplot's."""
+    pytest.importorskip("matplotlib").use("Agg")
+    return draw(*args, **options)
+
 
 #: Positional data arguments, given by the calls above.
 GIVEN = {"data", "raters", "a", "b", "y1", "y2"}
