@@ -38,6 +38,7 @@ from .._errors import (
 )
 from .._frames.engines import EngineFrame
 from .._frames.native import take
+from .._frames.numbers import numbers as native_numbers
 from .._frames.parts import PartReader
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
@@ -72,6 +73,7 @@ __all__ = [
     "bland_altman",
     "ccc",
     "check_agreement",
+    "column_numbers",
     "numeric_layout",
     "numeric_ratings",
     "numeric_values",
@@ -187,7 +189,7 @@ def numeric_values(fact: Factorized, column: Hashable) -> np.ndarray:
     naming the column and the first value that is not.
     """
     uniques = fact.uniques
-    kinds = {type(u) for u in uniques}
+    kinds = set(map(type, uniques))
     bad = [k for k in kinds if not issubclass(k, numbers.Real) or issubclass(k, (bool, np.bool_))]
     if bad:
         value = next(u for u in uniques if type(u) in set(bad))
@@ -198,13 +200,30 @@ def numeric_values(fact: Factorized, column: Hashable) -> np.ndarray:
             option="raters",
         )
     numbers_ = np.asarray(uniques, dtype=np.float64).reshape(-1)
-    infinite = np.isinf(numbers_)
+    _refuse_infinite(numbers_, column)
+    return np.append(numbers_, np.nan)[np.asarray(fact.codes, dtype=np.intp)]
+
+
+def _refuse_infinite(values: np.ndarray, column: Hashable) -> None:
+    infinite = np.isinf(values)
     if infinite.any():
         raise KappaFrameError(
-            f"column {column!r} holds {float(numbers_[infinite][0])!r}: a rating must be a finite "
-            "number. Replace it with a missing value (NaN) or drop those rows first."
+            f"column {column!r} holds {float(values[infinite][0])!r}: a rating must be a "
+            "finite number. Replace it with a missing value (NaN) or drop those rows first."
         )
-    return np.append(numbers_, np.nan)[np.asarray(fact.codes, dtype=np.intp)]
+
+
+def column_numbers(frame: Frame, column: Hashable) -> np.ndarray:
+    """The ratings of one column of a loaded adapter, as float64 (NaN where missing).
+
+    A column of a numeric dtype is read as it is; any other is read value by value
+    (``numeric_values``), so a value that is not a number is named.
+    """
+    fast = native_numbers(frame, column)
+    if fast is None:
+        return numeric_values(frame.labels(column), column)
+    _refuse_infinite(fast, column)
+    return fast
 
 
 @dataclass
@@ -248,7 +267,7 @@ def numeric_ratings(
         n = frame.n_rows
         values = np.empty((len(rater_list), n))
         for i, r in enumerate(rater_list):
-            values[i] = numeric_values(frame.labels(r), r)
+            values[i] = column_numbers(frame, r)
         groups = encode_groups([frame.keys(b) for b in by], n)
         return NumericRatings(
             rater_list, values, groups.codes, groups.n_groups, _keys(frame, by, groups), by
@@ -258,7 +277,7 @@ def numeric_ratings(
     frame.load([*by, item, rater, value])
     items = frame.labels(item)
     ids = _sorted_ids(frame.labels(rater))
-    ratings_of = numeric_values(frame.labels(value), value)
+    ratings_of = column_numbers(frame, value)
     row_groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     ratings = sort_ratings(items, ids, row_groups, layout.duplicates, item, rater)
     kept = ratings.order

@@ -19,12 +19,13 @@ NumPy only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .inference import normal_quantile, t_quantile
 
-__all__ = ["PairMoments", "bland_altman_stats", "lin_ccc"]
+__all__ = ["MATMUL_MAX_GROUPS", "PairMoments", "bland_altman_stats", "lin_ccc"]
 
 
 @dataclass
@@ -62,8 +63,10 @@ class PairMoments:
     def of(cls, values: np.ndarray, group: np.ndarray | None, n_groups: int) -> PairMoments:
         """The moments of ``values`` ``(R, N)`` (NaN: not rated), items in groups ``group``.
 
-        ``group`` holds each item's group code (``None``: one group). One block of four
-        matrix products per group; no loop over items or pairs.
+        ``group`` holds each item's group code (``None``: one group). The items are
+        sorted by group once; each group's block then takes four matrix products (no loop
+        over items or pairs); with more than ``MATMUL_MAX_GROUPS`` groups, six weighted
+        ``bincount`` per rater pair over all items instead (no loop over groups).
         """
         values = np.asarray(values, dtype=np.float64)
         n_raters, n_items = values.shape
@@ -76,28 +79,21 @@ class PairMoments:
         shift = shift / np.maximum(count, 1)
         centred = np.where(rated, values - shift[:, None], 0.0)
         mask = rated.astype(np.float64)
+        if group is not None and n_groups > MATMUL_MAX_GROUPS:
+            _by_pair(out, centred, mask, shift, np.asarray(group, dtype=np.intp), n_groups)
+            return out
         if group is None or n_groups == 1:
-            blocks: list[tuple[int, slice | np.ndarray]] = [(0, slice(None))]
-        else:
+            bounds = np.array([0, n_items])
+        else:  # items sorted by group once: each group's block is then a slice
             order = np.argsort(group, kind="stable")
-            bounds = np.searchsorted(group[order], np.arange(n_groups + 1))
-            blocks = [
-                (g, order[bounds[g] : bounds[g + 1]])
-                for g in range(n_groups)
-                if bounds[g + 1] > bounds[g]
-            ]
-        for g, rows in blocks:
-            z, m = centred[:, rows], mask[:, rows]
-            n = m @ m.T
-            s = z @ m.T
-            q = (z * z) @ m.T
-            c = z @ z.T
-            with np.errstate(invalid="ignore", divide="ignore"):
-                inverse = np.where(n > 0, 1.0 / n, 0.0)
-            out.n[g] = np.rint(n).astype(np.int64)
-            out.mean[g] = np.where(n > 0, s * inverse + shift[:, None], 0.0)
-            out.ss[g] = np.maximum(q - s * s * inverse, 0.0)
-            out.cross[g] = c - s * s.T * inverse
+            centred, mask = centred[:, order], mask[:, order]
+            sizes = np.bincount(group, minlength=n_groups)
+            bounds = np.concatenate([[0], np.cumsum(sizes)])
+        for g in range(len(bounds) - 1):
+            if bounds[g + 1] == bounds[g]:
+                continue
+            z, m = centred[:, bounds[g] : bounds[g + 1]], mask[:, bounds[g] : bounds[g + 1]]
+            _finish(out, g, m @ m.T, z @ m.T, (z * z) @ m.T, z @ z.T, shift)
         return out
 
     def __add__(self, other: PairMoments) -> PairMoments:
@@ -136,6 +132,54 @@ class PairMoments:
             "ss_y": self.ss[:, b, a].T,
             "cross": self.cross[:, a, b].T,
         }
+
+
+#: Up to this many groups, each group's sums are four matrix products over its items;
+#: beyond it (many small groups), six weighted counts per rater pair over all items.
+MATMUL_MAX_GROUPS = 1024
+
+
+def _finish(
+    out: PairMoments,
+    g: Any,
+    n: np.ndarray,
+    s: np.ndarray,
+    q: np.ndarray,
+    c: np.ndarray,
+    shift: np.ndarray,
+) -> None:
+    """Store group ``g``'s moments from its sums about ``shift``: ``n``, ``S``, ``Q``, ``C``."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        inverse = np.where(n > 0, 1.0 / n, 0.0)
+    out.n[g] = np.rint(n).astype(np.int64)
+    out.mean[g] = np.where(n > 0, s * inverse + shift[..., :, None], 0.0)
+    out.ss[g] = np.maximum(q - s * s * inverse, 0.0)
+    out.cross[g] = c - s * np.swapaxes(s, -1, -2) * inverse
+
+
+def _by_pair(
+    out: PairMoments,
+    centred: np.ndarray,
+    mask: np.ndarray,
+    shift: np.ndarray,
+    group: np.ndarray,
+    n_groups: int,
+) -> None:
+    """Every group's sums at once, pair by pair: weighted ``bincount`` over the items."""
+    n_raters = centred.shape[0]
+    shape = (n_groups, n_raters, n_raters)
+    n, s, q, c = (np.zeros(shape) for _ in range(4))
+    for a in range(n_raters):
+        for b in range(a, n_raters):
+            both = mask[a] * mask[b]
+            za, zb = centred[a] * both, centred[b] * both
+            n[:, a, b] = n[:, b, a] = np.bincount(group, both, n_groups)
+            s[:, a, b] = np.bincount(group, za, n_groups)
+            s[:, b, a] = np.bincount(group, zb, n_groups)
+            q[:, a, b] = np.bincount(group, za * za, n_groups)
+            q[:, b, a] = np.bincount(group, zb * zb, n_groups)
+            c[:, a, b] = c[:, b, a] = np.bincount(group, za * zb, n_groups)
+    _finish(out, slice(None), n, s, q, c, shift)
 
 
 def lin_ccc(

@@ -538,3 +538,14 @@ def test_the_plot_wants_exactly_two_raters(agg: Any) -> None:
     short = pd.DataFrame({"a": [1.0, np.nan, 3.0], "b": [np.nan, 2.0, 3.0]})
     with pytest.raises(kf.KappaFrameError, match="they share 1"):
         kf.bland_altman_plot(short)
+
+
+def test_many_groups_take_the_per_pair_path_with_the_same_numbers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kappaframe._stats import concordance
+
+    want = kf.ccc(SCORES, by=BY)
+    monkeypatch.setattr(concordance, "MATMUL_MAX_GROUPS", 1)
+    got = kf.ccc(SCORES, by=BY)
+    pd.testing.assert_frame_equal(got, want, rtol=0, atol=1e-12)
