@@ -693,7 +693,9 @@ def ccc(
     Each pair's statistics come from six sums over the items both rated (``n``,
     ``sum a``, ``sum b``, ``sum a^2``, ``sum b^2``, ``sum ab``), computed for all pairs
     at once by matrix products and added over the parts of an input read in parts.
-    Below three items ``se`` and the interval are NaN.
+    Below three items ``se`` and the interval are NaN; so is the interval of a pair in
+    perfect agreement (``ccc = 1``: ``se`` 0, and ``atanh(1)`` infinite), as in R's
+    ``epi.ccc``.
 
     References
     ----------

@@ -25,7 +25,7 @@ import numpy as np
 
 from .inference import normal_quantile, t_quantile
 
-__all__ = ["MATMUL_MAX_GROUPS", "PairMoments", "bland_altman_stats", "lin_ccc"]
+__all__ = ["CHUNK_ITEMS", "MATMUL_MAX_GROUPS", "PairMoments", "bland_altman_stats", "lin_ccc"]
 
 
 @dataclass
@@ -64,36 +64,54 @@ class PairMoments:
         """The moments of ``values`` ``(R, N)`` (NaN: not rated), items in groups ``group``.
 
         ``group`` holds each item's group code (``None``: one group). The items are
-        sorted by group once; each group's block then takes four matrix products (no loop
-        over items or pairs); with more than ``MATMUL_MAX_GROUPS`` groups, six weighted
-        ``bincount`` per rater pair over all items instead (no loop over groups).
+        sorted by group once and summed ``CHUNK_ITEMS`` at a time; each group's run of
+        items in a block takes four matrix products (no loop over items or pairs). With
+        more than ``MATMUL_MAX_GROUPS`` groups, six weighted ``bincount`` per rater pair
+        over all items instead (no loop over groups).
         """
         values = np.asarray(values, dtype=np.float64)
         n_raters, n_items = values.shape
         out = cls.empty(n_groups, n_raters)
         if n_items == 0 or n_groups == 0:
             return out
-        rated = ~np.isnan(values)
-        count = rated.sum(axis=1)
-        shift = np.where(count > 0, np.where(rated, values, 0.0).sum(axis=1), 0.0)
-        shift = shift / np.maximum(count, 1)
-        centred = np.where(rated, values - shift[:, None], 0.0)
-        mask = rated.astype(np.float64)
+        shift = _shift(values)
         if group is not None and n_groups > MATMUL_MAX_GROUPS:
+            rated = ~np.isnan(values)
+            centred = np.where(rated, values - shift[:, None], 0.0)
+            mask = rated.astype(np.float64)
             _by_pair(out, centred, mask, shift, np.asarray(group, dtype=np.intp), n_groups)
             return out
-        if group is None or n_groups == 1:
-            bounds = np.array([0, n_items])
-        else:  # items sorted by group once: each group's block is then a slice
-            order = np.argsort(group, kind="stable")
-            centred, mask = centred[:, order], mask[:, order]
-            sizes = np.bincount(group, minlength=n_groups)
-            bounds = np.concatenate([[0], np.cumsum(sizes)])
-        for g in range(len(bounds) - 1):
-            if bounds[g + 1] == bounds[g]:
-                continue
-            z, m = centred[:, bounds[g] : bounds[g + 1]], mask[:, bounds[g] : bounds[g + 1]]
-            _finish(out, g, m @ m.T, z @ m.T, (z * z) @ m.T, z @ z.T, shift)
+        order = sorted_group = None
+        if group is not None and n_groups > 1:
+            group = np.asarray(group)
+            small = group.astype(np.int16) if n_groups <= MATMUL_MAX_GROUPS else group
+            order = np.argsort(small, kind="stable")  # a radix sort for 16-bit keys
+            sorted_group = group[order]
+        shape = (n_groups, n_raters, n_raters)
+        n, s, q, c = (np.zeros(shape) for _ in range(4))
+        # A block of items at a time (its temporaries stay small), each group's run of
+        # items in the block a slice.
+        for begin in range(0, n_items, CHUNK_ITEMS):
+            end = min(begin + CHUNK_ITEMS, n_items)
+            block = values[:, begin:end] if order is None else values[:, order[begin:end]]
+            rated = ~np.isnan(block)
+            z = np.where(rated, block - shift[:, None], 0.0)
+            m = rated.astype(np.float64)
+            if sorted_group is None:
+                runs: Any = [(0, 0, end - begin)]
+            else:
+                in_block = sorted_group[begin:end]
+                cut = np.flatnonzero(in_block[1:] != in_block[:-1]) + 1
+                low = np.concatenate([[0], cut])
+                high = np.concatenate([cut, [len(in_block)]])
+                runs = zip(in_block[low].tolist(), low.tolist(), high.tolist(), strict=True)
+            for g, low_, high_ in runs:
+                zz, mm = z[:, low_:high_], m[:, low_:high_]
+                n[g] += mm @ mm.T
+                s[g] += zz @ mm.T
+                q[g] += (zz * zz) @ mm.T
+                c[g] += zz @ zz.T
+        _finish(out, slice(None), n, s, q, c, shift)
         return out
 
     def __add__(self, other: PairMoments) -> PairMoments:
@@ -137,6 +155,24 @@ class PairMoments:
 #: Up to this many groups, each group's sums are four matrix products over its items;
 #: beyond it (many small groups), six weighted counts per rater pair over all items.
 MATMUL_MAX_GROUPS = 1024
+#: Items summed at a time: the block's temporaries stay a few megabytes.
+CHUNK_ITEMS = 1 << 15
+
+
+def _shift(values: np.ndarray) -> np.ndarray:
+    """Each rater's mean over the first block of items (0 with none): the sums' origin.
+
+    Any origin near the ratings keeps the sums of squares from losing digits to a large
+    common offset; the moments do not depend on it.
+    """
+    head = values[:, :CHUNK_ITEMS]
+    rated = ~np.isnan(head)
+    count = rated.sum(axis=1)
+    shift = np.where(rated, head, 0.0).sum(axis=1) / np.maximum(count, 1)
+    for r in np.flatnonzero(count == 0):  # no rating in the first block: look further
+        row = values[r][~np.isnan(values[r])]
+        shift[r] = row.mean() if len(row) else 0.0
+    return shift
 
 
 def _finish(

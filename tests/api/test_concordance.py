@@ -549,3 +549,12 @@ def test_many_groups_take_the_per_pair_path_with_the_same_numbers(
     monkeypatch.setattr(concordance, "MATMUL_MAX_GROUPS", 1)
     got = kf.ccc(SCORES, by=BY)
     pd.testing.assert_frame_equal(got, want, rtol=0, atol=1e-12)
+
+
+def test_blocks_of_items_add_up_to_the_same_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kappaframe._stats import concordance
+
+    want = kf.bland_altman(SCORES, by=BY)
+    monkeypatch.setattr(concordance, "CHUNK_ITEMS", 7)  # blocks cut through the groups' runs
+    got = kf.bland_altman(SCORES, by=BY)
+    pd.testing.assert_frame_equal(got, want, rtol=0, atol=1e-10)
