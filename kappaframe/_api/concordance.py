@@ -37,8 +37,9 @@ from .._errors import (
     user_stacklevel,
 )
 from .._frames.engines import EngineFrame
-from .._frames.native import take
+from .._frames.native import eager_adapter, take
 from .._frames.numbers import numbers as native_numbers
+from .._frames.numeric_engine import SUM_NAMES, engine_means, engine_pair_sums, sum_column
 from .._frames.parts import PartReader
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
@@ -376,10 +377,50 @@ def _reader_plan(
 def _refuse_engine(data: Any) -> None:
     if isinstance(data, EngineFrame):
         raise KappaFrameError(
-            f"numeric ratings are read as numbers, and a {data.engine} input is counted "
-            "in its engine for kappa only; bring the ratings into pandas or polars first "
-            "(e.g. relation.pl() in DuckDB, spark_frame.toPandas())."
+            f"every numeric rating of a {data.engine} input would have to be brought into "
+            "Python for this; ccc() and bland_altman() sum it in the engine (wide layout), "
+            "or bring the ratings into pandas or polars first (e.g. relation.pl() in "
+            "DuckDB, spark_frame.toPandas())."
         )
+
+
+def _engine_sums(
+    frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
+) -> PairSums:
+    """The per-pair sums of a DuckDB or PySpark input, summed in its engine (wide layout)."""
+    if layout.long:
+        raise KappaFrameError(
+            f"numeric ratings of a {frame.engine} input are summed in the engine in the "
+            "wide layout (one column per rater) only; pivot them there first (PIVOT in "
+            "DuckDB, groupBy(item).pivot(rater) in Spark), or bring the ratings into "
+            "pandas or polars."
+        )
+    first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, min_raters)
+    by, names = first.by, list(first.raters)
+    shift = np.asarray(engine_means(frame, names), dtype=np.float64)
+    answer = engine_pair_sums(frame, names, by, shift.tolist())
+    if by:
+        keys_of = cast(Frame, eager_adapter(answer))
+        groups = encode_groups([keys_of.keys(b) for b in by], len(answer))
+        codes = np.asarray(groups.codes, dtype=np.intp)
+        n_groups, keys = groups.n_groups, _keys(keys_of, by, groups)
+    else:
+        codes, n_groups, keys = np.zeros(len(answer), dtype=np.intp), 1, None
+    r = len(names)
+    n, s, q, c = (np.zeros((n_groups, r, r)) for _ in range(4))
+    for i in range(r):
+        for j in range(i, r):
+            got = {
+                k: answer[sum_column(k, i, j)].to_numpy(dtype=np.float64, na_value=0.0)
+                for k in SUM_NAMES
+            }
+            n[codes, i, j] = n[codes, j, i] = got["n"]
+            s[codes, i, j], s[codes, j, i] = got["s_a"], got["s_b"]
+            q[codes, i, j], q[codes, j, i] = got["q_a"], got["q_b"]
+            c[codes, i, j] = c[codes, j, i] = got["c"]
+    moments = PairMoments.from_sums(n, s, q, c, shift)
+    rated = int(np.diagonal(moments.n, axis1=1, axis2=2).max(axis=1, initial=0).sum())
+    return PairSums(names, moments, keys, by, rated)
 
 
 def read_pair_sums(
@@ -391,7 +432,10 @@ def read_pair_sums(
     partitions, file batches) part by part, each part's sums added to the others'.
     """
     frame = adapt(data)
-    _refuse_engine(frame)
+    if isinstance(frame, EngineFrame):
+        total = _engine_sums(frame, raters, layout, min_raters)
+        total.output = frame.output
+        return total, frame.output
     if isinstance(frame, PartReader):
         needed, over = _reader_plan(frame, raters, layout, min_raters)
         together = layout.item if layout.long else None
@@ -630,11 +674,12 @@ def ccc(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, or files, Dask
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, or files, Dask, DuckDB, PySpark
         Wide layout: one row per item, one numeric column per rater. Long layout (with
         ``item``, ``rater`` and ``value``): one row per rating. A LazyFrame gives a lazy
         plan; a Dask DataFrame a Dask frame; files are read in batches (see
-        ``kappaframe.scan``).
+        ``kappaframe.scan``); a DuckDB relation or PySpark DataFrame (wide layout) is
+        summed in its engine and gives a pandas frame.
     raters : column name or list of names, optional
         Wide layout: the rater columns, in the order pairs are formed; default every
         column not in ``by``. Long layout: the rater ids to keep (default all, sorted).
@@ -691,8 +736,9 @@ def ccc(
     Notes
     -----
     Each pair's statistics come from six sums over the items both rated (``n``,
-    ``sum a``, ``sum b``, ``sum a^2``, ``sum b^2``, ``sum ab``), computed for all pairs
-    at once by matrix products and added over the parts of an input read in parts.
+    ``sum a``, ``sum b``, ``sum a^2``, ``sum b^2``, ``sum ab``, each rating less its
+    rater's mean), computed for all pairs at once by matrix products and added over the
+    parts of an input read in parts; an engine computes them in one ``GROUP BY`` query.
     Below three items ``se`` and the interval are NaN; so is the interval of a pair in
     perfect agreement (``ccc = 1``: ``se`` 0, and ``atanh(1)`` infinite), as in R's
     ``epi.ccc``.

@@ -114,6 +114,20 @@ class PairMoments:
         _finish(out, slice(None), n, s, q, c, shift)
         return out
 
+    @classmethod
+    def from_sums(
+        cls, n: np.ndarray, s: np.ndarray, q: np.ndarray, c: np.ndarray, shift: np.ndarray
+    ) -> PairMoments:
+        """The moments from sums ``(G, R, R)`` about each rater's origin ``shift``.
+
+        ``n[g, a, b]``: items both rated; ``s[g, a, b]``, ``q[g, a, b]``: the sum and the
+        sum of squares of ``a``'s ratings less ``shift[a]`` over them; ``c[g, a, b]``:
+        the sum of cross products (symmetric). What an engine's query returns.
+        """
+        out = cls.empty(n.shape[0], n.shape[1])
+        _finish(out, slice(None), n, s, q, c, np.asarray(shift, dtype=np.float64))
+        return out
+
     def __add__(self, other: PairMoments) -> PairMoments:
         """The moments of both sets of items (the same groups and raters, in order)."""
         n1, n2 = self.n.astype(np.float64), other.n.astype(np.float64)

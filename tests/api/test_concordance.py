@@ -385,16 +385,73 @@ def test_a_duplicate_rating_is_refused_unless_asked() -> None:
     pd.testing.assert_frame_equal(first, kf.ccc(long, item="item", rater="rater", value="score"))
 
 
-def test_an_engine_relation_is_refused_with_the_way_out() -> None:
+@pytest.fixture
+def duckdb_con() -> Any:
     duckdb = pytest.importorskip("duckdb")
     pytest.importorskip("narwhals")
     con = duckdb.connect()
-    try:
-        relation = con.from_df(WIDE)
-        with pytest.raises(kf.KappaFrameError, match="bring the ratings into pandas or polars"):
-            kf.ccc(relation)
-    finally:
-        con.close()
+    yield con
+    con.close()
+
+
+@pytest.mark.parametrize("function", ["ccc", "bland_altman"])
+def test_duckdb_sums_in_the_engine_with_the_same_numbers(duckdb_con: Any, function: str) -> None:
+    call = getattr(kf, function)
+    # NULL and NaN both missing, a float and an integer column, a missing group key.
+    df = SCORES.assign(r3=SCORES["r3"].round().astype("Int64"))
+    df.loc[[3, 4], BY] = None
+    relation = duckdb_con.sql(
+        "SELECT site, r0, CASE WHEN r1 > 60 THEN 'NaN'::DOUBLE ELSE r1 END AS r1, r2, r3 FROM df"
+    )
+    local = df.assign(r1=df["r1"].where(~(df["r1"] > 60), np.nan))
+    got = call(relation, by=BY, reference="r2")
+    want = call(local, by=BY, reference="r2")
+    assert isinstance(got, pd.DataFrame)
+    assert got[BY].isna().tolist() == want[BY].isna().tolist()
+    assert (
+        got[[BY, "rater_a", "rater_b"]]
+        .astype(str)
+        .equals(want[[BY, "rater_a", "rater_b"]].astype(str))
+    )
+    numbers = [c for c in want.columns if c not in (BY, "rater_a", "rater_b")]
+    np.testing.assert_allclose(
+        got[numbers].to_numpy(float), want[numbers].to_numpy(float), rtol=0, atol=1e-9
+    )
+
+
+def test_duckdb_without_groups_and_a_large_offset(duckdb_con: Any) -> None:
+    shifted = WIDE + 1e9
+    got = kf.bland_altman(duckdb_con.from_df(shifted))
+    np.testing.assert_allclose(got["sd"], kf.bland_altman(WIDE)["sd"], rtol=1e-6)
+    square = kf.ccc(duckdb_con.from_df(WIDE), matrix=True)
+    pd.testing.assert_frame_equal(square, kf.ccc(WIDE, matrix=True), rtol=0, atol=1e-12)
+
+
+def test_duckdb_refusals_say_the_way_out(duckdb_con: Any) -> None:
+    text = duckdb_con.sql("SELECT r0, CAST(r1 AS VARCHAR) AS r1 FROM WIDE")
+    with pytest.raises(kf.KappaFrameTypeError, match=r"column 'r1' has type String"):
+        kf.ccc(text)
+    long = duckdb_con.from_df(to_long(SCORES))
+    with pytest.raises(kf.KappaFrameError, match="wide layout"):
+        kf.ccc(long, item="item", rater="rater", value="score")
+    pytest.importorskip("matplotlib").use("Agg")
+    with pytest.raises(kf.KappaFrameError, match="bring the ratings into pandas or polars"):
+        kf.bland_altman_plot(duckdb_con.from_df(WIDE[["r0", "r1"]]))
+
+
+def test_pyspark_sums_in_the_engine_with_the_same_numbers(spark_session: Any) -> None:
+    rows = [
+        tuple(None if isinstance(v, float) and np.isnan(v) else v for v in row)
+        for row in SCORES.itertuples(index=False)
+    ]
+    schema = ", ".join(f"{c} {'string' if c == BY else 'double'}" for c in SCORES.columns)
+    spark = spark_session.createDataFrame(rows, schema)  # rows: no pandas conversion
+    for function in (kf.ccc, kf.bland_altman):
+        got, want = function(spark, by=BY), function(SCORES, by=BY)
+        numbers = [c for c in want.columns if c not in (BY, "rater_a", "rater_b")]
+        np.testing.assert_allclose(
+            got[numbers].to_numpy(float), want[numbers].to_numpy(float), rtol=0, atol=1e-9
+        )
 
 
 # ----------------------------------------------------------------------------- ways in

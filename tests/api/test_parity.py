@@ -871,6 +871,14 @@ def _numeric_dask(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
     return dd.from_pandas(df, npartitions=3)
 
 
+def _numeric_duckdb(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
+    duckdb = pytest.importorskip("duckdb")
+    pytest.importorskip("narwhals")
+    con = duckdb.connect()
+    request.addfinalizer(con.close)
+    return con.from_df(df)
+
+
 #: Each way in: the input made from the wide frame, and the long layout's options.
 NUMERIC_WAYS: dict[str, Callable[[pd.DataFrame, Path, Any], tuple[Any, dict[str, Any]]]] = {
     "polars": lambda df, tmp, req: (_numeric_polars(df), {}),
@@ -889,6 +897,7 @@ NUMERIC_WAYS: dict[str, Callable[[pd.DataFrame, Path, Any], tuple[Any, dict[str,
     ),
     "dask": lambda df, tmp, req: (_numeric_dask(df, req), {}),
     "long_dask": lambda df, tmp, req: (_numeric_dask(numeric_long(df), req), NUMERIC_LONG),
+    "duckdb": lambda df, tmp, req: (_numeric_duckdb(df, req), {}),  # summed in the engine
 }
 
 
