@@ -165,6 +165,7 @@ def _check_flag(name: str, value: Any) -> bool:
 
 
 def check_agreement(agreement: Any) -> float:
+    """The limits' distance from the bias in SDs: a positive, finite number, as a float."""
     if (
         isinstance(agreement, (bool, np.bool_))
         or not isinstance(agreement, numbers.Real)
