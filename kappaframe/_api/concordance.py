@@ -580,7 +580,9 @@ def _table(
         Column("n", "int", np.asarray(n, dtype=np.int64)),
     ]
     columns += [Column(name, "float", np.asarray(values[name], dtype=float)) for name in names]
-    return Table(columns, mark={"kind": "pairwise"})
+    # Marked as what it is: the notebook display colours kappa tables, not these.
+    kind = "ccc" if "ccc" in values else "bland_altman"
+    return Table(columns, mark={"kind": kind})
 
 
 def _first_rows(sums: PairSums, group: np.ndarray) -> np.ndarray:

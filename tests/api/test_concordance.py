@@ -615,3 +615,44 @@ def test_blocks_of_items_add_up_to_the_same_numbers(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(concordance, "CHUNK_ITEMS", 7)  # blocks cut through the groups' runs
     got = kf.bland_altman(SCORES, by=BY)
     pd.testing.assert_frame_equal(got, want, rtol=0, atol=1e-10)
+
+
+# ----------------------------------------------------------------------------- properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_RATING = st.one_of(st.none(), st.integers(-50, 50).map(float))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(_RATING, _RATING, st.sampled_from(["g1", "g2"])), min_size=2, max_size=40),
+    st.randoms(use_true_random=False),
+)
+def test_properties_of_random_ratings(rows: list[Any], random: Any) -> None:
+    df = pd.DataFrame(rows, columns=["a", "b", "g"]).astype({"a": float, "b": float})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
+        res = kf.ccc(df, ["a", "b"], by="g")
+        ba = kf.bland_altman(df, ["a", "b"], by="g")
+        shuffled = df.sample(frac=1.0, random_state=random.randint(0, 1000))
+        again = kf.ccc(shuffled, ["a", "b"], by="g")
+        swapped = kf.ccc(df, ["b", "a"], by="g")
+        back = kf.bland_altman(df, ["b", "a"], by="g")
+    np.testing.assert_allclose(again["ccc"], res["ccc"], atol=1e-12)
+    np.testing.assert_allclose(swapped["ccc"], res["ccc"], atol=1e-12)
+    np.testing.assert_allclose(back["bias"], -ba["bias"], atol=1e-12)
+    for row in res.itertuples(index=False):
+        part = df[df["g"] == row.g]
+        both = part["a"].notna() & part["b"].notna()
+        assert row.n == int(both.sum())
+        x, y = part.loc[both, "a"].to_numpy(), part.loc[both, "b"].to_numpy()
+        if row.n >= 2 and x.std() > 0 and y.std() > 0:
+            assert -1 <= row.ccc <= 1
+            assert abs(row.ccc) <= abs(row.pearson_r) + 1e-12  # Lin: |ccc| <= |r|
+            with np.errstate(divide="ignore", invalid="ignore"):  # its se at n = 2
+                want = _epi_ccc(y, x)["ccc"]
+            assert row.ccc == pytest.approx(want, abs=1e-12)
+        else:
+            assert np.isnan(row.ccc)
