@@ -39,7 +39,13 @@ from .._errors import (
 from .._frames.engines import EngineFrame
 from .._frames.native import eager_adapter, take
 from .._frames.numbers import numbers as native_numbers
-from .._frames.numeric_engine import SUM_NAMES, engine_means, engine_pair_sums, sum_column
+from .._frames.numeric_engine import (
+    SUM_NAMES,
+    engine_long_sums,
+    engine_means,
+    engine_pair_sums,
+    sum_column,
+)
 from .._frames.parts import PartReader
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
@@ -388,14 +394,9 @@ def _refuse_engine(data: Any) -> None:
 def _engine_sums(
     frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
 ) -> PairSums:
-    """The per-pair sums of a DuckDB or PySpark input, summed in its engine (wide layout)."""
+    """The per-pair sums of a DuckDB or PySpark input, summed in its engine."""
     if layout.long:
-        raise KappaFrameError(
-            f"numeric ratings of a {frame.engine} input are summed in the engine in the "
-            "wide layout (one column per rater) only; pivot them there first (PIVOT in "
-            "DuckDB, groupBy(item).pivot(rater) in Spark), or bring the ratings into "
-            "pandas or polars."
-        )
+        return _engine_long_sums(frame, raters, layout, min_raters)
     first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, min_raters)
     by, names = first.by, list(first.raters)
     shift = np.asarray(engine_means(frame, names), dtype=np.float64)
@@ -420,6 +421,50 @@ def _engine_sums(
             q[codes, i, j], q[codes, j, i] = got["q_a"], got["q_b"]
             c[codes, i, j] = c[codes, j, i] = got["c"]
     moments = PairMoments.from_sums(n, s, q, c, shift)
+    rated = int(np.diagonal(moments.n, axis1=1, axis2=2).max(axis=1, initial=0).sum())
+    return PairSums(names, moments, keys, by, rated)
+
+
+def _engine_long_sums(
+    frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
+) -> PairSums:
+    """The long layout's per-pair sums, from the engine's self-join on the item."""
+    first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, 0)
+    by = first.by
+    wanted = as_list(raters)
+    answer, origin, found = engine_long_sums(
+        frame, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
+    )
+    if wanted:
+        err = missing_columns(wanted, found, f"rater id in column {layout.rater!r}")
+        if err is not None:
+            raise err
+        names = list(wanted)
+    else:
+        try:
+            names = sorted(found)
+        except TypeError:
+            names = found
+    if len(names) < min_raters:
+        raise too_few_raters(min_raters, names, layout.rater)
+    if by:
+        keys_of = cast(Frame, eager_adapter(answer))
+        groups = encode_groups([keys_of.keys(b) for b in by], len(answer))
+        codes = np.asarray(groups.codes, dtype=np.intp)
+        n_groups, keys = groups.n_groups, _keys(keys_of, by, groups)
+    else:
+        codes, n_groups, keys = np.zeros(len(answer), dtype=np.intp), 1, None
+    position = {r: i for i, r in enumerate(names)}
+    i = np.asarray([position[r] for r in answer["rater_a"]], dtype=np.intp)
+    j = np.asarray([position[r] for r in answer["rater_b"]], dtype=np.intp)
+    got = {k: answer[k].to_numpy(dtype=np.float64, na_value=0.0) for k in SUM_NAMES}
+    r = len(names)
+    n, s, q, c = (np.zeros((n_groups, r, r)) for _ in range(4))
+    n[codes, i, j] = n[codes, j, i] = got["n"]
+    s[codes, i, j], s[codes, j, i] = got["s_a"], got["s_b"]
+    q[codes, i, j], q[codes, j, i] = got["q_a"], got["q_b"]
+    c[codes, i, j] = c[codes, j, i] = got["c"]
+    moments = PairMoments.from_sums(n, s, q, c, np.full(r, origin))
     rated = int(np.diagonal(moments.n, axis1=1, axis2=2).max(axis=1, initial=0).sum())
     return PairSums(names, moments, keys, by, rated)
 
@@ -681,8 +726,8 @@ def ccc(
         Wide layout: one row per item, one numeric column per rater. Long layout (with
         ``item``, ``rater`` and ``value``): one row per rating. A LazyFrame gives a lazy
         plan; a Dask DataFrame a Dask frame; files are read in batches (see
-        ``kappaframe.scan``); a DuckDB relation or PySpark DataFrame (wide layout) is
-        summed in its engine and gives a pandas frame.
+        ``kappaframe.scan``); a DuckDB relation or PySpark DataFrame is summed in its
+        engine and gives a pandas frame.
     raters : column name or list of names, optional
         Wide layout: the rater columns, in the order pairs are formed; default every
         column not in ``by``. Long layout: the rater ids to keep (default all, sorted).

@@ -10,6 +10,9 @@ written with narwhals' lazy API, run in the engine and only their small answers 
    items both rated, the sums of ``a`` and of ``b`` about their origins over those items,
    their sums of squares, and the sum of cross products.
 
+The long layout (one row per rating) is joined with itself on the item within its group
+in the engine, then summed per pair of rater ids (``engine_long_sums``).
+
 A missing rating is null, or NaN in a float column. The answers come back as pandas frames;
 ``kappaframe._api.concordance`` turns them into the pairs' moments.
 """
@@ -22,7 +25,7 @@ from typing import Any
 from .._errors import KappaFrameTypeError
 from .engines import EngineFrame, _narwhals, _present, _to_pandas
 
-__all__ = ["SUM_NAMES", "engine_means", "engine_pair_sums", "sum_column"]
+__all__ = ["SUM_NAMES", "engine_long_sums", "engine_means", "engine_pair_sums", "sum_column"]
 
 #: The sums of a pair ``(a, b)``, in the columns ``sum_column(name, i, j)``.
 SUM_NAMES = ("n", "s_a", "s_b", "q_a", "q_b", "c")
@@ -92,3 +95,62 @@ def engine_pair_sums(
             exprs += [e.sum().alias(sum_column(k, i, j)) for k, e in sums.items()]
     query = frame.frame.group_by(*keys).agg(*exprs) if keys else frame.frame.select(*exprs)
     return _to_pandas(query)
+
+
+def engine_long_sums(
+    frame: EngineFrame,
+    by: Sequence[Hashable],
+    item: Hashable,
+    rater: Hashable,
+    value: Hashable,
+    raters: Sequence[Hashable],
+    duplicates: str,
+) -> tuple[Any, float, list[Any]]:
+    """The long layout's sums per group and pair of rater ids, their origin, the ids.
+
+    Four queries: duplicate ratings (refused), the rater ids (a rater whose every rating
+    is missing is a rater too), the mean of every rating (the origin:
+    one scale, one origin), then the ratings joined with themselves on the item within
+    its group, ``rater_a <= rater_b``, and per ``(by, rater_a, rater_b)`` the six sums
+    ``n``, ``s_a``, ``s_b``, ``q_a``, ``q_b``, ``c`` about the origin. Returns the
+    answer as pandas (the ``by`` columns, ``rater_a``, ``rater_b``, then the sums), the
+    origin and the rater ids.
+    """
+    nw = _narwhals()
+    keys, item, rater, value = [str(b) for b in by], str(item), str(rater), str(value)
+    dtype = _numeric(frame, [value])[value]
+    ratings = frame.frame
+    if raters:
+        ratings = ratings.filter(nw.col(rater).is_in(list(raters)))
+    EngineFrame._check_duplicates(nw, ratings, keys, item, rater, duplicates)
+    ids = _to_pandas(ratings.select(nw.col(rater)).unique())[rater].dropna().tolist()
+    ratings = ratings.filter(_present(nw, value, dtype))
+    mean = _to_pandas(ratings.select(nw.col(value).cast(nw.Float64()).mean().alias("m")))
+    origin = mean["m"].iloc[0] if len(mean) else None
+    origin = 0.0 if origin is None or origin != origin else float(origin)
+    centred = (nw.col(value).cast(nw.Float64()) - origin).alias
+    other = [f"__kappaframe_by_{i}" for i in range(len(keys))]
+    left = ratings.select(
+        *[nw.col(k) for k in keys], nw.col(item), nw.col(rater).alias("rater_a"), centred("za")
+    )
+    right = ratings.select(
+        *[nw.col(k).alias(o) for k, o in zip(keys, other, strict=True)],
+        nw.col(item),
+        nw.col(rater).alias("rater_b"),
+        centred("zb"),
+    )
+    same = [
+        (nw.col(k) == nw.col(o)) | (nw.col(k).is_null() & nw.col(o).is_null())
+        for k, o in zip(keys, other, strict=True)
+    ]
+    pairs = left.join(right, on=item).filter(nw.col("rater_a") <= nw.col("rater_b"), *same)
+    za, zb = nw.col("za"), nw.col("zb")
+    sums = pairs.group_by(*keys, "rater_a", "rater_b").agg(
+        nw.len().cast(nw.Int64()).alias("n"),
+        za.sum().alias("s_a"),
+        zb.sum().alias("s_b"),
+        (za * za).sum().alias("q_a"),
+        (zb * zb).sum().alias("q_b"),
+        (za * zb).sum().alias("c"),
+    )
+    return _to_pandas(sums), origin, ids

@@ -419,6 +419,29 @@ def test_duckdb_sums_in_the_engine_with_the_same_numbers(duckdb_con: Any, functi
     )
 
 
+@pytest.mark.parametrize("function", ["ccc", "bland_altman"])
+def test_duckdb_long_layout_joins_in_the_engine(duckdb_con: Any, function: str) -> None:
+    call = getattr(kf, function)
+    long = to_long(SCORES)
+    long.loc[[5, 6], BY] = None  # a missing group key: a group of its own
+    long.loc[long["rater"] == "r3", "score"] = np.nan  # a rater with no rating at all
+    with pytest.warns(kf.UndefinedKappaWarning, match="15 of 24"):  # r3 and the null group
+        got = call(duckdb_con.from_df(long), by=BY, **LONG)
+    with pytest.warns(kf.UndefinedKappaWarning, match="15 of 24"):
+        want = call(long, by=BY, **LONG)
+    assert (
+        got[[BY, "rater_a", "rater_b"]]
+        .astype(str)
+        .equals(want[[BY, "rater_a", "rater_b"]].astype(str))
+    )
+    numbers = [c for c in want.columns if c not in (BY, "rater_a", "rater_b")]
+    np.testing.assert_allclose(
+        got[numbers].to_numpy(float), want[numbers].to_numpy(float), rtol=0, atol=1e-9
+    )
+    chosen = call(duckdb_con.from_df(long), ["r2", "r0"], **LONG)
+    assert chosen[["rater_a", "rater_b"]].to_numpy().tolist() == [["r2", "r0"]]
+
+
 def test_duckdb_without_groups_and_a_large_offset(duckdb_con: Any) -> None:
     shifted = WIDE + 1e9
     got = kf.bland_altman(duckdb_con.from_df(shifted))
@@ -432,8 +455,12 @@ def test_duckdb_refusals_say_the_way_out(duckdb_con: Any) -> None:
     with pytest.raises(kf.KappaFrameTypeError, match=r"column 'r1' has type String"):
         kf.ccc(text)
     long = duckdb_con.from_df(to_long(SCORES))
-    with pytest.raises(kf.KappaFrameError, match="wide layout"):
-        kf.ccc(long, item="item", rater="rater", value="score")
+    with pytest.raises(kf.KappaFrameError, match=r"labeled item .* more than once"):
+        kf.ccc(duckdb_con.from_df(pd.concat([to_long(SCORES)] * 2)), **LONG)
+    with pytest.raises(kf.KappaFrameError, match="row order"):
+        kf.ccc(long, **LONG, duplicates="first")
+    with pytest.raises(kf.KappaFrameError, match=r"'r9'"):
+        kf.ccc(long, ["r0", "r9"], **LONG)
     pytest.importorskip("matplotlib").use("Agg")
     with pytest.raises(kf.KappaFrameError, match="bring the ratings into pandas or polars"):
         kf.bland_altman_plot(duckdb_con.from_df(WIDE[["r0", "r1"]]))
@@ -446,8 +473,17 @@ def test_pyspark_sums_in_the_engine_with_the_same_numbers(spark_session: Any) ->
     ]
     schema = ", ".join(f"{c} {'string' if c == BY else 'double'}" for c in SCORES.columns)
     spark = spark_session.createDataFrame(rows, schema)  # rows: no pandas conversion
+    long_rows = [tuple(row) for row in to_long(SCORES).itertuples(index=False)]
+    long = spark_session.createDataFrame(
+        long_rows, f"item string, {BY} string, rater string, score double"
+    )
     for function in (kf.ccc, kf.bland_altman):
         got, want = function(spark, by=BY), function(SCORES, by=BY)
+        numbers = [c for c in want.columns if c not in (BY, "rater_a", "rater_b")]
+        np.testing.assert_allclose(
+            got[numbers].to_numpy(float), want[numbers].to_numpy(float), rtol=0, atol=1e-9
+        )
+        got = function(long, by=BY, **LONG)
         numbers = [c for c in want.columns if c not in (BY, "rater_a", "rater_b")]
         np.testing.assert_allclose(
             got[numbers].to_numpy(float), want[numbers].to_numpy(float), rtol=0, atol=1e-9

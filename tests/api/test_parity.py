@@ -898,6 +898,7 @@ NUMERIC_WAYS: dict[str, Callable[[pd.DataFrame, Path, Any], tuple[Any, dict[str,
     "dask": lambda df, tmp, req: (_numeric_dask(df, req), {}),
     "long_dask": lambda df, tmp, req: (_numeric_dask(numeric_long(df), req), NUMERIC_LONG),
     "duckdb": lambda df, tmp, req: (_numeric_duckdb(df, req), {}),  # summed in the engine
+    "long_duckdb": lambda df, tmp, req: (_numeric_duckdb(numeric_long(df), req), NUMERIC_LONG),
 }
 
 
