@@ -384,10 +384,9 @@ def _reader_plan(
 def _refuse_engine(data: Any) -> None:
     if isinstance(data, EngineFrame):
         raise KappaFrameError(
-            f"every numeric rating of a {data.engine} input would have to be brought into "
-            "Python for this; ccc() and bland_altman() sum it in the engine (wide layout), "
-            "or bring the ratings into pandas or polars first (e.g. relation.pl() in "
-            "DuckDB, spark_frame.toPandas())."
+            f"this needs every numeric rating of the {data.engine} input in Python (ccc() "
+            "and bland_altman() sum them in the engine instead); bring the ratings into "
+            "pandas or polars first (e.g. relation.pl() in DuckDB, spark_frame.toPandas())."
         )
 
 
