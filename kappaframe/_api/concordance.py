@@ -47,6 +47,7 @@ from .._frames.numeric_engine import (
     sum_column,
 )
 from .._frames.parts import PartReader
+from .._io.read import plain_number
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
     BLAND_ALTMAN_COLUMNS,
@@ -201,10 +202,17 @@ def numeric_values(fact: Factorized, column: Hashable) -> np.ndarray:
     bad = [k for k in kinds if not issubclass(k, numbers.Real) or issubclass(k, (bool, np.bool_))]
     if bad:
         value = next(u for u in uniques if type(u) in set(bad))
+        hint = ""
+        if isinstance(value, str) and plain_number(value):
+            hint = (
+                " (A file's column whose numbers are written two ways, such as 1 and 1.0, "
+                "stays text: give it a type, kf.scan(path, csv_options={'convert': "
+                f"{{'column_types': {{{str(column)!r}: 'float64'}}}}}}).)"
+            )
         raise KappaFrameTypeError(
             f"column {column!r} holds {value!r} ({type(value).__name__}), which is not a "
             "number: these statistics need numeric ratings. Convert the column first (e.g. "
-            "pd.to_numeric, or .cast(pl.Float64)), or leave it out of the raters.",
+            f"pd.to_numeric, or .cast(pl.Float64)), or leave it out of the raters.{hint}",
             option="raters",
         )
     numbers_ = np.asarray(uniques, dtype=np.float64).reshape(-1)

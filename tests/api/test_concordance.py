@@ -692,3 +692,13 @@ def test_properties_of_random_ratings(rows: list[Any], random: Any) -> None:
             assert row.ccc == pytest.approx(want, abs=1e-12)
         else:
             assert np.isnan(row.ccc)
+
+
+def test_a_file_column_of_numbers_written_two_ways_says_how_to_type_it(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.csv"
+    path.write_text("a,b\n1,2\n1.0,3\n2,2.5\n")
+    with pytest.raises(kf.KappaFrameTypeError, match=r"column 'a' holds '1' \(str\).*column_types"):
+        kf.ccc(kf.scan(path))
+    typed = kf.ccc(kf.scan(path, csv_options={"convert": {"column_types": {"a": "float64"}}}))
+    want = kf.ccc(pd.DataFrame({"a": [1.0, 1.0, 2.0], "b": [2.0, 3.0, 2.5]}))
+    pd.testing.assert_frame_equal(typed, want)
