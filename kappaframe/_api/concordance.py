@@ -23,7 +23,6 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .._count.tables import merge_order
 from .._encode.codes import Factorized, encode_groups, sort_ratings
 from .._errors import _QUIET_UNDEFINED as _QUIET
 from .._errors import (
@@ -351,7 +350,7 @@ def combine_sums(parts: list[PairSums]) -> PairSums:
     parts = [p for p in parts if p is not None]
     if len(parts) == 1:
         return parts[0]
-    raters = merge_order([p.raters for p in parts], "rater")
+    raters = _union([p.raters for p in parts])
     keys, group_maps = merge_keys(parts)
     n_groups = 1 if not parts[0].by else len(keys)
     position = {r: i for i, r in enumerate(raters)}
@@ -361,6 +360,28 @@ def combine_sums(parts: list[PairSums]) -> PairSums:
         groups = np.asarray(gmap, dtype=np.intp)[: part.moments.n.shape[0]]
         total = total + part.moments.placed(where, len(raters), groups, n_groups)
     return PairSums(raters, total, keys, parts[0].by, sum(p.n_items for p in parts))
+
+
+def _union(lists: list[list[Hashable]]) -> list[Hashable]:
+    """The raters of every part: as they are when the parts agree, else in order met.
+
+    Parts of the wide layout read the same columns; the long layout's parts may each lack
+    some rater ids, and their order is settled once all are known (``_rater_order``).
+    """
+    if all(lst == lists[0] for lst in lists[1:]):
+        return list(lists[0])
+    return list(dict.fromkeys(r for lst in lists for r in lst))
+
+
+def _rater_order(found: list[Hashable], raters: Any) -> list[Hashable]:
+    """The long layout's raters: the ids asked for, in that order, else every id sorted."""
+    wanted = as_list(raters)
+    if wanted:
+        return [r for r in wanted if r in set(found)]
+    try:
+        return sorted(found)  # type: ignore[type-var]
+    except TypeError:
+        return list(found)
 
 
 def _sums_part(part: Any, wrap: Any, raters: Any, layout: NumericLayout) -> PairSums:
@@ -545,24 +566,49 @@ def _check_ids(total: PairSums, raters: Any, layout: NumericLayout, min_raters: 
     return total
 
 
-def read_numeric(data: Any, raters: Any, layout: NumericLayout, min_raters: int = 2) -> Any:
-    """Every numeric rating of any input, as one ``NumericRatings`` (parts stacked)."""
+def read_numeric(
+    data: Any, raters: Any, layout: NumericLayout, min_raters: int = 2
+) -> NumericRatings:
+    """Every numeric rating of any input, as one ``NumericRatings`` (parts stacked).
+
+    The long layout's raters are the ids asked for, in that order (each must occur), else
+    every id, sorted.
+    """
     frame = adapt(data)
     _refuse_engine(frame)
     if not isinstance(frame, PartReader):
-        return numeric_ratings(cast(Frame, frame), raters, layout, min_raters)
-    needed, over = _reader_plan(frame, raters, layout, min_raters)
+        ratings = numeric_ratings(cast(Frame, frame), raters, layout, min_raters)
+    else:
+        ratings = _stacked(frame, raters, layout, min_raters)
+    if layout.long:
+        wanted = as_list(raters)
+        err = missing_columns(wanted, ratings.raters, f"rater id in column {layout.rater!r}")
+        if err is not None:
+            raise err
+        if len(ratings.raters) < min_raters:
+            raise too_few_raters(min_raters, ratings.raters, layout.rater)
+    return ratings
+
+
+def _stacked(
+    reader: PartReader, raters: Any, layout: NumericLayout, min_raters: int
+) -> NumericRatings:
+    """The parts' ratings side by side: raters and groups aligned."""
+    needed, over = _reader_plan(reader, raters, layout, min_raters)
     together = layout.item if layout.long else None
-    parts = frame.map(needed, _ratings_part, frame.wrap(), over, layout, together=together)
+    parts = reader.map(needed, _ratings_part, reader.wrap(), over, layout, together=together)
     if not parts:
-        return _ratings_part(frame.empty(), frame.wrap(), over, layout)
-    raters_all = merge_order([p.raters for p in parts], "rater")
+        return _ratings_part(reader.empty(), reader.wrap(), over, layout)
+    raters_all = _union([p.raters for p in parts])
+    if layout.long:
+        raters_all = _rater_order(raters_all, raters)
     keys, group_maps = merge_keys(parts)
     position = {r: i for i, r in enumerate(raters_all)}
     blocks, groups = [], []
     for part, gmap in zip(parts, group_maps, strict=True):
         block = np.full((len(raters_all), part.values.shape[1]), np.nan)
-        block[[position[r] for r in part.raters]] = part.values
+        mine = [i for i, r in enumerate(part.raters) if r in position]
+        block[[position[part.raters[i]] for i in mine]] = part.values[mine]
         blocks.append(block)
         codes = np.zeros(part.values.shape[1], np.intp) if part.group is None else part.group
         groups.append(np.asarray(gmap, dtype=np.intp)[codes])

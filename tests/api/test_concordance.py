@@ -702,3 +702,12 @@ def test_a_file_column_of_numbers_written_two_ways_says_how_to_type_it(tmp_path:
     typed = kf.ccc(kf.scan(path, csv_options={"convert": {"column_types": {"a": "float64"}}}))
     want = kf.ccc(pd.DataFrame({"a": [1.0, 1.0, 2.0], "b": [2.0, 3.0, 2.5]}))
     pd.testing.assert_frame_equal(typed, want)
+
+
+def test_the_plot_of_the_long_layout_names_a_missing_rater_id(agg: Any, tmp_path: Path) -> None:
+    with pytest.raises(kf.KappaFrameError, match=r"'r9'"):
+        kf.bland_altman_plot(to_long(SCORES), ["r0", "r9"], **LONG)
+    path = tmp_path / "long.csv"
+    to_long(SCORES).to_csv(path, index=False)
+    fig = kf.bland_altman_plot(kf.scan(path, batch_size=7), ["r2", "r0"], **LONG)
+    assert fig.axes[0].get_title().startswith("r2 - r0: n = ")
