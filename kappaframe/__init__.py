@@ -11,6 +11,7 @@ from ._api.baseline import against_baseline
 from ._api.benchmark import benchmark
 from ._api.category_counts import category_counts
 from ._api.compare import compare
+from ._api.concordance import bland_altman, ccc
 from ._api.counts import Counts
 from ._api.icc import icc, kendall_w
 from ._api.items import items, rater_confusion
@@ -35,7 +36,7 @@ from ._register import (
     register_polars_when_imported,
 )
 from ._report.display import register_formatter
-from ._report.plots import confusion_plot, heatmap
+from ._report.plots import bland_altman_plot, confusion_plot, heatmap
 from ._stats.scales import SCALES
 from ._version import __version__
 
@@ -51,7 +52,10 @@ __all__ = [
     "__version__",
     "against_baseline",
     "benchmark",
+    "bland_altman",
+    "bland_altman_plot",
     "category_counts",
+    "ccc",
     "cohen_kappa",
     "compare",
     "confusion",

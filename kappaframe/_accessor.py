@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ._api import category_counts as _category_counts
 from ._api import compare as _compare
+from ._api import concordance as _concordance
 from ._api import icc as _icc
 from ._api import items as _items
 from ._api import overall as _overall
@@ -621,4 +622,89 @@ class KappaAccessor(Generic[FrameT]):
     ) -> FrameT:
         return threshold.threshold_sweep(
             y_true, scores, thresholds, data=self._frame, by=by, pos_label=pos_label
+        )
+
+    @_documented(_concordance.ccc)
+    def ccc(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        value: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        reference: Hashable | None = None,
+        ci: float | None = 0.95,
+        duplicates: Duplicates = "raise",
+        matrix: bool = False,
+    ) -> FrameT:
+        return _concordance.ccc(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            value=value,
+            label=label,
+            by=by,
+            reference=reference,
+            ci=ci,
+            duplicates=duplicates,
+            matrix=matrix,
+        )
+
+    @_documented(_concordance.bland_altman)
+    def bland_altman(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        value: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        reference: Hashable | None = None,
+        agreement: float = 1.96,
+        ci: float | None = 0.95,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        return _concordance.bland_altman(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            value=value,
+            label=label,
+            by=by,
+            reference=reference,
+            agreement=agreement,
+            ci=ci,
+            duplicates=duplicates,
+        )
+
+    @_documented(plots.bland_altman_plot)
+    def bland_altman_plot(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        value: Hashable | None = None,
+        label: Hashable | None = None,
+        agreement: float = 1.96,
+        ci: float | None = 0.95,
+        duplicates: Duplicates = "raise",
+        ax: Axes | None = None,
+    ) -> Any:
+        return plots.bland_altman_plot(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            value=value,
+            label=label,
+            agreement=agreement,
+            ci=ci,
+            duplicates=duplicates,
+            ax=ax,
         )

@@ -18,7 +18,11 @@ from ._errors import KappaFrameError
 __all__ = [
     "BASELINE_COLUMNS",
     "BENCHMARK_COLUMNS",
+    "BLAND_ALTMAN_CI_COLUMNS",
+    "BLAND_ALTMAN_COLUMNS",
     "CATEGORY_COLUMNS",
+    "CCC_CI_COLUMNS",
+    "CCC_COLUMNS",
     "CELL_COLUMNS",
     "CELL_INDEX_COLUMNS",
     "CI_COLUMNS",
@@ -88,6 +92,28 @@ SAMPLE_SIZE_COLUMNS = (
 )
 #: ``sample_size`` of a pilot frame: before the question, what the pilot showed.
 PILOT_COLUMNS = ("pilot_items", "pilot_kappa")
+#: ``kappaframe.ccc``: after the ``by`` columns; then, with ``ci``, ``CCC_CI_COLUMNS``.
+CCC_COLUMNS = (
+    "rater_a",
+    "rater_b",
+    "n",
+    "ccc",
+    "pearson_r",
+    "bias_correction",
+    "scale_shift",
+    "location_shift",
+)
+CCC_CI_COLUMNS = ("se", "ci_low", "ci_high")
+#: ``kappaframe.bland_altman``: after the ``by`` columns; then, with ``ci``, the intervals.
+BLAND_ALTMAN_COLUMNS = ("rater_a", "rater_b", "n", "bias", "sd", "loa_low", "loa_high")
+BLAND_ALTMAN_CI_COLUMNS = (
+    "bias_ci_low",
+    "bias_ci_high",
+    "loa_low_ci_low",
+    "loa_low_ci_high",
+    "loa_high_ci_low",
+    "loa_high_ci_high",
+)
 RATER_COLUMNS = (
     "rater",
     "n_items",

@@ -210,6 +210,9 @@ METHODS = [
 def test_the_accessor_offers_every_frame_function() -> None:
     assert sorted(METHODS) == sorted(
         [
+            "bland_altman",
+            "bland_altman_plot",
+            "ccc",
             "category_counts",
             "compare",
             "confusion",

@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast, get_args
 import numpy as np
 
 from .._api.assemble import square_values
-from .._api.options import check_stat
+from .._api.concordance import check_agreement, numeric_layout, read_numeric
+from .._api.options import check_level, check_stat
 from .._api.plan import adapt, prepare_input
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional_import
 from .._schema import Column, Table
 from .._stats.agreement import agreement, weight_matrix
+from .._stats.concordance import bland_altman_stats
 from .._stats.scales import resolve_scale
 from .._types import Duplicates, Normalization, Scale, Stat, Triangle
 from . import colours
@@ -38,6 +40,7 @@ __all__ = [
     "Grid",
     "Normalization",
     "bar_width",
+    "bland_altman_plot",
     "confusion_plot",
     "grid",
     "group_squares",
@@ -920,4 +923,138 @@ def confusion_plot(
     ax.set_title(f"{a} vs {b}: n = {n}, {name} = {shown}")
     caption = "items" if how is None else _SHARE_CAPTIONS[how]
     fig.colorbar(image, ax=ax, shrink=0.8, label=caption)
+    return fig
+
+
+@_plain_text
+def bland_altman_plot(
+    data: Any,
+    raters: Hashable | Sequence[Hashable] | None = None,
+    *,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    value: Hashable | None = None,
+    label: Hashable | None = None,
+    agreement: float = 1.96,
+    ci: float | None = 0.95,
+    duplicates: Duplicates = "raise",
+    ax: Axes | None = None,
+) -> Figure:
+    """Draw the Bland-Altman plot of two raters: each item's difference against its mean.
+
+    One point per item both rated, at ``x = (a + b) / 2`` and ``y = a - b``; a solid
+    line at the bias (the mean difference), dashed lines at the limits of agreement
+    ``bias -/+ agreement * sd``, and, with ``ci``, a shaded band for the interval of
+    each line (Bland & Altman 1986). The lines are the numbers of
+    ``kappaframe.bland_altman`` for the pair.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, or files, Dask
+        As in ``kappaframe.bland_altman``.
+    raters : list of two names, optional
+        The two raters ``[a, b]`` (columns, or ids in the long layout); the difference is
+        ``a - b``. Default: the two raters of the input (an error when there are more).
+    item, rater, value, label, duplicates
+        The long layout, as in ``kappaframe.ccc``.
+    agreement : float, default 1.96
+        The limits' distance from the bias, in standard deviations of the differences.
+    ci : float or None, default 0.95
+        Confidence level of the shaded bands; ``None`` draws none.
+    ax : matplotlib Axes, optional
+        Draw into this Axes; default a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    KappaFrameError
+        Not exactly two raters, fewer than two items rated by both, values that are not
+        numbers (the column and value named), a bad ``agreement`` or ``ci``.
+
+    See Also
+    --------
+    bland_altman : the bias, limits and intervals of every pair, as a frame.
+
+    References
+    ----------
+    Bland, J. M., & Altman, D. G. (1986). Statistical methods for assessing agreement
+    between two methods of clinical measurement. *The Lancet* 327(8476), 307-310.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [1.5, 1.5, 3.5, 3.0]})
+    >>> fig = kf.bland_altman_plot(df)
+    >>> fig.axes[0].get_title()
+    'a - b: n = 4, bias = 0.125, limits of agreement -1.34 to 1.59'
+    """
+    require_matplotlib()
+    check_axes(ax)
+    layout = numeric_layout(
+        raters, item=item, rater=rater, value=value, label=label, duplicates=duplicates
+    )
+    level = None if ci is None else check_level(ci)
+    k = check_agreement(agreement)
+    ratings = read_numeric(data, raters, layout)
+    if len(ratings.raters) != 2:
+        shown = [str(r) for r in ratings.raters[:10]]
+        raise KappaFrameError(
+            f"bland_altman_plot draws one pair of raters; the input has {len(ratings.raters)}: "
+            f"{shown}. Name the two with raters=[a, b] (kf.bland_altman gives every pair).",
+            option="raters",
+        )
+    a, b = ratings.values
+    both = ~np.isnan(a) & ~np.isnan(b)
+    if int(both.sum()) < 2:
+        raise KappaFrameError(
+            f"a Bland-Altman plot needs at least 2 items rated by both {ratings.raters[0]!r} "
+            f"and {ratings.raters[1]!r}; they share {int(both.sum())}."
+        )
+    means, diffs = (a[both] + b[both]) / 2.0, a[both] - b[both]
+    m = ratings.sums().moments.pairs(np.array([0]), np.array([1]))
+    stats = {
+        key: float(np.asarray(v).reshape(-1)[0])
+        for key, v in bland_altman_stats(**m, agreement=k, ci=level).items()
+    }
+    if ax is None:
+        fig = _new_figure(6.0, 4.2)
+        ax = fig.subplots()
+    else:
+        fig = cast("Figure", ax.figure)
+    line_colour, band_colour = "#1f4e79", "#9ecae1"
+    if level is not None:
+        for name in ("bias", "loa_low", "loa_high"):
+            ax.axhspan(
+                stats[f"{name}_ci_low"],
+                stats[f"{name}_ci_high"],
+                color=band_colour,
+                alpha=0.35,
+                linewidth=0,
+                label=f"{level:.0%} interval" if name == "bias" else None,
+                gid=f"{name}_ci",
+            )
+    ax.scatter(means, diffs, s=18, color="#333333", zorder=3, gid="items")
+    ax.axhline(stats["bias"], color=line_colour, linewidth=1.5, label="bias", gid="bias")
+    for name in ("loa_low", "loa_high"):
+        ax.axhline(
+            stats[name],
+            color=line_colour,
+            linestyle="--",
+            linewidth=1.2,
+            label=f"bias -/+ {k:g} SD" if name == "loa_low" else None,
+            gid=name,
+        )
+    ax.axhline(0.0, color="#999999", linewidth=0.8, zorder=1, gid="zero")
+    first, second = (str(r) for r in ratings.raters)
+    ax.set_xlabel(f"mean of {first} and {second}")
+    ax.set_ylabel(f"{first} - {second}")
+    ax.set_title(
+        f"{first} - {second}: n = {int(both.sum())}, bias = {stats['bias']:.3g}, "
+        f"limits of agreement {stats['loa_low']:.3g} to {stats['loa_high']:.3g}"
+    )
+    ax.legend(loc="best", fontsize=FONT_MIN + 1, frameon=False)
     return fig

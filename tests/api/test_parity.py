@@ -811,6 +811,138 @@ def test_rater_confusion_parity(
         )
 
 
+# ------------------------------------------------------------- two methods on one scale
+
+
+def make_concordance() -> pd.DataFrame:
+    """The ratings of ``DF`` as numbers (low 1, mid 2, high 3) plus each rater's own noise.
+
+    The same items, groups and missing ratings as ``DF``: ``kf.ccc`` and
+    ``kf.bland_altman`` read them as numbers on one scale.
+    """
+    rng = np.random.default_rng(20261125)
+    out = DF[[BY]].copy()
+    scale = {c: float(i + 1) for i, c in enumerate(CATS)}
+    for i, name in enumerate(RATERS):
+        values = DF[name].map(scale).astype(float)
+        out[name] = np.round(values * 10 + i + rng.normal(0, 2, len(DF)), 2)
+    return out
+
+
+CONCORDANCE = make_concordance()
+
+#: ``kf.ccc`` and ``kf.bland_altman`` options through every way in.
+CONCORDANCE_OPTIONS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
+    "ccc": (kf.ccc, {}),
+    "ccc_ci90_reference": (kf.ccc, {"ci": 0.9, "reference": "r4"}),
+    "ccc_no_ci": (kf.ccc, {"ci": None}),
+    "bland_altman": (kf.bland_altman, {}),
+    "bland_altman_2sd_reference": (kf.bland_altman, {"agreement": 2.0, "reference": "r0"}),
+}
+
+CONCORDANCE_LONG = {"item": "item", "rater": "rater", "value": "score"}
+
+
+def numeric_long(df: pd.DataFrame) -> pd.DataFrame:
+    wide = df.assign(item=[f"i{i:03d}" for i in range(len(df))])
+    long = wide.melt(id_vars=["item", BY], value_vars=RATERS, var_name="rater", value_name="score")
+    return long.dropna(subset=["score"]).reset_index(drop=True)
+
+
+def _concordance_file(df: pd.DataFrame, tmp_path: Path, suffix: str) -> Any:
+    path = tmp_path / f"numeric.{suffix}"
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+        df.to_parquet(path, index=False)
+    else:
+        df.to_csv(path, index=False)
+    return kf.scan(path, batch_size=7)
+
+
+def _concordance_polars(df: pd.DataFrame, lazy: bool = False) -> Any:
+    pl = pytest.importorskip("polars")
+    frame = pl.from_pandas(df)
+    return frame.lazy() if lazy else frame
+
+
+def _concordance_dask(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
+    dd = pytest.importorskip("dask.dataframe")
+    request.getfixturevalue("dask_client")
+    return dd.from_pandas(df, npartitions=3)
+
+
+def _concordance_duckdb(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
+    duckdb = pytest.importorskip("duckdb")
+    pytest.importorskip("narwhals")
+    con = duckdb.connect()
+    request.addfinalizer(con.close)
+    return con.from_df(df)
+
+
+#: Each way in: the input made from the wide frame, and the long layout's options.
+CONCORDANCE_WAYS: dict[str, Callable[[pd.DataFrame, Path, Any], tuple[Any, dict[str, Any]]]] = {
+    "polars": lambda df, tmp, req: (_concordance_polars(df), {}),
+    "polars_lazy": lambda df, tmp, req: (_concordance_polars(df, lazy=True), {}),
+    "long_pandas": lambda df, tmp, req: (numeric_long(df), CONCORDANCE_LONG),
+    "long_polars": lambda df, tmp, req: (_concordance_polars(numeric_long(df)), CONCORDANCE_LONG),
+    "long_lazy": lambda df, tmp, req: (
+        _concordance_polars(numeric_long(df), lazy=True),
+        CONCORDANCE_LONG,
+    ),
+    "scan_parquet": lambda df, tmp, req: (_concordance_file(df, tmp, "parquet"), {}),
+    "scan_csv": lambda df, tmp, req: (_concordance_file(df, tmp, "csv"), {}),
+    "long_scan_csv": lambda df, tmp, req: (
+        _concordance_file(numeric_long(df), tmp, "csv"),
+        CONCORDANCE_LONG,
+    ),
+    "dask": lambda df, tmp, req: (_concordance_dask(df, req), {}),
+    "long_dask": lambda df, tmp, req: (_concordance_dask(numeric_long(df), req), CONCORDANCE_LONG),
+    "duckdb": lambda df, tmp, req: (_concordance_duckdb(df, req), {}),  # summed in the engine
+    "long_duckdb": lambda df, tmp, req: (
+        _concordance_duckdb(numeric_long(df), req),
+        CONCORDANCE_LONG,
+    ),
+}
+
+
+@pytest.mark.parametrize("option", list(CONCORDANCE_OPTIONS))
+@pytest.mark.parametrize("way", list(CONCORDANCE_WAYS))
+def test_concordance_parity(
+    way: str, option: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``ccc`` and ``bland_altman``: every way in gives the pandas wide call's numbers."""
+    function, opts = CONCORDANCE_OPTIONS[option]
+    want = function(CONCORDANCE, by=BY, **opts)
+    assert want["n"].min() > 10 and want.iloc[:, 4].notna().all()
+    data, layout = CONCORDANCE_WAYS[way](CONCORDANCE, tmp_path, request)
+    got = function(data, by=BY, **layout, **opts)
+    if hasattr(got, "collect"):
+        got = got.collect()
+    if hasattr(got, "compute"):
+        got = got.compute()
+    if not isinstance(got, pd.DataFrame):
+        got = got.to_pandas()
+    got = got.reset_index(drop=True)
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    for col in (BY, "rater_a", "rater_b"):
+        assert _strings(got[col]) == _strings(want[col]), col
+    numbers = [c for c in want.columns if c not in (BY, "rater_a", "rater_b")]
+    np.testing.assert_allclose(
+        got[numbers].to_numpy(dtype=float),
+        want[numbers].to_numpy(dtype=float),
+        rtol=0,
+        atol=1e-10,
+        err_msg=way,
+    )
+
+
+@pytest.mark.parametrize("option", list(CONCORDANCE_OPTIONS))
+def test_concordance_accessor_is_identical(option: str) -> None:
+    function, opts = CONCORDANCE_OPTIONS[option]
+    method = getattr(CONCORDANCE.kappa, function.__name__)
+    pd.testing.assert_frame_equal(method(by=BY, **opts), function(CONCORDANCE, by=BY, **opts))
+
+
 # ----------------------------------------------------------------------------- compare
 
 #: ``kf.compare`` of two rater pairs on the same items: its options through every way in.

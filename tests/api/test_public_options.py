@@ -44,15 +44,28 @@ CALLS: dict[str, Callable[..., Any]] = {
     ),
     "icc": lambda **o: kf.icc(SCORES, R, **o),
     "kendall_w": lambda **o: kf.kendall_w(SCORES, R, **o),
+    "ccc": lambda **o: kf.ccc(SCORES, R, **o),
+    "bland_altman": lambda **o: kf.bland_altman(SCORES, R, **o),
+    "bland_altman_plot": lambda **o: _plot(kf.bland_altman_plot, SCORES, R[:2], **o),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
     "accessor.icc": lambda **o: SCORES.kappa.icc(R, **o),
     "accessor.kendall_w": lambda **o: SCORES.kappa.kendall_w(R, **o),
+    "accessor.ccc": lambda **o: SCORES.kappa.ccc(R, **o),
+    "accessor.bland_altman": lambda **o: SCORES.kappa.bland_altman(R, **o),
+    "accessor.bland_altman_plot": lambda **o: _plot(SCORES.kappa.bland_altman_plot, R[:2], **o),
     "accessor.compare": lambda **o: TEAM.kappa.compare(("ana", "gold"), ("ben", "gold"), **o),
     "accessor.sample_size": lambda **o: TEAM.kappa.sample_size(R, **{"kappa0": 0.1, **o}),
 }
+
+
+def _plot(draw: Callable[..., Any], *args: Any, **options: Any) -> Any:
+    """Draw on Agg (no window), and close nothing: the figures are not pyplot's."""
+    pytest.importorskip("matplotlib").use("Agg")
+    return draw(*args, **options)
+
 
 #: Positional data arguments, given by the calls above.
 GIVEN = {"data", "raters", "a", "b", "y1", "y2", "first", "second", "result", "baseline"}

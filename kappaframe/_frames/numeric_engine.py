@@ -1,0 +1,156 @@
+"""Numeric ratings in a SQL engine (DuckDB, PySpark): the sums per rater pair, computed there.
+
+Lin's CCC and Bland-Altman limits of a pair are functions of six sums over the items both
+raters rated. For an engine input (wide layout: one numeric column per rater) two queries,
+written with narwhals' lazy API, run in the engine and only their small answers travel:
+
+1. each rater's mean (the origin the sums are taken about, so that no digits are lost to
+   a large common offset);
+2. per group (``GROUP BY`` the ``by`` columns), for every pair of raters ``a <= b``: the
+   items both rated, the sums of ``a`` and of ``b`` about their origins over those items,
+   their sums of squares, and the sum of cross products.
+
+The long layout (one row per rating) is joined with itself on the item within its group
+in the engine, then summed per pair of rater ids (``engine_long_sums``).
+
+A missing rating is null, or NaN in a float column. The answers come back as pandas frames;
+``kappaframe._api.concordance`` turns them into the pairs' moments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from .._errors import KappaFrameTypeError
+from .engines import EngineFrame, _narwhals, _present, _to_pandas
+
+__all__ = ["SUM_NAMES", "engine_long_sums", "engine_means", "engine_pair_sums", "sum_column"]
+
+#: The sums of a pair ``(a, b)``, in the columns ``sum_column(name, i, j)``.
+SUM_NAMES = ("n", "s_a", "s_b", "q_a", "q_b", "c")
+
+
+def sum_column(name: str, i: int, j: int) -> str:
+    """The answer's column holding sum ``name`` of the raters at positions ``i <= j``."""
+    return f"__kappaframe_{name}_{i}_{j}"
+
+
+def _numeric(frame: EngineFrame, raters: Sequence[Hashable]) -> dict[str, Any]:
+    schema = frame.frame.collect_schema()
+    dtypes = {str(r): schema[str(r)] for r in raters}
+    for r, dtype in dtypes.items():
+        if not dtype.is_numeric():
+            raise KappaFrameTypeError(
+                f"column {r!r} has type {dtype} in the {frame.engine} input, which is not a "
+                "number: these statistics need numeric ratings. Cast it in the engine first "
+                "(e.g. CAST(col AS DOUBLE)), or leave it out of the raters.",
+                option="raters",
+            )
+    return dtypes
+
+
+def engine_means(frame: EngineFrame, raters: Sequence[Hashable]) -> list[float]:
+    """Each rater's mean rating (0 for a rater with none), from one query."""
+    nw = _narwhals()
+    dtypes = _numeric(frame, raters)
+    exprs = []
+    for i, (r, dtype) in enumerate(dtypes.items()):
+        value = nw.when(_present(nw, r, dtype)).then(nw.col(r).cast(nw.Float64()))
+        exprs.append(value.mean().alias(f"__kappaframe_mean_{i}"))
+    if not exprs:
+        return []
+    answer = _to_pandas(frame.frame.select(*exprs))
+    means = answer.iloc[0].tolist() if len(answer) else [None] * len(exprs)
+    return [0.0 if m is None or m != m else float(m) for m in means]
+
+
+def engine_pair_sums(
+    frame: EngineFrame, raters: Sequence[Hashable], by: Sequence[Hashable], shift: list[float]
+) -> Any:
+    """Per group, the six sums of every pair ``i <= j`` about ``shift``, as a pandas frame.
+
+    Columns: the ``by`` columns, then ``sum_column(name, i, j)`` for each sum and pair.
+    Without ``by``, one row.
+    """
+    nw = _narwhals()
+    dtypes = _numeric(frame, raters)
+    names = list(dtypes)
+    keys = [str(b) for b in by]
+    exprs = []
+    for i, a in enumerate(names):
+        for j in range(i, len(names)):
+            b = names[j]
+            both = _present(nw, a, dtypes[a]) & _present(nw, b, dtypes[b])
+            za = nw.when(both).then(nw.col(a).cast(nw.Float64()) - shift[i]).otherwise(0.0)
+            zb = nw.when(both).then(nw.col(b).cast(nw.Float64()) - shift[j]).otherwise(0.0)
+            sums = {
+                "n": nw.when(both).then(nw.lit(1)).otherwise(nw.lit(0)).cast(nw.Int64()),
+                "s_a": za,
+                "s_b": zb,
+                "q_a": za * za,
+                "q_b": zb * zb,
+                "c": za * zb,
+            }
+            exprs += [e.sum().alias(sum_column(k, i, j)) for k, e in sums.items()]
+    query = frame.frame.group_by(*keys).agg(*exprs) if keys else frame.frame.select(*exprs)
+    return _to_pandas(query)
+
+
+def engine_long_sums(
+    frame: EngineFrame,
+    by: Sequence[Hashable],
+    item: Hashable,
+    rater: Hashable,
+    value: Hashable,
+    raters: Sequence[Hashable],
+    duplicates: str,
+) -> tuple[Any, float, list[Any]]:
+    """The long layout's sums per group and pair of rater ids, their origin, the ids.
+
+    Four queries: duplicate ratings (refused), the rater ids (a rater whose every rating
+    is missing is a rater too), the mean of every rating (the origin:
+    one scale, one origin), then the ratings joined with themselves on the item within
+    its group, ``rater_a <= rater_b``, and per ``(by, rater_a, rater_b)`` the six sums
+    ``n``, ``s_a``, ``s_b``, ``q_a``, ``q_b``, ``c`` about the origin. Returns the
+    answer as pandas (the ``by`` columns, ``rater_a``, ``rater_b``, then the sums), the
+    origin and the rater ids.
+    """
+    nw = _narwhals()
+    keys, item, rater, value = [str(b) for b in by], str(item), str(rater), str(value)
+    dtype = _numeric(frame, [value])[value]
+    ratings = frame.frame
+    if raters:
+        ratings = ratings.filter(nw.col(rater).is_in(list(raters)))
+    EngineFrame._check_duplicates(nw, ratings, keys, item, rater, duplicates)
+    ids = _to_pandas(ratings.select(nw.col(rater)).unique())[rater].dropna().tolist()
+    ratings = ratings.filter(_present(nw, value, dtype))
+    mean = _to_pandas(ratings.select(nw.col(value).cast(nw.Float64()).mean().alias("m")))
+    origin = mean["m"].iloc[0] if len(mean) else None
+    origin = 0.0 if origin is None or origin != origin else float(origin)
+    centred = (nw.col(value).cast(nw.Float64()) - origin).alias
+    other = [f"__kappaframe_by_{i}" for i in range(len(keys))]
+    left = ratings.select(
+        *[nw.col(k) for k in keys], nw.col(item), nw.col(rater).alias("rater_a"), centred("za")
+    )
+    right = ratings.select(
+        *[nw.col(k).alias(o) for k, o in zip(keys, other, strict=True)],
+        nw.col(item),
+        nw.col(rater).alias("rater_b"),
+        centred("zb"),
+    )
+    same = [
+        (nw.col(k) == nw.col(o)) | (nw.col(k).is_null() & nw.col(o).is_null())
+        for k, o in zip(keys, other, strict=True)
+    ]
+    pairs = left.join(right, on=item).filter(nw.col("rater_a") <= nw.col("rater_b"), *same)
+    za, zb = nw.col("za"), nw.col("zb")
+    sums = pairs.group_by(*keys, "rater_a", "rater_b").agg(
+        nw.len().cast(nw.Int64()).alias("n"),
+        za.sum().alias("s_a"),
+        zb.sum().alias("s_b"),
+        (za * za).sum().alias("q_a"),
+        (zb * zb).sum().alias("q_b"),
+        (za * zb).sum().alias("c"),
+    )
+    return _to_pandas(sums), origin, ids
