@@ -280,6 +280,7 @@ class _Plan:
             self.labels,
             self.rater,
             bool(self.options.get("inferred")),
+            self.options.get("sets"),
         )
         self.options.pop("inferred", None)  # every part's columns were checked in this pass
         if self.options.get("categories") is None:
@@ -412,9 +413,14 @@ def unit_parts(
 
 # Functions run on each part (on a Dask worker, for Dask): module level, so they pickle.
 def _distinct_part(
-    part: Any, wrap: Any, columns: list[Hashable], rater: Hashable, inferred: bool = False
+    part: Any,
+    wrap: Any,
+    columns: list[Hashable],
+    rater: Hashable,
+    inferred: bool = False,
+    sets: Any = None,
 ) -> dict[Any, Any]:
-    return distinct_labels(wrap(part), columns, rater, inferred)
+    return distinct_labels(wrap(part), columns, rater, inferred, sets)
 
 
 def _part_raters(

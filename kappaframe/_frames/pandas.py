@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 
 from .._encode.codes import Factorized, compact_categorical, offset_codes, small_codes
+from .._encode.sets import SetLabels, as_hashable, canonical_sets
 from .._errors import KappaFrameError, KappaFrameTypeError, ways
 from .._schema import MARK, Table
 
-__all__ = ["PandasFrame", "factorize_keys", "factorize_labels"]
+__all__ = ["PandasFrame", "factorize_keys", "factorize_labels", "factorize_sets"]
 
 
 def factorize_labels(series: pd.Series) -> Factorized:
@@ -38,6 +39,30 @@ def factorize_labels(series: pd.Series) -> Factorized:
             raise
         raise not_scalar from None
     return Factorized(small_codes(codes, len(uniques)), list(uniques.tolist()))
+
+
+def factorize_sets(series: pd.Series, sets: SetLabels) -> Factorized:
+    """Codes (-1 missing) and distinct label sets of a column of set-valued labels.
+
+    Cells are collections (lists, sets, tuples, arrays, a pyarrow list column) or, with
+    a separator, text; see ``kappaframe._encode.sets``. Hashable cells are factorized at
+    once; a column with lists or sets in it is made hashable first, cell by cell.
+    """
+    dtype = series.dtype
+    if isinstance(dtype, pd.ArrowDtype) or (isinstance(dtype, np.dtype) and dtype.kind != "O"):
+        values = series.to_numpy(dtype=object, na_value=None)
+    elif isinstance(dtype, pd.CategoricalDtype):
+        values = series.astype(object).to_numpy()
+    else:
+        values = series.to_numpy(dtype=object)
+    try:
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    except TypeError:  # lists, sets or arrays in the cells
+        hashable = np.empty(len(values), dtype=object)
+        hashable[:] = [as_hashable(v) for v in values]
+        codes, uniques = pd.factorize(hashable, use_na_sentinel=True)
+    fact = Factorized(small_codes(codes, len(uniques)), list(uniques))
+    return canonical_sets(fact, series.name, sets)
 
 
 def _check_arrow_scalar(series: pd.Series, what: str = "labels") -> None:
@@ -141,6 +166,9 @@ class PandasFrame:
 
     def labels(self, name: Hashable) -> Factorized:
         return factorize_labels(self._column(name))
+
+    def set_labels(self, name: Hashable, sets: SetLabels) -> Factorized:
+        return factorize_sets(self._column(name), sets)
 
     def keys(self, name: Hashable) -> tuple[np.ndarray, int]:
         return factorize_keys(self._column(name), name)
