@@ -12,6 +12,7 @@ from ._api.counts import Counts
 from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
+from ._api.per_label import per_label
 from ._api.raters import raters
 from ._api.threshold import threshold_sweep
 from ._errors import (
@@ -56,6 +57,7 @@ __all__ = [
     "overall",
     "pairwise",
     "per_category",
+    "per_label",
     "provenance",
     "rater_confusion",
     "raters",
