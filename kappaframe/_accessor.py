@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ._api import items as _items
 from ._api import overall as _overall
 from ._api import pairwise as _api
+from ._api import per_label as _per_label
 from ._api import raters as _raters
 from ._api import threshold
 from ._report import plots
@@ -25,7 +26,9 @@ from ._types import (
     CIDist,
     CIMethod,
     ConsensusModel,
+    Distance,
     Duplicates,
+    LabelMethod,
     Layout,
     Level,
     Method,
@@ -204,6 +207,8 @@ class KappaAccessor(Generic[FrameT]):
         ci_dist: CIDist = "normal",
         population: float | None = None,
         benchmark: Benchmark = "point",
+        distance: Distance | None = None,
+        multi_sep: str | None = None,
     ) -> FrameT:
         return _overall.overall(
             self._frame,
@@ -225,6 +230,8 @@ class KappaAccessor(Generic[FrameT]):
             ci_dist=ci_dist,
             population=population,
             benchmark=benchmark,
+            distance=distance,
+            multi_sep=multi_sep,
         )
 
     @_documented(_raters.raters)
@@ -346,6 +353,39 @@ class KappaAccessor(Generic[FrameT]):
             label=label,
             by=by,
             method=method,
+            categories=categories,
+            scale=scale,
+            min_items=min_items,
+            ci=ci,
+            duplicates=duplicates,
+        )
+
+    @_documented(_per_label.per_label)
+    def per_label(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        method: LabelMethod | Sequence[LabelMethod] = "fleiss",
+        multi_sep: str | None = None,
+        categories: Sequence[Any] | None = None,
+        scale: Scale = "landis_koch",
+        min_items: int | None = MIN_ITEMS,
+        ci: float | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        return _per_label.per_label(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            method=method,
+            multi_sep=multi_sep,
             categories=categories,
             scale=scale,
             min_items=min_items,

@@ -220,6 +220,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "overall",
             "pairwise",
             "per_category",
+            "per_label",
             "raters",
             "score",
             "threshold_sweep",

@@ -67,13 +67,19 @@ def check_multi_sep(multi_sep: Any) -> str | None:
     return multi_sep
 
 
-def as_hashable(value: Any) -> Any:
+def as_hashable(value: Any, name: Hashable) -> Any:
     """A cell with a collection made hashable (a ``frozenset``); other cells as they are."""
-    if isinstance(value, (set, list, tuple)):
-        return frozenset(value)
     if isinstance(value, np.ndarray):
-        return frozenset(value.tolist())
-    return value
+        value = value.tolist()
+    if not isinstance(value, (set, list, tuple)):
+        return value
+    try:
+        return frozenset(value)
+    except TypeError:
+        raise KappaFrameTypeError(
+            f"column {name!r} has the set {_shown(value)}, whose elements are not all "
+            "single labels (numbers, strings or booleans): a set holds labels, not lists."
+        ) from None
 
 
 def _missing(value: Any) -> bool:
@@ -106,10 +112,18 @@ def _one_set(value: Any, name: Hashable, sep: str | None) -> tuple[Any, ...]:
     """The labels of one distinct cell value, as a sorted tuple."""
     if isinstance(value, str):
         if sep is None:
+            printed = value[:1] + value[-1:] in ("[]", "{}", "()")
             raise KappaFrameError(
                 f"column {name!r} holds text ({_shown(value)}) where sets of labels are "
                 f"expected; say how the labels of a cell are separated with "
-                f"{arg('multi_sep', '|')}, or give each cell as a list or set.",
+                f"{arg('multi_sep', '|')}, or give each cell as a list or set."
+                + (
+                    " It looks like a list printed as text: Dask turns list cells into "
+                    "text unless dask.config.set({'dataframe.convert-string': False}) is "
+                    "set before the frame is made."
+                    if printed
+                    else ""
+                ),
                 option="multi_sep",
             )
         if value == "":

@@ -59,7 +59,7 @@ def factorize_sets(series: pd.Series, sets: SetLabels) -> Factorized:
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
     except TypeError:  # lists, sets or arrays in the cells
         hashable = np.empty(len(values), dtype=object)
-        hashable[:] = [as_hashable(v) for v in values]
+        hashable[:] = [as_hashable(v, series.name) for v in values]
         codes, uniques = pd.factorize(hashable, use_na_sentinel=True)
     fact = Factorized(small_codes(codes, len(uniques)), list(uniques))
     return canonical_sets(fact, series.name, sets)

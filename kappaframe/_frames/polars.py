@@ -14,7 +14,7 @@ import polars as pl
 
 from .._count.kernel import code_dtype
 from .._encode.codes import Factorized, codes_of_offsets, compact_categorical, small_codes
-from .._encode.sets import SetLabels, canonical_sets
+from .._encode.sets import SetLabels, as_hashable, canonical_sets
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .._schema import Table
 from .pandas import factorize_array
@@ -198,7 +198,7 @@ def factorize_sets(series: pl.Series, sets: SetLabels) -> Factorized:
     dtype = series.dtype
     if isinstance(dtype, (pl.List, pl.Array)):
         values = np.empty(len(series), dtype=object)
-        values[:] = [None if v is None else frozenset(v) for v in series.to_list()]
+        values[:] = [as_hashable(v, series.name) for v in series.to_list()]
         fact = factorize_array(values)
     else:
         if dtype.is_nested():
