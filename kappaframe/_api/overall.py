@@ -409,7 +409,7 @@ def overall(
     0.7
     """
     methods = check_overall_options(method, level, weights)
-    sets = set_options(distance, multi_sep, methods, weights, level, layout)
+    sets = set_options(distance, multi_sep, methods, weights, level, layout, categories)
     check_settings(weights=weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall")
     options = check_pair_options(
         ci, alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark

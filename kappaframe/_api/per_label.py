@@ -28,7 +28,7 @@ from .._stats.sets import DISTANCES, per_label_codes, set_distances
 from .._types import Duplicates, LabelMethod, Scale
 from .assemble import key_columns
 from .many_common import prepare_ratings
-from .options import check_min_items, check_pair_options, check_settings
+from .options import check_categories, check_min_items, check_pair_options, check_settings
 
 __all__ = ["LABEL_METHODS", "per_label", "set_distance_weights", "set_options"]
 
@@ -38,16 +38,26 @@ LABEL_METHODS: tuple[str, ...] = get_args(LabelMethod)
 
 
 def set_options(
-    distance: Any, multi_sep: Any, methods: Sequence[str], weights: Any, level: str, layout: str
+    distance: Any,
+    multi_sep: Any,
+    methods: Sequence[str],
+    weights: Any,
+    level: str,
+    layout: str,
+    categories: Any = None,
 ) -> SetLabels | None:
     """``overall``'s ``distance`` and ``multi_sep``: how to read sets, or ``None``.
 
     The labels are sets when either is given. ``distance`` is Krippendorff's: it
     replaces the weights and the level, and needs the ratings (not counts).
+    ``categories`` then lists single labels.
     """
     sep = check_multi_sep(multi_sep)
+    if distance is None and sep is None:
+        return None
+    check_categories(categories)
     if distance is None:
-        return None if sep is None else SetLabels(sep)
+        return SetLabels(sep)
     if distance not in DISTANCES:
         raise bad_option("distance", distance, DISTANCES)
     others = [m for m in methods if m != "krippendorff"]
@@ -88,6 +98,8 @@ def set_distance_weights(
 
 
 def _methods(method: Any) -> list[str]:
+    if not isinstance(method, str | list | tuple):
+        raise bad_option("method", method, LABEL_METHODS)
     names = [method] if isinstance(method, str) else list(method)
     if not names:
         raise KappaFrameError(f"method is empty; choose one or more of {list(LABEL_METHODS)}.")
@@ -249,6 +261,7 @@ def per_label(
     ci = check_pair_options(ci).ci
     min_items = check_min_items(min_items)
     check_settings(scale=scale)
+    check_categories(categories)
     sets = SetLabels(check_multi_sep(multi_sep))
     prep = prepare_ratings(data, raters, by, item, rater, label, None, duplicates, sets)
     if prep.source is not None:

@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import pandas as pd
 import pytest
 
 import kappaframe as kf
@@ -21,6 +22,8 @@ from kappaframe import cli
 
 TEAM = kf.datasets.labeling_team()
 R = ["ana", "ben", "cai"]
+#: Set-valued labels (multi-label ratings), for per_label.
+SETS = pd.DataFrame({r: [[x] if isinstance(x, str) else None for x in TEAM[r]] for r in R})
 
 CALLS: dict[str, Callable[..., Any]] = {
     "pairwise": lambda **o: kf.pairwise(TEAM, R, **o),
@@ -31,6 +34,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "overall": lambda **o: kf.overall(TEAM, R, **o),
     "raters": lambda **o: kf.raters(TEAM, R, **o),
     "per_category": lambda **o: kf.per_category(TEAM, R, **o),
+    "per_label": lambda **o: kf.per_label(SETS, **o),
     "items": lambda **o: kf.items(TEAM, R, **o),
     "rater_confusion": lambda **o: kf.rater_confusion(TEAM, R, **o),
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
@@ -38,6 +42,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
+    "accessor.per_label": lambda **o: SETS.kappa.per_label(**o),
 }
 
 #: Positional data arguments, given by the calls above.
@@ -46,6 +51,7 @@ GIVEN = {"data", "raters", "a", "b", "y1", "y2"}
 #: Options where a free value is a valid answer, not an error (a label, a name, a seed).
 FREE = {
     ("*", "seed"),  # any seed NumPy takes
+    ("*", "multi_sep"),  # any non-empty text separates labels
 }
 
 
