@@ -306,7 +306,8 @@ def _prevalence(
     per_set = sets.reshape(n_groups, k).astype(float)
     total = per_set.sum(axis=1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(total > 0, (per_set @ member) / np.where(total > 0, total, 1.0), np.nan)
+        given = per_set @ member.astype(np.float64)
+        return np.where(total > 0, given / np.where(total > 0, total, 1.0), np.nan)
 
 
 def _overall(

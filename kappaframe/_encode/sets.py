@@ -69,6 +69,11 @@ def check_multi_sep(multi_sep: Any) -> str | None:
 
 def as_hashable(value: Any, name: Hashable) -> Any:
     """A cell with a collection made hashable (a ``frozenset``); other cells as they are."""
+    if type(value) is list or type(value) is set:  # the usual cells, without the checks below
+        try:
+            return frozenset(value)
+        except TypeError:
+            pass
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if not isinstance(value, (set, list, tuple)):
@@ -110,6 +115,8 @@ def _shown(value: Any) -> str:
 
 def _one_set(value: Any, name: Hashable, sep: str | None) -> tuple[Any, ...]:
     """The labels of one distinct cell value, as a sorted tuple."""
+    if type(value) is frozenset and all(type(x) is str for x in value):
+        return tuple(sorted(value))  # the usual cell: text labels, nothing to check
     if isinstance(value, str):
         if sep is None:
             printed = value[:1] + value[-1:] in ("[]", "{}", "()")
