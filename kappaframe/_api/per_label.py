@@ -288,26 +288,24 @@ def per_label(
     if methods == ["cohen"]:
         table = _cohen(prep, binary, keys, n_labels, names, scale_obj, ci, min_items)
     else:
-        share = _prevalence(prep.codes, prep.groups.codes, n_groups, member)
+        share = _prevalence(binary, keys, n_groups, n_labels)
         table = _overall(prep, binary, keys, methods, names, share, scale_obj, ci, min_items)
     return prep.frame.render(table)  # type: ignore[no-any-return]
 
 
-def _prevalence(
-    codes: np.ndarray, group: np.ndarray | None, n_groups: int, member: np.ndarray
-) -> np.ndarray:
-    """``(G, L)``: the share of each group's ratings whose set holds each label."""
-    k = member.shape[0]
-    sets = np.zeros(n_groups * k, dtype=np.int64)
-    for r in range(codes.shape[0]):
-        rated = codes[r] >= 0
-        where = 0 if group is None else group[rated] * k
-        sets += np.bincount(where + codes[r][rated], minlength=n_groups * k)
-    per_set = sets.reshape(n_groups, k).astype(float)
-    total = per_set.sum(axis=1, keepdims=True)
+def _prevalence(binary: np.ndarray, keys: np.ndarray, n_groups: int, n_labels: int) -> np.ndarray:
+    """``(G, L)``: the share of each group's ratings whose set holds each label.
+
+    From the present/absent codes, every label of every group in one count per rater.
+    """
+    given = np.zeros(n_groups * n_labels)
+    rated = np.zeros(n_groups * n_labels)
+    for row in binary:
+        given += np.bincount(keys, weights=row == 1, minlength=n_groups * n_labels)
+        rated += np.bincount(keys, weights=row >= 0, minlength=n_groups * n_labels)
     with np.errstate(divide="ignore", invalid="ignore"):
-        given = per_set @ member.astype(np.float64)
-        return np.where(total > 0, given / np.where(total > 0, total, 1.0), np.nan)
+        share = np.where(rated > 0, given / np.where(rated > 0, rated, 1.0), np.nan)
+    return share.reshape(n_groups, n_labels)
 
 
 def _overall(
