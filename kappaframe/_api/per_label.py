@@ -290,7 +290,7 @@ def per_label(
     else:
         share = _prevalence(binary, keys, n_groups, n_labels)
         table = _overall(prep, binary, keys, methods, names, share, scale_obj, ci, min_items)
-    return prep.frame.render(table)  # type: ignore[no-any-return]
+    return prep.frame.render(table)
 
 
 def _prevalence(binary: np.ndarray, keys: np.ndarray, n_groups: int, n_labels: int) -> np.ndarray:

@@ -284,7 +284,9 @@ class _Plan:
         )
         self.options.pop("inferred", None)  # every part's columns were checked in this pass
         if self.options.get("categories") is None:
-            self.options["categories"] = merge_categories(found, self.labels)
+            self.options["categories"] = merge_categories(
+                found, self.labels, self.options.get("sets")
+            )
             # The parts are then prepared with categories=: say what the data declared.
             self.declared = any(f[c][1] is not None for f in found for c in self.labels)
         if self.long:

@@ -32,7 +32,7 @@ from .._encode.codes import (
     sort_ratings,
     warn_missing_tokens,
 )
-from .._encode.sets import SetLabels
+from .._encode.sets import SetLabels, set_categories
 from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
 from .._frames.native import concat, eager_adapter, take
 from .._frames.render import render
@@ -201,7 +201,9 @@ def prepare(
     if inferred and sets is None:  # distinct sets are many by nature: no id check
         refuse_unlikely_raters(facts)
     warn_missing_tokens(facts, categories)
-    cats = shared_categories(facts, categories)
+    cats = (
+        shared_categories(facts, categories) if sets is None else set_categories(facts, categories)
+    )
     codes = encode_labels(list(facts.values()), cats)
     groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
     ordered = categories is not None or any(f.declared is not None for f in facts.values())
@@ -306,7 +308,8 @@ def read_long(
         rater_fact = _select_ids(rater_fact, wanted, rater)
     label_fact = read_labels(frame, label, sets)
     warn_missing_tokens({label: label_fact}, categories)
-    cats = shared_categories({label: label_fact}, categories)
+    one = {label: label_fact}
+    cats = shared_categories(one, categories) if sets is None else set_categories(one, categories)
     label_codes = encode_labels([label_fact], cats)[0]
     ordered = categories is not None or label_fact.declared is not None
     keep = rater_fact.codes >= 0 if wanted else None
@@ -517,8 +520,13 @@ def distinct_labels(
     return out
 
 
-def merge_categories(found: Iterable[dict[Any, Any]], columns: Sequence[Hashable]) -> list[Any]:
-    """One category index from the parts' distinct labels, as one frame would give it."""
+def merge_categories(
+    found: Iterable[dict[Any, Any]], columns: Sequence[Hashable], sets: Any = None
+) -> list[Any]:
+    """One category index from the parts' distinct labels, as one frame would give it.
+
+    ``sets``: the labels are sets (``kappaframe._encode.sets``).
+    """
     found = list(found)
     merged: dict[Hashable, Factorized] = {}
     for col in columns:
@@ -533,7 +541,7 @@ def merge_categories(found: Iterable[dict[Any, Any]], columns: Sequence[Hashable
         merged[col] = Factorized(
             np.zeros(0, dtype=np.intp), uniques, list(declared[0]) if declared else None
         )
-    return shared_categories(merged, None)
+    return shared_categories(merged, None) if sets is None else set_categories(merged)
 
 
 def merge_keys(parts: Sequence[Any]) -> tuple[Any, list[np.ndarray]]:

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import KappaFrameError, KappaFrameTypeError, arg
-from .codes import Factorized, small_codes
+from .codes import Factorized, shared_categories, small_codes
 
 __all__ = [
     "COLLECTIONS",
@@ -40,6 +40,7 @@ __all__ = [
     "canonical_sets",
     "check_multi_sep",
     "indicators",
+    "set_categories",
     "vocabulary",
 ]
 
@@ -202,6 +203,34 @@ def canonical_sets(fact: Factorized, name: Hashable, sets: SetLabels) -> Factori
     if len(uniques) != len(canonical):
         codes = lookup[codes]
     return Factorized(small_codes(codes, len(uniques)), uniques)
+
+
+def set_categories(
+    columns: dict[Hashable, Factorized], categories: Sequence[Any] | None = None
+) -> list[tuple[Any, ...]]:
+    """The one index of distinct sets across the label columns, sorted.
+
+    ``categories`` (sets found beforehand, e.g. in a first pass over parts): every set
+    must be in it. Sets whose labels cannot be compared (numbers in one column, text in
+    another) are refused, naming the columns.
+    """
+    if categories is not None:
+        return shared_categories(columns, categories)
+    distinct: dict[tuple[Any, ...], None] = {}
+    kinds: dict[str, Hashable] = {}
+    for name, col in columns.items():
+        distinct.update(dict.fromkeys(col.uniques))
+        for labels in col.uniques[:1000]:
+            for label in labels[:1]:
+                kinds.setdefault(_kind(label), name)
+    try:
+        return sorted(distinct)
+    except TypeError:
+        shown = "; ".join(f"{kind} labels in {name!r}" for kind, name in kinds.items())
+        raise KappaFrameError(
+            f"the label columns hold sets of labels that cannot be compared: {shown}. "
+            "Convert the labels to one type first (e.g. .astype(str) on the cells' labels)."
+        ) from None
 
 
 def vocabulary(categories: Sequence[tuple[Any, ...]], labels: Sequence[Any] | None) -> list[Any]:

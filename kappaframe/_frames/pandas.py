@@ -48,13 +48,9 @@ def factorize_sets(series: pd.Series, sets: SetLabels) -> Factorized:
     a separator, text; see ``kappaframe._encode.sets``. Hashable cells are factorized at
     once; a column with lists or sets in it is made hashable first, cell by cell.
     """
-    dtype = series.dtype
-    if isinstance(dtype, pd.ArrowDtype) or (isinstance(dtype, np.dtype) and dtype.kind != "O"):
-        values = series.to_numpy(dtype=object, na_value=None)
-    elif isinstance(dtype, pd.CategoricalDtype):
-        values = series.astype(object).to_numpy()
-    else:
-        values = series.to_numpy(dtype=object)
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = series.astype(object)
+    values = series.to_numpy(dtype=object)
     try:
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
     except TypeError:  # lists, sets or arrays in the cells

@@ -380,3 +380,28 @@ def test_per_label_refuses_cohen_with_others_and_unknown_methods() -> None:
         kf.per_label(df, method=["cohen", "fleiss"])
     with pytest.raises(kf.KappaFrameError, match="gwet_ac2"):
         kf.per_label(df, method="gwet_ac2")
+
+
+def test_sets_of_labels_of_different_types_are_refused_naming_the_columns() -> None:
+    df = pd.DataFrame({"a": ["x|y", "x", None], "b": [1.0, float("nan"), 2.0]})
+    with pytest.raises(kf.KappaFrameError, match=r"string labels in 'a'; number labels in 'b'"):
+        kf.overall(df, method="krippendorff", distance="masi", multi_sep="|")
+
+
+def test_pyarrow_list_columns_and_numbers_with_a_separator() -> None:
+    pa = pytest.importorskip("pyarrow")
+    lists = pd.ArrowDtype(pa.list_(pa.string()))
+    df = pd.DataFrame(
+        {
+            "a": pd.Series([["x"], ["x", "y"], None, []], dtype=lists),
+            "b": pd.Series([["x"], ["y"], ["y"], []], dtype=lists),
+        }
+    )
+    res = kf.per_label(df, method="cohen", min_items=0)
+    assert list(res["n"]) == [3, 3]
+    assert list(res["kappa"]) == pytest.approx([0.4, 1.0])
+    # a column a file reader made numbers (no separator in it): one label per cell
+    numbers = pd.DataFrame({"a": [1, 2, None, 2], "b": ["1|2", "2", "1", "2"]})
+    numbers["b"] = [[int(x) for x in v.split("|")] for v in numbers["b"]]
+    res = kf.per_label(numbers, method="cohen", multi_sep="|", min_items=0)
+    assert list(res["label"]) == [1, 2]
