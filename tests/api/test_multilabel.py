@@ -66,6 +66,8 @@ def safe(dist: Callable[[Any, Any], float]) -> Callable[[Any, Any], float]:
 
 def alpha(df: pd.DataFrame, dist: str, **kw: Any) -> float:
     res = kf.overall(df, RATERS, method="krippendorff", distance=dist, **kw)
+    if hasattr(res, "compute"):  # Dask in, Dask out
+        res = res.compute()
     return float(res["value"].iloc[0])
 
 
@@ -405,3 +407,25 @@ def test_pyarrow_list_columns_and_numbers_with_a_separator() -> None:
     numbers["b"] = [[int(x) for x in v.split("|")] for v in numbers["b"]]
     res = kf.per_label(numbers, method="cohen", multi_sep="|", min_items=0)
     assert list(res["label"]) == [1, 2]
+
+
+def test_dask_with_list_cells_and_with_text() -> None:
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    df = draw_sets(18, n=60)
+    want = alpha(df, "masi")
+    with dask.config.set({"dataframe.convert-string": False, "scheduler": "sync"}):
+        lists = dd.from_pandas(
+            df.assign(**{r: [None if v is None else sorted(v) for v in df[r]] for r in RATERS}),
+            npartitions=3,
+        )
+        assert alpha(lists, "masi") == pytest.approx(want, abs=ATOL)
+    with dask.config.set({"scheduler": "sync"}):
+        printed = dd.from_pandas(
+            df.assign(**{r: [None if v is None else sorted(v) for v in df[r]] for r in RATERS}),
+            npartitions=3,
+        )
+        with pytest.raises(kf.KappaFrameError, match="convert-string"):
+            alpha(printed, "masi")
+        text = dd.from_pandas(as_text(df), npartitions=3)
+        assert alpha(text, "masi", multi_sep="|") == pytest.approx(want, abs=ATOL)
