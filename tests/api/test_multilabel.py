@@ -429,3 +429,12 @@ def test_dask_with_list_cells_and_with_text() -> None:
             alpha(printed, "masi")
         text = dd.from_pandas(as_text(df), npartitions=3)
         assert alpha(text, "masi", multi_sep="|") == pytest.approx(want, abs=ATOL)
+
+
+def test_one_set_for_everybody_is_undefined_not_one() -> None:
+    df = pd.DataFrame({"a": [["x", "y"]] * 4, "b": [["y", "x"]] * 4})
+    with pytest.warns(kf.UndefinedKappaWarning):
+        res = kf.overall(df, method="krippendorff", distance="masi")
+    assert np.isnan(res["value"].iloc[0])
+    triples = [(r, str(i), frozenset(v)) for r in "ab" for i, v in enumerate(df[r])]
+    assert agreement.AnnotationTask(triples, distance=distance.masi_distance).alpha() == 1
