@@ -438,3 +438,35 @@ def test_one_set_for_everybody_is_undefined_not_one() -> None:
     assert np.isnan(res["value"].iloc[0])
     triples = [(r, str(i), frozenset(v)) for r in "ab" for i, v in enumerate(df[r])]
     assert agreement.AnnotationTask(triples, distance=distance.masi_distance).alpha() == 1
+
+
+def test_a_label_studio_multi_choice_export_is_read_as_sets(tmp_path: Any) -> None:
+    import json
+
+    rng = np.random.default_rng(19)
+    given: dict[tuple[str, int], list[str]] = {}
+    tasks = []
+    for task in range(12):
+        annotations = []
+        for aid, user in enumerate(["ana", "ben", "cai"]):
+            chosen = sorted(set(rng.choice(["food", "price", "staff"], rng.integers(1, 3))))
+            given[(user, task)] = chosen
+            result = {
+                "id": f"r{aid}",
+                "from_name": "topic",
+                "to_name": "text",
+                "type": "choices",
+                "value": {"choices": chosen},
+            }
+            annotations.append({"id": task * 10 + aid, "completed_by": user, "result": [result]})
+        tasks.append({"id": task, "annotations": annotations, "data": {"text": f"review {task}"}})
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    wide = pd.DataFrame({u: [given[(u, t)] for t in range(12)] for u in ["ana", "ben", "cai"]})
+    layout = {"item": "item", "rater": "rater", "label": "label"}
+    got = kf.per_label(str(path), **layout, method="cohen", min_items=0)
+    want = kf.per_label(wide, method="cohen", min_items=0)
+    np.testing.assert_allclose(got["kappa"], want["kappa"], rtol=0, atol=ATOL)
+    got = kf.overall(str(path), **layout, method="krippendorff", distance="masi")
+    want = kf.overall(wide, method="krippendorff", distance="masi")
+    assert float(got["value"].iloc[0]) == pytest.approx(float(want["value"].iloc[0]), abs=ATOL)
