@@ -82,7 +82,7 @@ def as_text(df: pd.DataFrame, sep: str = "|") -> pd.DataFrame:
 
 
 def test_distances_are_nltks_on_its_examples() -> None:
-    # NLTK's masi_distance used 0.67 and 0.33 for Passonneau's 2/3 and 1/3 before 3.10.4
+    # older NLTK releases rounded Passonneau's 2/3 and 1/3 to 0.67 and 0.33; 3.10.4 does not
     exact = distance.masi_distance({1, 2}, {1, 2, 3, 4})
     assert exact == pytest.approx(2 / 3, abs=ATOL), "this NLTK rounds MASI's thirds: nltk>=3.10.4"
     # nltk/test/metrics.doctest: s1 = {1, 2, 3, 4}, s2 = {3, 4, 5}: jaccard 0.6, masi
