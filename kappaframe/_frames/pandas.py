@@ -41,6 +41,13 @@ def factorize_labels(series: pd.Series) -> Factorized:
     return Factorized(small_codes(codes, len(uniques)), list(uniques.tolist()))
 
 
+#: Where sets of labels (a list per cell) are measured: said when a label column holds lists.
+SETS_HINT = (
+    " For a set of labels per rating, see kappaframe.per_label and overall(..., "
+    "method='krippendorff', distance='masi')."
+)
+
+
 def factorize_sets(series: pd.Series, sets: SetLabels) -> Factorized:
     """Codes (-1 missing) and distinct label sets of a column of set-valued labels.
 
@@ -86,7 +93,7 @@ def _not_scalar(series: pd.Series, what: str = "labels") -> KappaFrameTypeError 
             f"column {series.name!r} holds {type(value).__name__} values (e.g. {shown}): "
             f"{what} must be scalar values (numbers, strings, booleans, dates); explode or "
             f"pick a field first: df.explode({series.name!r}) for lists, "
-            f"df[{series.name!r}].str.get(key) for dicts."
+            f"df[{series.name!r}].str.get(key) for dicts.{SETS_HINT if what == 'labels' else ''}"
         )
     return None
 

@@ -17,7 +17,7 @@ from .._encode.codes import Factorized, codes_of_offsets, compact_categorical, s
 from .._encode.sets import SetLabels, as_hashable, canonical_sets
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .._schema import Table
-from .pandas import factorize_array
+from .pandas import SETS_HINT, factorize_array
 from .parts import DEFAULT_BATCH_ROWS, BatchReader
 
 __all__ = [
@@ -51,6 +51,7 @@ def _check_scalar(series: pl.Series, what: str = "labels") -> None:
             "(numbers, strings, booleans, dates), not lists or structs; explode or pick a "
             f"field first, e.g. df.explode({series.name!r}) or "
             f"pl.col({series.name!r}).struct.field(...)."
+            + (SETS_HINT if what == "labels" and isinstance(dtype, (pl.List, pl.Array)) else "")
         )
 
 

@@ -473,3 +473,12 @@ def test_a_label_studio_multi_choice_export_is_read_as_sets(tmp_path: Any) -> No
     got = kf.overall(str(path), **layout, method="krippendorff", distance="masi")
     want = kf.overall(wide, method="krippendorff", distance="masi")
     assert float(got["value"].iloc[0]) == pytest.approx(float(want["value"].iloc[0]), abs=ATOL)
+
+
+def test_single_label_functions_point_list_columns_to_the_set_functions() -> None:
+    df = pd.DataFrame({"a": [["x", "y"], ["x"]], "b": [["x"], ["y"]]})
+    with pytest.raises(kf.KappaFrameError, match=r"kappaframe\.per_label"):
+        kf.pairwise(df)
+    pl = pytest.importorskip("polars")
+    with pytest.raises(kf.KappaFrameError, match=r"distance='masi'"):
+        kf.pairwise(pl.DataFrame({"a": [["x", "y"], ["x"]], "b": [["x"], ["y"]]}))
