@@ -17,6 +17,7 @@ from ._api.icc import icc, kendall_w
 from ._api.items import items, rater_confusion
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
+from ._api.per_label import per_label
 from ._api.raters import raters
 from ._api.sample_size import sample_size
 from ._api.threshold import threshold_sweep
@@ -70,6 +71,7 @@ __all__ = [
     "overall",
     "pairwise",
     "per_category",
+    "per_label",
     "provenance",
     "rater_confusion",
     "raters",

@@ -18,6 +18,7 @@ from ._api import icc as _icc
 from ._api import items as _items
 from ._api import overall as _overall
 from ._api import pairwise as _api
+from ._api import per_label as _per_label
 from ._api import raters as _raters
 from ._api import sample_size as _sample_size
 from ._api import threshold
@@ -32,7 +33,9 @@ from ._types import (
     CIMethod,
     CompareMethod,
     ConsensusModel,
+    Distance,
     Duplicates,
+    LabelMethod,
     Layout,
     Level,
     Method,
@@ -218,6 +221,8 @@ class KappaAccessor(Generic[FrameT]):
         ddof: int = 1,
         alpha_centre: AlphaCentre = "p_a_prime",
         z_from: ZFrom = "se0",
+        distance: Distance | None = None,
+        multi_sep: str | None = None,
     ) -> FrameT:
         return _overall.overall(
             self._frame,
@@ -243,6 +248,8 @@ class KappaAccessor(Generic[FrameT]):
             ddof=ddof,
             alpha_centre=alpha_centre,
             z_from=z_from,
+            distance=distance,
+            multi_sep=multi_sep,
         )
 
     @_documented(_category_counts.category_counts)
@@ -518,6 +525,39 @@ class KappaAccessor(Generic[FrameT]):
             label=label,
             by=by,
             method=method,
+            categories=categories,
+            scale=scale,
+            min_items=min_items,
+            ci=ci,
+            duplicates=duplicates,
+        )
+
+    @_documented(_per_label.per_label)
+    def per_label(
+        self,
+        raters: Hashable | Sequence[Hashable] | None = None,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        method: LabelMethod | Sequence[LabelMethod] = "fleiss",
+        multi_sep: str | None = None,
+        categories: Sequence[Any] | None = None,
+        scale: Scale = "landis_koch",
+        min_items: int | None = MIN_ITEMS,
+        ci: float | None = None,
+        duplicates: Duplicates = "raise",
+    ) -> FrameT:
+        return _per_label.per_label(
+            self._frame,
+            raters,
+            item=item,
+            rater=rater,
+            label=label,
+            by=by,
+            method=method,
+            multi_sep=multi_sep,
             categories=categories,
             scale=scale,
             min_items=min_items,

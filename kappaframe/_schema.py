@@ -35,9 +35,11 @@ __all__ = [
     "ITEM_KEY",
     "ITEM_REFERENCE_COLUMNS",
     "KENDALL_COLUMNS",
+    "LABEL_COLUMNS",
     "MARK",
     "MATRIX_KEY",
     "OVERALL_COLUMNS",
+    "PAIR_LABEL_COLUMNS",
     "PILOT_COLUMNS",
     "RATER_COLUMNS",
     "SAMPLE_SIZE_COLUMNS",
@@ -132,6 +134,30 @@ CATEGORY_COLUMNS = (
     "category",
     "n",
     "n_items",
+    "p_o",
+    "p_e",
+    "kappa",
+    "interpretation",
+)
+#: ``kappaframe.per_label`` over all raters: one row per method and label of set labels.
+LABEL_COLUMNS = (
+    "method",
+    "label",
+    "prevalence",
+    "n_items",
+    "n_raters",
+    "p_o",
+    "p_e",
+    "value",
+    "interpretation",
+)
+#: ``kappaframe.per_label(method="cohen")``: one row per rater pair and label.
+PAIR_LABEL_COLUMNS = (
+    "rater_a",
+    "rater_b",
+    "label",
+    "prevalence",
+    "n",
     "p_o",
     "p_e",
     "kappa",

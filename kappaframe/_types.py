@@ -30,6 +30,19 @@ Method = Literal[
 ]
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 CategoryMethod = Literal["fleiss", "cohen"]
+#: Distances between set-valued labels (Krippendorff's alpha over sets).
+Distance = Literal["masi", "jaccard"]
+#: ``kappaframe.per_label``: Cohen's kappa per pair, or one of ``Method`` over all raters.
+LabelMethod = Literal[
+    "cohen",
+    "fleiss",
+    "light",
+    "conger",
+    "krippendorff",
+    "gwet_ac1",
+    "brennan_prediger",
+    "percent",
+]
 #: The annotation tools whose exports are read (``kappaframe._io.tools.TOOLS``).
 AnnotationTool = Literal["label-studio", "prodigy", "doccano"]
 ConsensusModel = Literal["majority", "dawid-skene"]
@@ -62,7 +75,9 @@ __all__ = [
     "Columns",
     "CompareMethod",
     "ConsensusModel",
+    "Distance",
     "Duplicates",
+    "LabelMethod",
     "Layout",
     "Level",
     "Method",

@@ -227,6 +227,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "overall",
             "pairwise",
             "per_category",
+            "per_label",
             "raters",
             "sample_size",
             "score",

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._count import kernel as _kernel
+from .._encode.sets import SetLabels
 from .._errors import arg
 from .plan import adapt, prepare_input
 from .prepare import Prepared
@@ -28,8 +29,12 @@ def prepare_ratings(
     label: Hashable | None,
     categories: Sequence[Any] | None,
     duplicates: str,
+    sets: SetLabels | None = None,
 ) -> Prepared:
-    """Adapt and prepare, gathering every rating (not only pair counts) from parts."""
+    """Adapt and prepare, gathering every rating (not only pair counts) from parts.
+
+    ``sets``: the labels are sets of labels, one category per distinct set.
+    """
     return prepare_input(
         adapt(data),
         raters,
@@ -39,6 +44,7 @@ def prepare_ratings(
         label=label,
         categories=categories,
         duplicates=duplicates,
+        sets=sets,
     )
 
 

@@ -49,6 +49,7 @@ from .._types import (
     Benchmark,
     CategoryMethod,
     CIDist,
+    Distance,
     Duplicates,
     Layout,
     Level,
@@ -67,6 +68,7 @@ from .options import (
     check_pair_options,
     check_settings,
 )
+from .per_label import set_distance_weights, set_options
 from .prepare import Prepared
 
 if TYPE_CHECKING:
@@ -259,6 +261,8 @@ def overall(
     ddof: int = 1,
     alpha_centre: AlphaCentre = "p_a_prime",
     z_from: ZFrom = "se0",
+    distance: Distance | None = None,
+    multi_sep: str | None = None,
 ) -> FrameT:
     """One agreement coefficient over all raters at once, per group.
 
@@ -371,6 +375,23 @@ def overall(
         probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
         for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
         ``kappaframe.benchmark`` gives every band's probability.
+    distance : {"masi", "jaccard"}, optional
+        Set-valued labels (each rating a set of labels; see ``multi_sep``): Krippendorff's
+        alpha with ``delta`` the distance between two raters' sets, ``1 - |A n B| /
+        |A u B|`` ("jaccard") or ``1 - M |A n B| / |A u B|`` ("masi", Passonneau 2006:
+        ``M`` is 1 for equal sets, 2/3 when one holds the other, 1/3 when they overlap,
+        0 when disjoint); two empty sets are at distance 0. The categories are the
+        distinct sets observed. Only with ``method="krippendorff"``, without
+        ``weights`` or ``level``. The same values as NLTK's ``AnnotationTask(...,
+        distance=masi_distance).alpha()`` (or ``jaccard_distance``).
+    multi_sep : str, optional
+        The labels are sets written as text, separated by ``multi_sep`` (``"a|b"``;
+        ``""`` is the empty set, "no labels"; a missing cell is no rating). Sets given
+        as Python sets, lists or tuples (pandas) or a ``List`` column (polars) need no
+        separator; a text cell without one is refused, never split by guessing. With
+        ``multi_sep`` and no ``distance`` every method compares whole sets (equal or
+        not). With sets, ``categories`` lists the single labels (each label used must
+        be in it).
 
     Returns
     -------
@@ -457,6 +478,9 @@ def overall(
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
     https://repository.upenn.edu/asc_papers/43
 
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic
+    and pragmatic annotation. *Proceedings of LREC 2006*, 831-836.
+
     Examples
     --------
     Krippendorff's (2011) reliability data: 4 observers, 12 units, missing values.
@@ -476,6 +500,17 @@ def overall(
     >>> res = kf.overall(df, method="krippendorff", level="interval")
     >>> round(float(res["value"].iloc[0]), 3)
     0.849
+
+    Sets of labels (three annotators, four texts), Krippendorff's alpha with MASI:
+
+    >>> tags = pd.DataFrame({
+    ...     "ann": [{"joy"}, {"joy", "anger"}, {"fear"}, set()],
+    ...     "bob": [{"joy"}, {"anger"}, {"fear"}, set()],
+    ...     "cai": [{"joy"}, {"joy", "anger"}, {"fear", "joy"}, None],
+    ... })
+    >>> res = kf.overall(tags, method="krippendorff", distance="masi")
+    >>> round(float(res["value"].iloc[0]), 3)
+    0.7
     """
     given_weights = (
         weights
@@ -483,6 +518,7 @@ def overall(
         else agreement_to_disagreement(agreement_weights, weights)
     )
     methods = check_overall_options(method, level, given_weights)
+    sets = set_options(distance, multi_sep, methods, given_weights, level, layout, categories)
     check_settings(
         weights=given_weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall"
     )
@@ -500,6 +536,11 @@ def overall(
     if layout not in LAYOUTS:
         raise bad_option("layout", layout, LAYOUTS)
     source: Any
+    if layout in ("counts", "table") and sets is not None:
+        raise KappaFrameError(
+            f"layout={layout!r} reads counts of single categories; set-valued labels "
+            "(multi_sep=) are read from the ratings (layout='ratings')."
+        )
     if layout == "counts":
         source = _count_table(data, raters, by, methods, categories, item, rater, label)
         categories_used = source.categories
@@ -510,7 +551,9 @@ def overall(
         categories_used = source.categories
         rt = source.ratings  # the table's rows give the order of its labels
     else:
-        prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
+        prep = prepare_ratings(
+            data, raters, by, item, rater, label, None if sets else categories, duplicates, sets
+        )
         _needs_ratings(prep, "overall()")
         if level == "ordinal":  # interval and ratio need numbers anyway
             prep.require_order(why="level='ordinal'")
@@ -520,26 +563,33 @@ def overall(
         codes = prep.codes
         rt = ratings_of(prep.codes, prep.groups.codes, prep.groups.n_groups, len(categories_used))
     scale_obj = resolve_scale(scale)
-    oriented = weight_matrix(given_weights, categories_used, rescale=False)
-    if layout == "table":
-        require_symmetric(oriented, WHY_TABLE_SYMMETRIC)
-    # Raters have no order here: every coefficient reads the symmetric part only.
-    given = symmetric_part(oriented)
-    disagree = symmetric_part(weight_matrix(given_weights, categories_used))
+    given: np.ndarray | None
+    distances = None
+    if sets is not None:  # the distinct sets are the categories
+        distances = set_distance_weights(categories_used, categories, distance)
+    if distances is not None:
+        disagree, given = distances, None
+    else:
+        oriented = weight_matrix(given_weights, categories_used, rescale=False)
+        if layout == "table":
+            require_symmetric(oriented, WHY_TABLE_SYMMETRIC)
+        # Raters have no order here: every coefficient reads the symmetric part only.
+        given = symmetric_part(oriented)
+        disagree = symmetric_part(weight_matrix(given_weights, categories_used))
     n_groups = rt.n_groups
     results = [
         compute(
             rt,
             m,
             disagree,
-            weighted=given_weights is not None,
+            weighted=given_weights is not None or distances is not None,
             level=level,
             categories=categories_used,
             with_variance=ci is not None,
             given=given,
             ddof=ddof,
             centre=alpha_centre,
-            agreement=None if agreement_weights is None else 1.0 - given,
+            agreement=None if agreement_weights is None or given is None else 1.0 - given,
         )
         for m in methods
     ]

@@ -280,10 +280,13 @@ class _Plan:
             self.labels,
             self.rater,
             bool(self.options.get("inferred")),
+            self.options.get("sets"),
         )
         self.options.pop("inferred", None)  # every part's columns were checked in this pass
         if self.options.get("categories") is None:
-            self.options["categories"] = merge_categories(found, self.labels)
+            self.options["categories"] = merge_categories(
+                found, self.labels, self.options.get("sets")
+            )
             # The parts are then prepared with categories=: say what the data declared.
             self.declared = any(f[c][1] is not None for f in found for c in self.labels)
         if self.long:
@@ -412,9 +415,14 @@ def unit_parts(
 
 # Functions run on each part (on a Dask worker, for Dask): module level, so they pickle.
 def _distinct_part(
-    part: Any, wrap: Any, columns: list[Hashable], rater: Hashable, inferred: bool = False
+    part: Any,
+    wrap: Any,
+    columns: list[Hashable],
+    rater: Hashable,
+    inferred: bool = False,
+    sets: Any = None,
 ) -> dict[Any, Any]:
-    return distinct_labels(wrap(part), columns, rater, inferred)
+    return distinct_labels(wrap(part), columns, rater, inferred, sets)
 
 
 def _part_raters(

@@ -32,6 +32,7 @@ from .._encode.codes import (
     sort_ratings,
     warn_missing_tokens,
 )
+from .._encode.sets import SetLabels, set_categories
 from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
 from .._frames.native import concat, eager_adapter, take
 from .._frames.render import render
@@ -51,6 +52,7 @@ __all__ = [
     "merge_categories",
     "merge_keys",
     "prepare",
+    "read_labels",
     "read_long",
     "same_keys",
     "stack_items",
@@ -66,6 +68,7 @@ class Frame(Protocol):
     @property
     def n_rows(self) -> int: ...
     def labels(self, name: Hashable) -> Factorized: ...
+    def set_labels(self, name: Hashable, sets: SetLabels) -> Factorized: ...
     def keys(self, name: Hashable) -> tuple[np.ndarray, int]: ...
     def render(self, table: Table) -> Any: ...
     @property
@@ -159,13 +162,15 @@ def prepare(
     min_raters: int = 2,
     min_overlap: int | None = None,
     inferred: bool = False,
+    sets: SetLabels | None = None,
 ) -> Prepared:
     """Resolve columns, encode labels and groups, pivot the long layout, of one eager frame.
 
     The options are checked before (``kappaframe._api.options.check_layout``); here
     only what needs the frame: its columns and its labels. ``inferred``: ``raters`` were
     not named by the caller but taken as every other column (a part of a bigger input);
-    with ``raters=None`` they are too. Such columns must look like labels
+    with ``raters=None`` they are too. ``sets``: the labels are sets
+    (``kappaframe._encode.sets``), one category per distinct set. Such columns must look like labels
     (``kappaframe._encode.codes.refuse_unlikely_raters``), and index columns that
     pandas writes into files (``__index_level_0__``) are never taken. The long layout is counted
     sparsely (``kappaframe._count.crowd``) when
@@ -178,16 +183,27 @@ def prepare(
     if item is not None or rater is not None or label is not None:
         layout = LongLayout(item, rater, label)
         return _prepare_long(
-            frame, names, raters, by_list, layout, categories, duplicates, min_raters, min_overlap
+            frame,
+            names,
+            raters,
+            by_list,
+            layout,
+            categories,
+            duplicates,
+            min_raters,
+            min_overlap,
+            sets,
         )
     rater_list = wide_raters(names, raters, by_list, min_raters)
     inferred = inferred or not as_list(raters, names)
     frame.load([*by_list, *rater_list])
-    facts = {r: frame.labels(r) for r in rater_list}
-    if inferred:
+    facts = {r: read_labels(frame, r, sets) for r in rater_list}
+    if inferred and sets is None:  # distinct sets are many by nature: no id check
         refuse_unlikely_raters(facts)
     warn_missing_tokens(facts, categories)
-    cats = shared_categories(facts, categories)
+    cats = (
+        shared_categories(facts, categories) if sets is None else set_categories(facts, categories)
+    )
     codes = encode_labels(list(facts.values()), cats)
     groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
     ordered = categories is not None or any(f.declared is not None for f in facts.values())
@@ -202,6 +218,13 @@ def prepare(
         ordered=ordered,
         label_columns=rater_list,
     )
+
+
+def read_labels(frame: Frame, name: Hashable, sets: SetLabels | None) -> Factorized:
+    """A label column's codes: single labels, or, with ``sets``, one code per distinct set."""
+    if sets is None:
+        return frame.labels(name)
+    return frame.set_labels(name, sets)
 
 
 def wide_raters(
@@ -272,6 +295,7 @@ def read_long(
     categories: Sequence[Any] | None,
     duplicates: str,
     min_raters: int,
+    sets: SetLabels | None = None,
 ) -> LongRatings:
     """Read the long layout's columns of one eager frame into codes sorted by unit."""
     long_columns(names, by_list, layout)
@@ -282,9 +306,10 @@ def read_long(
     wanted = as_list(raters)
     if wanted:
         rater_fact = _select_ids(rater_fact, wanted, rater)
-    label_fact = frame.labels(label)
+    label_fact = read_labels(frame, label, sets)
     warn_missing_tokens({label: label_fact}, categories)
-    cats = shared_categories({label: label_fact}, categories)
+    one = {label: label_fact}
+    cats = shared_categories(one, categories) if sets is None else set_categories(one, categories)
     label_codes = encode_labels([label_fact], cats)[0]
     ordered = categories is not None or label_fact.declared is not None
     keep = rater_fact.codes >= 0 if wanted else None
@@ -312,8 +337,11 @@ def _prepare_long(
     duplicates: str,
     min_raters: int,
     min_overlap: int | None = None,
+    sets: SetLabels | None = None,
 ) -> Prepared:
-    long = read_long(frame, names, raters, by_list, layout, categories, duplicates, min_raters)
+    long = read_long(
+        frame, names, raters, by_list, layout, categories, duplicates, min_raters, sets
+    )
     ratings, rater_fact, label_codes, cats = long.ratings, long.raters, long.labels, long.categories
     label = layout.label
     n_raters = len(rater_fact.uniques)
@@ -473,22 +501,32 @@ def stack_items(parts: Sequence[ItemCodes], output: str, min_overlap: int | None
 
 
 def distinct_labels(
-    frame: Any, columns: Sequence[Hashable], rater: Hashable | None, inferred: bool = False
+    frame: Any,
+    columns: Sequence[Hashable],
+    rater: Hashable | None,
+    inferred: bool = False,
+    sets: SetLabels | None = None,
 ) -> dict[Any, Any]:
     """Per column of an adapter: distinct labels and declared order; the rater ids.
 
     ``inferred``: the columns were not named by the caller, and must look like labels.
+    ``sets``: the labels are sets (one per distinct set).
     """
-    facts = {col: frame.labels(col) for col in columns}
-    if inferred:
+    facts = {col: read_labels(frame, col, sets) for col in columns}
+    if inferred and sets is None:
         refuse_unlikely_raters(facts)
     out: dict[Any, Any] = {col: (fact.uniques, fact.declared) for col, fact in facts.items()}
     out["__raters__"] = frame.labels(rater).uniques if rater is not None else []
     return out
 
 
-def merge_categories(found: Iterable[dict[Any, Any]], columns: Sequence[Hashable]) -> list[Any]:
-    """One category index from the parts' distinct labels, as one frame would give it."""
+def merge_categories(
+    found: Iterable[dict[Any, Any]], columns: Sequence[Hashable], sets: Any = None
+) -> list[Any]:
+    """One category index from the parts' distinct labels, as one frame would give it.
+
+    ``sets``: the labels are sets (``kappaframe._encode.sets``).
+    """
     found = list(found)
     merged: dict[Hashable, Factorized] = {}
     for col in columns:
@@ -503,7 +541,7 @@ def merge_categories(found: Iterable[dict[Any, Any]], columns: Sequence[Hashable
         merged[col] = Factorized(
             np.zeros(0, dtype=np.intp), uniques, list(declared[0]) if declared else None
         )
-    return shared_categories(merged, None)
+    return shared_categories(merged, None) if sets is None else set_categories(merged)
 
 
 def merge_keys(parts: Sequence[Any]) -> tuple[Any, list[np.ndarray]]:

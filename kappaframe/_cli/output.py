@@ -19,7 +19,7 @@ from typing import IO, Any
 from .._io.formats import SELF_DESCRIBED, TABLE_FORMATS
 
 #: The flag that asks for each extra table.
-TABLE_FLAGS = {"overall": "--overall", "raters": "--raters-summary"}
+TABLE_FLAGS = {"overall": "--overall", "raters": "--raters-summary", "per_label": "--per-label"}
 
 #: What ``written_files`` appends to a table's flag for that table's sidecar.
 SIDECAR_MARK = " (its provenance)"
@@ -87,7 +87,11 @@ def write_result(
         write_report,
     )
 
-    titles = {"overall": "Overall agreement (many raters)", "raters": "Raters"}
+    titles = {
+        "overall": "Overall agreement (many raters)",
+        "raters": "Raters",
+        "per_label": "Agreement per label",
+    }
     to_file = output is not None and output != STDIO
     if fmt in TABLE_FORMATS:
         metadata = None
@@ -154,7 +158,7 @@ def _html_sections(tables: dict[str, Any], titles: dict[str, str]) -> str:
     import html
 
     from .._report.display import se_note
-    from .._report.report import COLOURED, _html_table
+    from .._report.report import _html_table
 
     def note(table: Any) -> str:
         text = se_note(table)
@@ -162,9 +166,16 @@ def _html_sections(tables: dict[str, Any], titles: dict[str, str]) -> str:
 
     return "".join(
         f'<section id="{name}-table"><h2>{html.escape(titles[name])}</h2>{note(table)}'
-        f'<div class="scroll">{_html_table(table, colour=COLOURED[name])}</div></section>'
+        f'<div class="scroll">{_html_table(table, colour=_coloured(name, table))}</div></section>'
         for name, table in tables.items()
     )
+
+
+def _coloured(name: str, table: Any) -> tuple[str, ...]:
+    """The columns coloured in a table: its kind's, else its kappa or value column."""
+    from .._report.report import COLOURED
+
+    return COLOURED.get(name) or tuple(c for c in ("kappa", "value") if c in table.columns)
 
 
 def _markdown(frame: Any) -> str:

@@ -196,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="below N items (n) the interpretation is 'too few items', not a band; kappa "
         "is unchanged (default 10; 0 gives every row its band)",
     )
+    _multi_label_flags(report)
     out = _output_flags(report, OUTPUT_FORMATS)
     out.add_argument(
         "--fail-under",
@@ -246,6 +247,37 @@ def build_parser() -> argparse.ArgumentParser:
     _items_command(commands)
     _plan_command(commands)
     return parser
+
+
+def _multi_label_flags(command: argparse.ArgumentParser) -> None:
+    """Set-valued labels: how a cell's labels are separated, MASI/Jaccard alpha, per label."""
+    from .._types import Distance, LabelMethod
+
+    group = command.add_argument_group(
+        "multi-label",
+        "each rating a set of labels (tags, intents, codes); the pairs table "
+        "then compares whole sets (equal or not)",
+    )
+    group.add_argument(
+        "--multi-sep",
+        metavar="SEP",
+        help='the separator between the labels of one cell, e.g. "|" ("a|b"); a text '
+        "cell is never split without it (Parquet list columns need none)",
+    )
+    group.add_argument(
+        "--distance",
+        choices=list(get_args(Distance)),
+        help="with --overall krippendorff: Krippendorff's alpha with the MASI or Jaccard "
+        "distance between two raters' sets",
+    )
+    group.add_argument(
+        "--per-label",
+        nargs="*",
+        choices=list(get_args(LabelMethod)),
+        metavar="METHOD",
+        help="also agreement on each label, present or absent (kf.per_label): cohen per "
+        "pair, or fleiss (the default), krippendorff, ... over all raters",
+    )
 
 
 def _input_flags(command: argparse.ArgumentParser, optional: str | None = None) -> None:

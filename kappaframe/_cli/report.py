@@ -71,6 +71,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``kappaframe report``: write the report of ``args.input``; return the exit code."""
     from .._api.overall import overall
     from .._api.pairwise import pairwise
+    from .._api.per_label import per_label
     from .._api.raters import raters as rater_summary
     from .._errors import KappaFrameError
     from .._io.formats import STDIO, output_format
@@ -116,20 +117,36 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     wrong = gate.check_flags(args)
     if wrong is not None:
         return usage_error(wrong, err)
-    extra = bool(args.overall or args.raters_summary)
+    multi = args.multi_sep is not None or args.distance is not None or args.per_label is not None
+    if args.distance is not None and not args.overall:
+        return usage_error(
+            "--distance is Krippendorff's distance between sets: add --overall krippendorff.",
+            err,
+        )
+    if multi and args.stream:
+        return usage_error(
+            "sets of labels (--multi-sep, --distance, --per-label) are read whole; drop --stream.",
+            err,
+        )
+    extra = bool(args.overall or args.raters_summary or args.per_label is not None)
     if (
         extra
         and fmt in ("csv", "tsv", "json", "jsonl", "parquet")
         and (args.output is None or args.output == STDIO)
     ):
         return usage_error(
-            f"--overall and --raters-summary write their tables beside the --output file "
-            f"(<name>.overall.{fmt}, <name>.raters.{fmt}); name a file with --output, or "
+            f"--overall, --raters-summary and --per-label write their tables beside the "
+            f"--output file (<name>.overall.{fmt}, <name>.raters.{fmt}, "
+            f"<name>.per_label.{fmt}); name a file with --output, or "
             "use the text format on stdout.",
             err,
         )
     if args.input != STDIO:
-        asked = {"overall": args.overall, "raters": args.raters_summary}
+        asked = {
+            "overall": args.overall,
+            "raters": args.raters_summary,
+            "per_label": args.per_label is not None,
+        }
         _check_not_input(
             args.input, written_files(args.output, fmt, [n for n, on in asked.items() if on])
         )
@@ -162,6 +179,10 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         data = relabel(data, label_columns, args.map, args.drop_labels)
         source = data
     categories = coerce(args.categories, data, label_columns)
+    sep = None
+    if multi:  # sets compared whole in the pairs table; split again by overall, per_label
+        data, sep = sets_as_text(data, label_columns, args.multi_sep)
+        source = data
     raters = coerce(args.raters, data, [args.rater]) if long else args.raters
     if args.fail_under is not None and not len(data) and not stream:
         raise KappaFrameError(
@@ -174,9 +195,14 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         "label": args.label,
         "by": by or None,
         "weights": args.weights,
-        "categories": categories,
+        "categories": None if multi else categories,
         "duplicates": args.duplicates,
     }
+    set_options = {"multi_sep": sep} if multi else {}
+    if args.distance is not None:
+        set_options["distance"] = args.distance
+    if multi:
+        set_options["categories"] = categories
     with (
         warnings.catch_warnings(record=True) as caught,
         stream_read_errors(args),
@@ -199,7 +225,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             overall(
                 source,
                 raters,
-                **shared,
+                **{**shared, **set_options},
                 method=args.overall,
                 scale=args.scale,
                 min_items=args.min_items,
@@ -211,6 +237,25 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             else None
         )
         summary = rater_summary(source, raters, **shared) if args.raters_summary else None
+        labels = (
+            per_label(
+                source,
+                raters,
+                item=args.item,
+                rater=args.rater,
+                label=args.label,
+                by=by or None,
+                method=args.per_label or "fleiss",
+                multi_sep=sep,
+                categories=categories,
+                scale=args.scale,
+                min_items=args.min_items,
+                ci=args.ci,
+                duplicates=args.duplicates,
+            )
+            if args.per_label is not None
+            else None
+        )
     relay(str(w.message) for w in caught)
 
     compared = None
@@ -252,7 +297,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         max_drop=args.max_drop,
         baseline_states=None if compared is None else _state_counts(compared),
     )
-    tables = {"overall": many, "raters": summary}
+    tables = {"overall": many, "raters": summary, "per_label": labels}
     record = None
     if records_provenance(fmt, args.output):
         record = provenance([args.input], settings(args, fmt), created=created, progress=progress)
@@ -326,6 +371,32 @@ def _fail_under(args: argparse.Namespace, checked: Any, column: str) -> int:
         extra={"label": ""},
     )
     return EXIT_BELOW
+
+
+def sets_as_text(data: Any, columns: list[Any], sep: str | None) -> tuple[Any, str]:
+    """The label columns with each set written once, its labels sorted and joined by ``sep``.
+
+    The pairs table then compares whole sets, and ``overall`` and ``per_label`` split
+    them again on the same separator. Cells that are lists (Parquet) need no ``sep``;
+    their labels are joined with "|", which none of them may hold.
+    """
+    from .._encode.sets import SetLabels
+    from .._errors import KappaFrameError
+    from .._frames.pandas import factorize_sets
+
+    joiner = "|" if sep is None else sep
+    data = data.copy()
+    for column in columns:
+        fact = factorize_sets(data[column], SetLabels(sep))
+        held = [x for labels in fact.uniques for x in labels if joiner in str(x)]
+        if held:
+            raise KappaFrameError(
+                f"label {held[0]!r} in column {column!r} holds {joiner!r}; name another "
+                "separator with --multi-sep."
+            )
+        texts = [joiner.join(map(str, labels)) for labels in fact.uniques] + [None]
+        data[column] = [texts[code] for code in fact.codes]
+    return data, joiner
 
 
 def _check_not_input(input_path: str, files: dict[str, str]) -> None:

@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 
 from .._encode.codes import Factorized, compact_categorical, offset_codes, small_codes
+from .._encode.sets import SetLabels, as_hashable, canonical_sets
 from .._errors import KappaFrameError, KappaFrameTypeError, ways
 from .._schema import MARK, Table
 
-__all__ = ["PandasFrame", "factorize_keys", "factorize_labels"]
+__all__ = ["PandasFrame", "factorize_keys", "factorize_labels", "factorize_sets"]
 
 
 def factorize_labels(series: pd.Series) -> Factorized:
@@ -40,6 +41,33 @@ def factorize_labels(series: pd.Series) -> Factorized:
     return Factorized(small_codes(codes, len(uniques)), list(uniques.tolist()))
 
 
+#: Where sets of labels (a list per cell) are measured: said when a label column holds lists.
+SETS_HINT = (
+    " For a set of labels per rating, see kappaframe.per_label and overall(..., "
+    "method='krippendorff', distance='masi')."
+)
+
+
+def factorize_sets(series: pd.Series, sets: SetLabels) -> Factorized:
+    """Codes (-1 missing) and distinct label sets of a column of set-valued labels.
+
+    Cells are collections (lists, sets, tuples, arrays, a pyarrow list column) or, with
+    a separator, text; see ``kappaframe._encode.sets``. Hashable cells are factorized at
+    once; a column with lists or sets in it is made hashable first, cell by cell.
+    """
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = series.astype(object)
+    values = series.to_numpy(dtype=object)
+    try:
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    except TypeError:  # lists, sets or arrays in the cells
+        hashable = np.empty(len(values), dtype=object)
+        hashable[:] = [as_hashable(v, series.name) for v in values]
+        codes, uniques = pd.factorize(hashable, use_na_sentinel=True)
+    fact = Factorized(small_codes(codes, len(uniques)), list(uniques))
+    return canonical_sets(fact, series.name, sets)
+
+
 def _check_arrow_scalar(series: pd.Series, what: str = "labels") -> None:
     """Refuse a pyarrow list, struct or map column: kappa compares single values."""
     dtype = series.dtype
@@ -65,7 +93,7 @@ def _not_scalar(series: pd.Series, what: str = "labels") -> KappaFrameTypeError 
             f"column {series.name!r} holds {type(value).__name__} values (e.g. {shown}): "
             f"{what} must be scalar values (numbers, strings, booleans, dates); explode or "
             f"pick a field first: df.explode({series.name!r}) for lists, "
-            f"df[{series.name!r}].str.get(key) for dicts."
+            f"df[{series.name!r}].str.get(key) for dicts.{SETS_HINT if what == 'labels' else ''}"
         )
     return None
 
@@ -141,6 +169,9 @@ class PandasFrame:
 
     def labels(self, name: Hashable) -> Factorized:
         return factorize_labels(self._column(name))
+
+    def set_labels(self, name: Hashable, sets: SetLabels) -> Factorized:
+        return factorize_sets(self._column(name), sets)
 
     def keys(self, name: Hashable) -> tuple[np.ndarray, int]:
         return factorize_keys(self._column(name), name)

@@ -14,9 +14,10 @@ import polars as pl
 
 from .._count.kernel import code_dtype
 from .._encode.codes import Factorized, codes_of_offsets, compact_categorical, small_codes
+from .._encode.sets import SetLabels, as_hashable, canonical_sets
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .._schema import Table
-from .pandas import factorize_array
+from .pandas import SETS_HINT, factorize_array
 from .parts import DEFAULT_BATCH_ROWS, BatchReader
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "empty_frame",
     "factorize_keys",
     "factorize_labels",
+    "factorize_sets",
     "name_dtype",
     "planned",
     "render",
@@ -49,6 +51,7 @@ def _check_scalar(series: pl.Series, what: str = "labels") -> None:
             "(numbers, strings, booleans, dates), not lists or structs; explode or pick a "
             f"field first, e.g. df.explode({series.name!r}) or "
             f"pl.col({series.name!r}).struct.field(...)."
+            + (SETS_HINT if what == "labels" and isinstance(dtype, (pl.List, pl.Array)) else "")
         )
 
 
@@ -186,6 +189,25 @@ def factorize_labels(series: pl.Series) -> Factorized:
     return factorize_array(series.to_numpy(), missing)
 
 
+def factorize_sets(series: pl.Series, sets: SetLabels) -> Factorized:
+    """Codes (-1 missing) and distinct label sets of a List column, or of text with a separator.
+
+    See ``kappaframe._encode.sets``: a ``List`` (or ``Array``) cell is the set of its
+    elements, an empty list the empty set, a null missing; other columns are factorized
+    as labels and their distinct values read as sets.
+    """
+    dtype = series.dtype
+    if isinstance(dtype, (pl.List, pl.Array)):
+        values = np.empty(len(series), dtype=object)
+        values[:] = [as_hashable(v, series.name) for v in series.to_list()]
+        fact = factorize_array(values)
+    else:
+        if dtype.is_nested():
+            _check_scalar(series)
+        fact = factorize_labels(series)
+    return canonical_sets(fact, series.name, sets)
+
+
 def factorize_keys(series: pl.Series, name: Hashable) -> tuple[np.ndarray, int]:
     """Codes of a group-key column in sorted key order (-1 = null or NaN) and the key count.
 
@@ -258,6 +280,9 @@ class PolarsFrame:
 
     def labels(self, name: Hashable) -> Factorized:
         return factorize_labels(self._eager().get_column(str(name)))
+
+    def set_labels(self, name: Hashable, sets: SetLabels) -> Factorized:
+        return factorize_sets(self._eager().get_column(str(name)), sets)
 
     def keys(self, name: Hashable) -> tuple[np.ndarray, int]:
         return factorize_keys(self._eager().get_column(str(name)), name)

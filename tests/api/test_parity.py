@@ -811,6 +811,156 @@ def test_rater_confusion_parity(
         )
 
 
+# ----------------------------------------------------------------------------- set labels
+
+#: Multi-label ratings: each rating a set of labels (no empty sets: a CSV cell cannot hold
+#: one, an empty cell is missing). ``overall(distance=...)`` and ``per_label`` options.
+SET_LABELS = list("abcde")
+SET_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "masi": ("overall", {"method": "krippendorff", "distance": "masi"}),
+    "jaccard_ci": ("overall", {"method": "krippendorff", "distance": "jaccard", "ci": 0.95}),
+    "label_cohen": ("per_label", {"method": "cohen", "ci": 0.9}),
+    "label_many": ("per_label", {"method": ["fleiss", "krippendorff", "gwet_ac1"]}),
+}
+SET_TEXT = ("group", "method", "label", "rater_a", "rater_b", "interpretation")
+
+
+def make_sets() -> pd.DataFrame:
+    """90 items, 4 raters, sets of 1-3 of five labels, ~10% missing, 3 groups."""
+    rng = np.random.default_rng(20251125)
+    n = 90
+    data: dict[str, Any] = {BY: rng.choice(["g0", "g1", "g2"], size=n)}
+    latent = [set(rng.choice(SET_LABELS, rng.integers(1, 3), replace=False)) for _ in range(n)]
+    for rater in RATERS[:4]:
+        column: list[Any] = []
+        for labels in latent:
+            given = {x for x in labels if rng.random() < 0.8} or set(labels)
+            if rng.random() < 0.25:
+                given.add(str(rng.choice(SET_LABELS)))
+            column.append(None if rng.random() < 0.1 else sorted(given))
+        data[rater] = column
+    return pd.DataFrame(data)
+
+
+SETS = make_sets()
+SET_RATERS = RATERS[:4]
+
+
+def sets_text(df: pd.DataFrame) -> pd.DataFrame:
+    out = df.copy()
+    for rater in SET_RATERS:
+        out[rater] = [None if v is None else "|".join(v[::-1]) for v in df[rater]]
+    return out
+
+
+def sets_long(df: pd.DataFrame) -> pd.DataFrame:
+    wide = df.assign(item=[f"i{i:03d}" for i in range(len(df))])
+    long = wide.melt(id_vars=["item", BY], value_vars=SET_RATERS, var_name="rater")
+    return long[long["value"].notna()].rename(columns={"value": "tags"}).reset_index(drop=True)
+
+
+def _set_call(function: str, data: Any, opts: dict[str, Any], **layout: Any) -> Any:
+    call = getattr(kf, function)
+    return call(data, **({} if layout else {"raters": SET_RATERS}), by=BY, **layout, **opts)
+
+
+def _sets_polars(function: str, opts: dict[str, Any], lazy: bool = False) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({BY: SETS[BY].tolist(), **{r: SETS[r].tolist() for r in SET_RATERS}})
+    res = _set_call(function, frame.lazy() if lazy else frame, opts)
+    assert isinstance(res, pl.LazyFrame if lazy else pl.DataFrame)
+    return (res.collect() if lazy else res).to_pandas()
+
+
+def _sets_long_polars(function: str, opts: dict[str, Any]) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    long = sets_long(SETS)
+    frame = pl.DataFrame({c: long[c].tolist() for c in long.columns})
+    layout = {"item": "item", "rater": "rater", "label": "tags"}
+    return _set_call(function, frame, opts, **layout).to_pandas()
+
+
+def _sets_dask(function: str, opts: dict[str, Any], request: pytest.FixtureRequest) -> Any:
+    dd = pytest.importorskip("dask.dataframe")
+    request.getfixturevalue("dask_client")
+    res = _set_call(function, dd.from_pandas(sets_text(SETS), npartitions=3), opts, multi_sep="|")
+    return res.compute() if isinstance(res, dd.DataFrame) else res
+
+
+def _sets_file(function: str, opts: dict[str, Any], tmp_path: Path, suffix: str) -> Any:
+    path = tmp_path / f"sets.{suffix}"
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+        SETS.to_parquet(path, index=False)
+        return _set_call(function, kf.scan(path, batch_size=7), opts)
+    sets_text(SETS).to_csv(path, index=False)
+    return _set_call(function, str(path), opts, multi_sep="|")
+
+
+def _sets_cli(
+    function: str, opts: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> pd.DataFrame:
+    path = tmp_path / "sets.csv"
+    sets_text(SETS).to_csv(path, index=False)
+    out = tmp_path / "out.csv"
+    argv = ["report", str(path), "--raters", *SET_RATERS, "--by", BY, "--multi-sep", "|"]
+    argv += ["--format", "csv", "-o", str(out), "--no-progress"]
+    methods = opts["method"] if isinstance(opts["method"], list) else [opts["method"]]
+    argv += ["--overall" if function == "overall" else "--per-label", *methods]
+    if "distance" in opts:
+        argv += ["--distance", opts["distance"]]
+    if "ci" in opts:
+        argv += ["--ci", str(opts["ci"])]
+    code = cli_main(argv)
+    assert code == 0, capsys.readouterr().err
+    return pd.read_csv(tmp_path / f"out.{function}.csv", keep_default_na=False, na_values=[""])
+
+
+SET_WAYS: dict[str, Callable[..., pd.DataFrame]] = {
+    "pandas_text": lambda f, o, **_: _set_call(f, sets_text(SETS), o, multi_sep="|"),
+    "long_pandas": lambda f, o, **_: _set_call(
+        f, sets_long(SETS), o, item="item", rater="rater", label="tags"
+    ),
+    "polars": lambda f, o, **_: _sets_polars(f, o),
+    "polars_lazy": lambda f, o, **_: _sets_polars(f, o, lazy=True),
+    "long_polars": lambda f, o, **_: _sets_long_polars(f, o),
+    "dask": lambda f, o, request, **_: _sets_dask(f, o, request),
+    "csv_path": lambda f, o, tmp_path, **_: _sets_file(f, o, tmp_path, "csv"),
+    "scan_parquet": lambda f, o, tmp_path, **_: _sets_file(f, o, tmp_path, "parquet"),
+    "cli": lambda f, o, tmp_path, capsys, **_: _sets_cli(f, o, tmp_path, capsys),
+}
+
+
+@pytest.mark.parametrize("option", list(SET_OPTIONS))
+@pytest.mark.parametrize("way", list(SET_WAYS))
+def test_set_labels_parity(
+    way: str,
+    option: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Every way in gives the numbers of the pandas call on Python sets, to 1e-12."""
+    function, opts = SET_OPTIONS[option]
+    want = _set_call(function, SETS, opts)
+    assert len(want) > 0 and want.iloc[:, -1].notna().any()
+    got = SET_WAYS[way](function, opts, tmp_path=tmp_path, capsys=capsys, request=request)
+    got = got.reset_index(drop=True)
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    for col in want.columns:
+        if col in SET_TEXT:
+            assert _strings(got[col]) == _strings(want[col]), f"column {col!r}"
+            continue
+        np.testing.assert_allclose(
+            got[col].to_numpy(dtype=float, na_value=np.nan),
+            want[col].to_numpy(dtype=float, na_value=np.nan),
+            rtol=0,
+            atol=ATOL,
+            equal_nan=True,
+            err_msg=f"column {col!r}",
+        )
+
+
 # ------------------------------------------------------------- two methods on one scale
 
 

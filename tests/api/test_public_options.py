@@ -24,6 +24,8 @@ TEAM = kf.datasets.labeling_team()
 R = ["ana", "ben", "cai"]
 SCORES = pd.DataFrame({"ana": [1.0, 2, 3, 4], "ben": [2.0, 2, 3, 5], "cai": [1.0, 3, 2, 4]})
 PAIRS = kf.pairwise(TEAM, R, ci=0.95)
+#: Set-valued labels (multi-label ratings), for per_label.
+SETS = pd.DataFrame({r: [[x] if isinstance(x, str) else None for x in TEAM[r]] for r in R})
 
 CALLS: dict[str, Callable[..., Any]] = {
     "pairwise": lambda **o: kf.pairwise(TEAM, R, **o),
@@ -47,10 +49,12 @@ CALLS: dict[str, Callable[..., Any]] = {
     "ccc": lambda **o: kf.ccc(SCORES, R, **o),
     "bland_altman": lambda **o: kf.bland_altman(SCORES, R, **o),
     "bland_altman_plot": lambda **o: _plot(kf.bland_altman_plot, SCORES, R[:2], **o),
+    "per_label": lambda **o: kf.per_label(SETS, **o),
     "accessor.pairwise": lambda **o: TEAM.kappa.pairwise(R, **o),
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
+    "accessor.per_label": lambda **o: SETS.kappa.per_label(**o),
     "accessor.icc": lambda **o: SCORES.kappa.icc(R, **o),
     "accessor.kendall_w": lambda **o: SCORES.kappa.kendall_w(R, **o),
     "accessor.ccc": lambda **o: SCORES.kappa.ccc(R, **o),
@@ -73,6 +77,7 @@ GIVEN = {"data", "raters", "a", "b", "y1", "y2", "first", "second", "result", "b
 #: Options where a free value is a valid answer, not an error (a label, a name, a seed).
 FREE = {
     ("*", "seed"),  # any seed NumPy takes
+    ("*", "multi_sep"),  # any non-empty text separates labels
 }
 
 
