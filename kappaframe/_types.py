@@ -34,6 +34,8 @@ CategoryMethod = Literal["fleiss", "cohen"]
 AnnotationTool = Literal["label-studio", "prodigy", "doccano"]
 ConsensusModel = Literal["majority", "dawid-skene"]
 Ties = Literal["missing", "first-category", "random"]
+#: Which bounds of a time window hold the times on them (polars' ``closed``).
+Closed = Literal["left", "right", "both", "none"]
 
 __all__ = [
     "Alternative",
@@ -42,6 +44,7 @@ __all__ = [
     "CIDist",
     "CIMethod",
     "CategoryMethod",
+    "Closed",
     "Columns",
     "ConsensusModel",
     "Duplicates",

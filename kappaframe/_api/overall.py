@@ -20,6 +20,7 @@ from .._encode.codes import Groups, object_array
 from .._errors import (
     KappaFrameError,
     UndefinedKappaWarning,
+    arg,
     bad_option,
     user_stacklevel,
 )
@@ -40,6 +41,7 @@ from .._types import (
     Benchmark,
     CategoryMethod,
     CIDist,
+    Closed,
     Duplicates,
     Layout,
     Level,
@@ -56,6 +58,7 @@ from .options import (
     check_settings,
 )
 from .prepare import Prepared
+from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -171,6 +174,11 @@ def overall(
     rater: Hashable | None = None,
     label: Hashable | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
+    time: Hashable | None = None,
+    every: str | None = None,
+    period: str | None = None,
+    offset: str | None = None,
+    closed: Closed = "left",
     method: Method | Sequence[Method] = "fleiss",
     weights: str | ArrayLike | None = None,
     level: Level = "nominal",
@@ -217,6 +225,9 @@ def overall(
         category columns in order (default every column not in ``by``; for an array, the
         labels of its columns, default 0, 1, ...); ``raters``, ``item``, ``rater`` and
         ``label`` do not apply.
+    time, every, period, offset, closed
+        Agreement per time window (keys ``window_start``, ``window_end``), as in
+        ``pairwise``; not with ``layout="counts"``.
     method : str or list of str, default "fleiss"
         One or more of "fleiss", "light", "conger", "krippendorff", "gwet_ac1",
         "gwet_ac2", "brennan_prediger", "percent": one row per method (per group), in
@@ -382,6 +393,13 @@ def overall(
     ci = options.ci
     if layout not in LAYOUTS:
         raise bad_option("layout", layout, LAYOUTS)
+    windows = check_windows(time, every, period, offset, closed)
+    if windows is not None and layout == "counts":
+        raise KappaFrameError(
+            f"{arg('time')} windows rows of ratings; a table of counts has no time per "
+            f"rating. Pass the ratings (layout='ratings'), or one table per window.",
+            option="time",
+        )
     source: Any
     if layout == "counts":
         source = _count_table(data, raters, by, methods, categories, item, rater, label)
@@ -389,7 +407,8 @@ def overall(
         rt = source.ratings
         codes = None
     else:
-        prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
+        frame, by, _ = in_windows(data, windows, by)
+        prep = prepare_ratings(frame, raters, by, item, rater, label, categories, duplicates)
         _needs_ratings(prep, "overall()")
         if level == "ordinal":  # interval and ratio need numbers anyway
             prep.require_order(why="level='ordinal'")

@@ -1,0 +1,453 @@
+"""Time windows, the frame side: a time column in, the window key columns out.
+
+``windowed`` turns an adapted input into one whose rows carry ``window_start`` and
+``window_end`` (typed as the time column), a row repeated once per window it falls in
+and the time column itself left out, so the statistics count the windows as any other
+group key. An eager frame is windowed at once; a reader of parts (LazyFrame batches,
+Dask partitions, files) becomes a ``WindowedReader``, which windows each part in the one
+loop over parts (``kappaframe._api.plan``), so every part gets the same windows. The
+window arithmetic is ``kappaframe._encode.windows``.
+
+A group's windows start from its earliest time (polars' ``group_by_dynamic`` with
+``group_by``): an input read in parts is first read once for each group's earliest time
+(the time and ``by`` columns only).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._encode.codes import encode_groups
+from .._encode.windows import WINDOW_COLUMNS, Windows, window_rows
+from .._errors import KappaFrameError, arg, missing_columns, ways
+from .engines import EngineFrame
+from .pandas import PandasFrame
+from .parts import PartReader
+
+__all__ = ["ROW_COLUMN", "WindowedReader", "time_ticks", "windowed", "with_windows"]
+
+#: The column holding each row's position in the input, for items named by position.
+ROW_COLUMN = "__row__"
+
+_MISSING = object()
+
+
+def _pl() -> Any:
+    return sys.modules.get("polars")
+
+
+def _is_polars(native: Any) -> bool:
+    pl = _pl()
+    return pl is not None and isinstance(native, pl.DataFrame)
+
+
+# ---- the time column as integer ticks ----------------------------------------------------
+
+
+def time_ticks(native: Any, column: Hashable) -> tuple[np.ndarray, str, Any]:
+    """The time column as int64 ticks, their unit, and how to give window bounds its type.
+
+    Dates tick in days (``"D"``), datetimes in their own unit; text is read as ISO 8601
+    (``2024-05-01``, ``2024-05-01T13:30:00``) into microseconds, the way a CSV file's
+    dates come in. The third value turns a ``datetime64`` array into a column of the
+    input's type.
+    """
+    if _is_polars(native):
+        return _polars_ticks(native.get_column(str(column)), column)
+    return _pandas_ticks(native[column], column)
+
+
+def _pandas_ticks(series: pd.Series, column: Hashable) -> tuple[np.ndarray, str, Any]:
+    dtype = series.dtype
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        raise _zoned(column, str(dtype.tz))
+    if isinstance(dtype, pd.ArrowDtype):
+        import pyarrow as pa
+
+        kind = dtype.pyarrow_dtype
+        if pa.types.is_timestamp(kind) and kind.tz is not None:
+            raise _zoned(column, str(kind.tz))
+        if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
+            unit = "D" if pa.types.is_date(kind) else kind.unit
+            _no_nulls(series.isna().to_numpy(), column)
+            values = series.astype(f"datetime64[{'s' if unit == 'D' else unit}]").to_numpy()
+            values = values.astype(f"datetime64[{unit}]")
+            return values.view(np.int64), unit, lambda a: pd.array(a).astype(dtype)
+    if isinstance(dtype, np.dtype) and dtype.kind == "M":
+        _no_nulls(series.isna().to_numpy(), column)
+        unit = np.datetime_data(dtype)[0]
+        if unit not in ("s", "ms", "us", "ns"):  # pragma: no cover - pandas keeps these four
+            unit = "ns"
+        values = series.to_numpy().astype(f"datetime64[{unit}]")
+        return values.view(np.int64), unit, lambda a: a
+    values = series.to_numpy(dtype=object)
+    _no_nulls(pd.isna(values), column)
+    present = [v for v in values[:1000]]
+    if present and all(isinstance(v, dt.date) and not isinstance(v, dt.datetime) for v in present):
+        days = np.array(values, dtype="datetime64[D]")
+        return days.view(np.int64), "D", lambda a: a.astype(object)
+    if present and all(isinstance(v, dt.datetime) for v in present):
+        if any(v.tzinfo is not None for v in present):
+            raise _zoned(column, "a time zone")
+        stamps = np.array(values, dtype="datetime64[us]")
+        return stamps.view(np.int64), "us", lambda a: a
+    return _text_ticks(values, column, str(dtype)), "us", lambda a: a
+
+
+def _polars_ticks(series: Any, column: Hashable) -> tuple[np.ndarray, str, Any]:
+    pl = _pl()
+    dtype = series.dtype
+    _no_nulls(series.is_null().to_numpy(), column)
+    if dtype == pl.Date:
+        days = series.cast(pl.Int32).to_numpy().astype(np.int64)
+        return days, "D", lambda a: pl.Series(a.astype("datetime64[D]")).cast(pl.Date)
+    if isinstance(dtype, pl.Datetime):
+        if dtype.time_zone is not None:
+            raise _zoned(column, dtype.time_zone)
+        unit = dtype.time_unit
+        ticks = series.to_physical().to_numpy().astype(np.int64)
+        return ticks, unit, lambda a: pl.Series(a).cast(dtype)
+    if dtype == pl.String:
+        values = series.to_numpy().astype(object)
+        target = pl.Datetime("us")
+        return _text_ticks(values, column, "String"), "us", lambda a: pl.Series(a).cast(target)
+    raise _not_temporal(column, str(dtype))
+
+
+def polars_window_dtype(dtype: Any, w: Windows) -> Any:
+    """The polars type of the window columns over a time column of ``dtype`` (checked)."""
+    pl = _pl()
+    if dtype == pl.Date:
+        w.check_unit("D", w.time)
+        return dtype
+    if isinstance(dtype, pl.Datetime):
+        if dtype.time_zone is not None:
+            raise _zoned(w.time, dtype.time_zone)
+        w.check_unit(dtype.time_unit, w.time)
+        return dtype
+    if dtype == pl.String:
+        return pl.Datetime("us")
+    raise _not_temporal(w.time, str(dtype))
+
+
+def _text_ticks(values: np.ndarray, column: Hashable, dtype: str) -> np.ndarray:
+    if not all(isinstance(v, str) for v in values):
+        raise _not_temporal(column, dtype)
+    try:
+        stamps = np.array(values, dtype="datetime64[us]")
+    except ValueError:
+        bad = next(v for v in values if not _iso(v))
+        raise KappaFrameError(
+            f"time column {column!r} holds {bad!r}, which is not an ISO 8601 date or time "
+            "(2024-05-01, 2024-05-01T13:30:00); "
+            + ways(
+                f"convert it first, e.g. pd.to_datetime(df[{column!r}], format=...).",
+                "write the times in ISO 8601 in the file.",
+            ),
+            option="time",
+        ) from None
+    return stamps.view(np.int64)
+
+
+def _iso(value: str) -> bool:
+    try:
+        np.datetime64(value, "us")
+    except ValueError:
+        return False
+    return True
+
+
+def _no_nulls(missing: np.ndarray, column: Hashable) -> None:
+    if missing.any():
+        n = int(missing.sum())
+        raise KappaFrameError(
+            f"time column {column!r} has {n} missing value(s); a row without a time is in "
+            f"no window. Drop those rows first (e.g. df.dropna(subset=[{column!r}]) or "
+            f"df.drop_nulls({column!r})), or fill them.",
+            option="time",
+        )
+
+
+def _zoned(column: Hashable, zone: str) -> KappaFrameError:
+    return KappaFrameError(
+        f"time column {column!r} is time-zone aware ({zone}); windows are counted on "
+        "wall-clock time. Convert it to the wall clock you mean first, e.g. "
+        f"df[{column!r}].dt.tz_convert('Europe/Paris').dt.tz_localize(None) (pandas) or "
+        f"pl.col({column!r}).dt.convert_time_zone(...).dt.replace_time_zone(None) (polars).",
+        option="time",
+    )
+
+
+def _not_temporal(column: Hashable, dtype: str) -> KappaFrameError:
+    return KappaFrameError(
+        f"time column {column!r} has dtype {dtype}, not dates or datetimes; pass a date or "
+        f"datetime column as {arg('time')}, or convert it first (pd.to_datetime, "
+        "str.to_datetime).",
+        option="time",
+    )
+
+
+# ---- one frame ---------------------------------------------------------------------------
+
+
+def _keys_and_groups(native: Any, by: Sequence[Hashable]) -> tuple[np.ndarray, list[tuple]]:
+    """Each row's group (codes) and each group's key values (missing keys made equal)."""
+    if _is_polars(native):
+        from .polars import PolarsFrame
+
+        adapter: Any = PolarsFrame(native)
+    else:
+        adapter = PandasFrame(native)
+    n = len(native)
+    groups = encode_groups([adapter.keys(b) for b in by], n)
+    codes = groups.codes if groups.codes is not None else np.zeros(n, dtype=np.intp)
+    first = groups.first_row[: groups.n_groups] if n else np.zeros(0, dtype=np.intp)
+    columns = [_values(native, b, first) for b in by]
+    keys = [tuple(_key(c[i]) for c in columns) for i in range(len(first))]
+    return codes, keys
+
+
+def _values(native: Any, name: Hashable, rows: np.ndarray) -> list[Any]:
+    if _is_polars(native):
+        return list(native.get_column(str(name)).gather(rows).to_list())
+    return list(native[name].iloc[rows].tolist())
+
+
+def _key(value: Any) -> Any:
+    try:
+        if value is None or pd.isna(value):
+            return _MISSING
+    except (TypeError, ValueError):
+        pass
+    return value
+
+
+def anchors_of(native: Any, w: Windows, by: Sequence[Hashable]) -> dict[tuple, int]:
+    """Each group's earliest time (ticks), by the group's key values."""
+    ticks, _, _ = time_ticks(native, w.time)
+    codes, keys = _keys_and_groups(native, by)
+    earliest = np.full(len(keys), np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(earliest, codes, ticks)
+    return dict(zip(keys, earliest.tolist(), strict=True))
+
+
+def with_windows(
+    native: Any,
+    w: Windows,
+    by: Sequence[Hashable],
+    anchors: dict[tuple, int] | None = None,
+    row: int | None = None,
+) -> Any:
+    """``native`` with ``window_start`` and ``window_end``: a row once per window it is in.
+
+    ``anchors``: each group's earliest time (default: this frame's own). ``row``: add
+    ``ROW_COLUMN``, each row's position in the input counted from ``row``. The time
+    column is left out (unless it is a ``by`` column).
+    """
+    names = list(native.columns)
+    windowed_frame_check(names, w)
+    for name in WINDOW_COLUMNS:
+        if name in names:
+            raise KappaFrameError(
+                f"the input already has a column {name!r}, which windows add as a key; "
+                "rename it first.",
+                option="time",
+            )
+    ticks, unit, typed = time_ticks(native, w.time)
+    w.check_unit(unit, w.time)
+    if anchors is None:
+        anchors = anchors_of(native, w, by)
+    codes, keys = _keys_and_groups(native, by)
+    earliest = np.array([anchors[k] for k in keys], dtype=np.int64)
+    rows, start, end = window_rows(ticks, earliest[codes] if len(keys) else ticks, w, unit)
+    kind = f"datetime64[{unit}]"
+    drop = [] if w.time in set(by) else [w.time]
+    if _is_polars(native):
+        pl = _pl()
+        out = native.drop([str(c) for c in drop])[rows]
+        added = [
+            typed(start.astype(kind)).alias(WINDOW_COLUMNS[0]),
+            typed(end.astype(kind)).alias(WINDOW_COLUMNS[1]),
+        ]
+        if row is not None:
+            added.append(pl.Series(ROW_COLUMN, rows.astype(np.int64) + row))
+        return out.with_columns(added)
+    out = native.drop(columns=drop).iloc[rows]
+    out = out.assign(
+        **{
+            WINDOW_COLUMNS[0]: typed(start.astype(kind)),
+            WINDOW_COLUMNS[1]: typed(end.astype(kind)),
+        }
+    )
+    if row is not None:
+        out[ROW_COLUMN] = rows.astype(np.int64) + row
+    return out
+
+
+# ---- any input ---------------------------------------------------------------------------
+
+
+def windowed_frame_check(names: Sequence[Hashable], w: Windows) -> None:
+    """Refuse a time column the input does not have, or window columns it has already."""
+    err = missing_columns([w.time], names, "time column")
+    if err is not None:
+        raise KappaFrameError(str(err), option="time")
+    for name in WINDOW_COLUMNS:
+        if name in names:
+            raise KappaFrameError(
+                f"the input already has a column {name!r}, which windows add as a key; "
+                "rename it first.",
+                option="time",
+            )
+
+
+def windowed(frame: Any, w: Windows, by: Sequence[Hashable], row: bool = False) -> Any:
+    """The adapted input ``frame`` with its rows in windows (see the module's notes).
+
+    ``row``: carry each row's position in the input as ``ROW_COLUMN``.
+    """
+    if isinstance(frame, EngineFrame):
+        raise KappaFrameError(
+            f"windows over time ({arg('time')}) are computed in Python, and a "
+            f"{frame.engine} input is counted in its engine; select the columns you need "
+            "and bring them into pandas or polars first (e.g. relation.pl() or "
+            "spark_df.toPandas()), or add the window columns in the engine (date_trunc) "
+            f"and pass them as {arg('by')}.",
+            option="time",
+        )
+    if isinstance(frame, PartReader):
+        return WindowedReader(frame, w, list(by), row)
+    native = frame.frame if isinstance(frame, PandasFrame) else frame.source
+    lazy = getattr(frame, "lazy", False)
+    if lazy:
+        native = native.collect()
+    out = with_windows(native, w, by, row=0 if row else None)
+    return type(frame)(out.lazy() if lazy else out)
+
+
+class WindowedReader(PartReader):
+    """A reader whose parts come in windows: each part windowed as it is read.
+
+    The time column is read in place of the window columns; a first pass over the time
+    and ``by`` columns finds each group's earliest time, where its windows start.
+    """
+
+    def __init__(self, inner: PartReader, w: Windows, by: list[Hashable], row: bool) -> None:
+        self.inner = inner
+        self.w = w
+        self.by = by
+        self.row = row and not inner.distributed  # Dask names items by its index
+        self._anchors: dict[tuple, int] | None = None
+        windowed_frame_check(inner.columns(), w)
+
+    @property
+    def output(self) -> str:  # type: ignore[override]
+        return self.inner.output
+
+    @property
+    def distributed(self) -> bool:  # type: ignore[override]
+        return self.inner.distributed
+
+    def columns(self) -> list[Hashable]:
+        keep = [c for c in self.inner.columns() if c != self.w.time or c in self.by]
+        return [*keep, *WINDOW_COLUMNS, *([ROW_COLUMN] if self.row else [])]
+
+    def empty(self) -> Any:
+        return with_windows(
+            self.inner.empty(), self.w, self.by, anchors={}, row=0 if self.row else None
+        )
+
+    def wrap(self) -> Callable[[Any], Any]:
+        return self.inner.wrap()
+
+    def eager(self) -> Any:
+        """A LazyFrame's rows at once, in windows (items named by row need its order)."""
+        from .native import eager_adapter
+
+        return windowed(eager_adapter(self.inner.source), self.w, self.by, self.row)  # type: ignore[attr-defined]
+
+    def anchors(self) -> dict[tuple, int]:
+        """Each group's earliest time, over every part (read once)."""
+        if self._anchors is None:
+            found = self.inner.map([*self.by, self.w.time], _part_anchors, self.w, self.by)
+            merged: dict[tuple, int] = {}
+            for part in found:
+                for key, value in part.items():
+                    merged[key] = min(value, merged.get(key, value))
+            self._anchors = merged
+        return self._anchors
+
+    def _read(self, columns: Sequence[Hashable]) -> list[Hashable]:
+        wanted = [c for c in columns if c not in (*WINDOW_COLUMNS, ROW_COLUMN)]
+        return list(dict.fromkeys([*wanted, *self.by, self.w.time]))
+
+    def _func(self, func: Callable[..., Any]) -> Any:
+        anchors = self.anchors()
+        if self.row:
+            return _Counted(func, self.w, self.by, anchors)
+        return _Windowed(func, self.w, self.by, anchors)
+
+    def map(
+        self,
+        columns: Sequence[Hashable],
+        func: Callable[..., Any],
+        *args: Any,
+        together: Hashable | None = None,
+        compact: Sequence[Hashable] = (),
+    ) -> list[Any]:
+        return self.inner.map(
+            self._read(columns), self._func(func), *args, together=together, compact=compact
+        )
+
+    def reduce(
+        self,
+        columns: Sequence[Hashable],
+        func: Callable[..., Any],
+        combine: Callable[[list[Any]], Any],
+        *args: Any,
+        together: Hashable | None = None,
+        compact: Sequence[Hashable] = (),
+    ) -> Any:
+        return self.inner.reduce(
+            self._read(columns),
+            self._func(func),
+            combine,
+            *args,
+            together=together,
+            compact=compact,
+        )
+
+
+def _part_anchors(part: Any, w: Windows, by: list[Hashable]) -> dict[tuple, int]:
+    return anchors_of(part, w, by)
+
+
+class _Windowed:
+    """``func`` of a part in windows (picklable: it runs on a Dask worker)."""
+
+    def __init__(
+        self, func: Callable[..., Any], w: Windows, by: list[Hashable], anchors: dict[tuple, int]
+    ) -> None:
+        self.func, self.w, self.by, self.anchors = func, w, by, anchors
+
+    def __call__(self, part: Any, *args: Any) -> Any:
+        return self.func(with_windows(part, self.w, self.by, self.anchors), *args)
+
+
+class _Counted(_Windowed):
+    """``_Windowed`` that numbers the rows across the parts, read one after the other."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.seen = 0
+
+    def __call__(self, part: Any, *args: Any) -> Any:
+        start = self.seen
+        self.seen += len(part)
+        return self.func(with_windows(part, self.w, self.by, self.anchors, row=start), *args)
