@@ -30,7 +30,7 @@ from ._register import (
     register_polars_when_imported,
 )
 from ._report.display import register_formatter
-from ._report.plots import confusion_plot, heatmap
+from ._report.plots import confusion_plot, heatmap, trend_plot
 from ._stats.scales import SCALES
 from ._version import __version__
 
@@ -63,6 +63,7 @@ __all__ = [
     "scan",
     "score",
     "threshold_sweep",
+    "trend_plot",
 ]
 
 register_pandas()

@@ -438,6 +438,17 @@ class KappaAccessor(Generic[FrameT]):
             ax=ax,
         )
 
+    @_documented(plots.trend_plot)
+    def trend_plot(
+        self,
+        *,
+        value: str | None = None,
+        scale: Scale | None = "landis_koch",
+        title: str | None = None,
+        ax: Axes | None = None,
+    ) -> Any:
+        return plots.trend_plot(self._frame, value=value, scale=scale, title=title, ax=ax)
+
     @_documented(threshold.threshold_sweep)
     def threshold_sweep(
         self,
