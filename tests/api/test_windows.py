@@ -76,3 +76,248 @@ def test_every_row_is_in_the_windows_polars_puts_it_in(date: bool) -> None:
         assert _our_windows(frame, by, **options) == expected, (options, by)
         checked += len(expected)
     assert checked > 2000  # row-window memberships compared
+
+
+# ----------------------------------------------------------------------------- the numbers
+
+
+def _team(n: int = 240, seed: int = 3) -> pd.DataFrame:
+    """Three raters of 3 labels, two projects, one item every 9 hours from a Thursday."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 3, n)
+    frame = {"day": pd.Timestamp("2024-02-01 10:00") + pd.to_timedelta(np.arange(n) * 9, "h")}
+    frame["project"] = rng.choice(["p", "q"], n)
+    for name, keep in (("ana", 0.85), ("ben", 0.7), ("cai", 0.55)):
+        frame[name] = np.where(rng.random(n) < keep, truth, rng.integers(0, 3, n))
+    return pd.DataFrame(frame)
+
+
+def test_each_window_is_cohens_kappa_of_the_rows_polars_puts_in_it() -> None:
+    """Independent: sklearn's kappa of the rows of each polars window (rolling windows)."""
+    metrics = pytest.importorskip("sklearn.metrics")
+    team = _team()
+    res = kf.pairwise(team, ["ana", "ben"], by="project", time="day", every="1w", period="3w")
+    windows = (
+        pl.from_pandas(team)
+        .sort("project", "day")
+        .group_by_dynamic(
+            "day", every="1w", period="3w", group_by="project", include_boundaries=True
+        )
+        .agg(pl.col("ana"), pl.col("ben"))
+        .sort("project", "_lower_boundary")
+    )
+    assert len(res) == windows.height > 10
+    for got, want in zip(res.itertuples(), windows.iter_rows(named=True), strict=True):
+        assert (got.project, got.window_start, got.window_end) == (
+            want["project"],
+            pd.Timestamp(want["_lower_boundary"]),
+            pd.Timestamp(want["_upper_boundary"]),
+        )
+        assert got.n == len(want["ana"])
+        kappa = metrics.cohen_kappa_score(want["ana"], want["ben"])
+        assert got.kappa == pytest.approx(kappa, abs=1e-12)
+
+
+def test_overlapping_windows_count_a_row_in_each() -> None:
+    team = _team()
+    weekly = kf.pairwise(team, ["ana", "ben"], time="day", every="1w")
+    rolling = kf.pairwise(team, ["ana", "ben"], time="day", every="1w", period="2w")
+    assert weekly["n"].sum() == len(team)
+    assert rolling["n"].sum() == 2 * len(team) - weekly["n"].iloc[0]  # the first week once
+    assert list(rolling.columns[:2]) == ["window_start", "window_end"]
+    assert (rolling["window_end"] - rolling["window_start"] == pd.Timedelta(days=14)).all()
+    assert (rolling["window_start"].dt.day_of_week == 0).all()  # weeks start on Monday
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # days of few items
+def test_a_window_with_no_rows_is_absent() -> None:
+    team = _team(40).drop(index=range(10, 30))  # a gap of 20 x 9 hours: a week with no rows
+    res = kf.pairwise(team, ["ana", "ben"], time="day", every="1d", min_items=None)
+    assert len(res) == team["day"].dt.normalize().nunique()
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # a short last month
+def test_dates_give_date_windows_and_the_frame_is_kept() -> None:
+    team = _team().assign(day=lambda d: d["day"].dt.date)
+    before = team.copy()
+    res = kf.overall(team, ["ana", "ben", "cai"], time="day", every="1mo")
+    pd.testing.assert_frame_equal(team, before)
+    assert isinstance(res["window_start"].iloc[0], dt.date)
+    assert [d.day for d in res["window_start"]] == [1] * len(res)
+    out = kf.pairwise(pl.from_pandas(team), ["ana", "ben"], time="day", every="1mo")
+    assert out.schema["window_start"] == pl.Date and out.schema["window_end"] == pl.Date
+
+
+OVERALL_WAYS = ["pandas", "polars", "lazy", "dask", "parquet", "csv", "long"]
+
+
+def _way(way: str, frame: pd.DataFrame, tmp_path: object) -> object:
+    if way == "polars":
+        return pl.from_pandas(frame)
+    if way == "lazy":
+        return pl.from_pandas(frame).lazy()
+    if way == "dask":
+        dd = pytest.importorskip("dask.dataframe")
+        return dd.from_pandas(frame, npartitions=4)
+    if way in ("parquet", "csv"):
+        pytest.importorskip("pyarrow")
+        path = tmp_path / f"team.{way}"  # type: ignore[operator]
+        frame.to_parquet(path) if way == "parquet" else frame.to_csv(path, index=False)
+        return kf.scan(path, batch_size=37)
+    return frame
+
+
+def _plain(res: object) -> pd.DataFrame:
+    if hasattr(res, "collect"):
+        res = res.collect()
+    if hasattr(res, "compute"):
+        res = res.compute()
+    if hasattr(res, "to_pandas"):
+        res = res.to_pandas()
+    assert isinstance(res, pd.DataFrame)
+    res = res.reset_index(drop=True)
+    for name in ("window_start", "window_end"):
+        res[name] = pd.to_datetime(res[name]).astype("datetime64[ns]")
+    for name in ("consensus", "ana", "ben", "cai"):  # labels: CSV text and numbers alike
+        if name in res:
+            res[name] = [None if pd.isna(v) else str(int(float(v))) for v in res[name]]
+    return res
+
+
+@pytest.mark.parametrize("way", OVERALL_WAYS)
+def test_overall_and_items_in_windows_alike_on_every_way_in(way: str, tmp_path: object) -> None:
+    team = _team()
+    options = {"by": "project", "time": "day", "every": "1w", "period": "2w", "offset": "-1d"}
+    raters = ["ana", "ben", "cai"]
+    want = _plain(kf.overall(team, raters, method=["fleiss", "krippendorff"], **options))
+    items_want = _plain(kf.items(team, raters, **options))
+    if way == "long":
+        data = team.assign(item=range(len(team))).melt(
+            id_vars=["item", "day", "project"], value_vars=raters, var_name="r", value_name="l"
+        )
+        layout = {"item": "item", "rater": "r", "label": "l"}
+        got = _plain(kf.overall(data, method=["fleiss", "krippendorff"], **layout, **options))
+        items_got = _plain(kf.items(data, **layout, **options))
+    else:
+        data = _way(way, team, tmp_path)
+        got = _plain(kf.overall(data, raters, method=["fleiss", "krippendorff"], **options))
+        items_got = _plain(kf.items(data, raters, **options))
+    pd.testing.assert_frame_equal(got, want, check_dtype=False, check_categorical=False)
+    assert items_got["n_ratings"].sum() == items_want["n_ratings"].sum() > 2 * len(team) * 2
+    keys = ["project", "window_start", "item"]
+    items_got = items_got.sort_values(keys, kind="stable").reset_index(drop=True)
+    items_want = items_want.sort_values(keys, kind="stable").reset_index(drop=True)
+    pd.testing.assert_frame_equal(items_got, items_want, check_dtype=False, check_categorical=False)
+
+
+def test_items_keep_their_names_in_windows() -> None:
+    """Items named by row (polars) or index (pandas) keep the name of their input row."""
+    team = _team(60)
+    want = kf.items(team.set_index(pd.RangeIndex(100, 160)), ["ana", "ben", "cai"])
+    res = kf.items(pl.from_pandas(team), ["ana", "ben", "cai"], time="day", every="1w")
+    assert sorted(res["item"].to_list()) == list(range(60))
+    got = kf.items(
+        team.set_index(pd.RangeIndex(100, 160)), ["ana", "ben", "cai"], time="day", every="1w"
+    )
+    assert sorted(got["item"]) == sorted(want["item"])
+    merged = got.merge(want, on="item", suffixes=("", "_all"))
+    assert len(merged) == 60
+    assert merged["consensus"].fillna(-1).eq(merged["consensus_all"].fillna(-1)).all()
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"every": "1w"}, "needs the time column"),
+        ({"time": "day"}, "every="),
+        ({"time": "day", "every": "1week"}, "is not a duration"),
+        ({"time": "day", "every": "-1d"}, "is not a duration"),
+        ({"time": "day", "every": "1d12h"}, "mixes units"),
+        ({"time": "day", "every": "0d"}, "longer than zero"),
+        ({"time": "day", "every": "1d", "period": "0h"}, "longer than zero"),
+        ({"time": "day", "every": "1d", "closed": "middle"}, "closed must be one of"),
+        ({"time": "when", "every": "1d"}, "when"),
+        ({"time": "ana", "every": "1d"}, "not dates or datetimes"),
+    ],
+)
+def test_bad_window_options_are_refused(options: dict, message: str) -> None:
+    team = _team(30)
+    with pytest.raises(KappaFrameError, match=message):
+        kf.pairwise(team, ["ben", "cai"], **options)
+
+
+def test_a_missing_time_names_the_column_and_the_way_out() -> None:
+    team = _team(30)
+    team.loc[3, "day"] = pd.NaT
+    for frame in (team, pl.from_pandas(team)):
+        with pytest.raises(KappaFrameError, match=r"time column 'day' has 1 missing.*Drop"):
+            kf.pairwise(frame, ["ana", "ben"], time="day", every="1d")
+
+
+def test_time_zones_and_hours_on_dates_are_refused() -> None:
+    team = _team(30)
+    zoned = team.assign(day=team["day"].dt.tz_localize("Europe/Paris"))
+    with pytest.raises(KappaFrameError, match="time-zone aware"):
+        kf.pairwise(zoned, ["ana", "ben"], time="day", every="1d")
+    dates = pl.from_pandas(team).with_columns(pl.col("day").dt.date())
+    with pytest.raises(KappaFrameError, match="finer than time column 'day'"):
+        kf.pairwise(dates, ["ana", "ben"], time="day", every="12h")
+    with pytest.raises(KappaFrameError, match="not an ISO 8601"):
+        kf.pairwise(team.assign(day="last monday"), ["ana", "ben"], time="day", every="1d")
+
+
+def test_engines_say_the_way_out() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    team = _team(30)
+    relation = duckdb.from_df(team)
+    with pytest.raises(KappaFrameError, match=r"bring them into pandas or polars"):
+        kf.pairwise(relation, ["ana", "ben"], time="day", every="1d")
+
+
+def test_a_window_column_already_there_is_refused() -> None:
+    team = _team(30).assign(window_start=1)
+    with pytest.raises(KappaFrameError, match="already has a column 'window_start'"):
+        kf.pairwise(team, ["ana", "ben"], time="day", every="1d")
+
+
+# ----------------------------------------------------------------------------- the picture
+
+
+def test_trend_plot_draws_lines_bands_and_the_scale() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.collections import PolyCollection
+
+    team = _team()
+    res = kf.pairwise(team, ["ana", "ben", "cai"], time="day", every="1w", period="2w", ci=0.95)
+    fig = kf.trend_plot(res)
+    ax = fig.axes[0]
+    assert [line.get_label() for line in ax.lines] == ["ana, ben", "ana, cai", "ben, cai"]
+    first = res[(res["rater_a"] == "ana") & (res["rater_b"] == "ben")]
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), first["kappa"].to_numpy())
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(bands) == 3  # one interval band per line
+    top = bands[0].get_paths()[0].vertices[:, 1].max()
+    assert top == pytest.approx(first["ci_high"].max())
+    labels = [t.get_text() for t in ax.texts]
+    assert labels[-4:] == ["fair", "moderate", "substantial", "almost perfect"]
+    assert len(ax.patches) == len(labels)  # the bands behind, those within the y range
+    overall = kf.overall(team, ["ana", "ben", "cai"], by="project", time="day", every="2w")
+    fig = kf.trend_plot(overall, scale="altman")
+    ax = fig.axes[0]
+    assert [line.get_label() for line in ax.lines] == ["p, fleiss", "q, fleiss"]
+    assert not [c for c in ax.collections if isinstance(c, PolyCollection)]  # no ci: no band
+    assert "good" in [t.get_text() for t in ax.texts]
+    assert not res.kappa.trend_plot(scale=None).axes[0].texts
+
+
+def test_trend_plot_needs_a_windowed_result() -> None:
+    pytest.importorskip("matplotlib")
+    res = kf.pairwise(_team(30), ["ana", "ben"])
+    with pytest.raises(KappaFrameError, match="time= and every="):
+        kf.trend_plot(res)
