@@ -223,6 +223,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "raters",
             "score",
             "threshold_sweep",
+            "trend_plot",
         ]
     )
 

@@ -167,20 +167,25 @@ def check_windows(
     ``every`` leaves gaps (rows in them are in no window), as in polars; longer gives
     overlapping windows, a row counted in each.
     """
+    if closed not in CLOSED:
+        raise bad_option("closed", closed, CLOSED)
     if time is None:
-        given = [n for n, v in (("every", every), ("period", period), ("offset", offset)) if v]
+        given = [
+            (n, v) for n, v in (("every", every), ("period", period), ("offset", offset)) if v
+        ]
         if given:
+            name, value = given[0]
             raise KappaFrameError(
-                f"{arg(given[0], locals()[given[0]])} needs the time column the windows "
-                f"are over: pass {arg('time')} too.",
-                option="time",
+                f"{arg(name, value)} needs the time column the windows are over: pass "
+                f"{arg('time')} too.",
+                option=name,
             )
         return None
     if every is None:
         raise KappaFrameError(
             f"{arg('time', time)} needs the windows' length: pass {arg('every')} "
             "(e.g. '1d', '1w', '1mo').",
-            option="every",
+            option="time",
         )
     step = parse_duration(every, "every")
     if step.zero:
@@ -195,8 +200,6 @@ def check_windows(
     if length.zero:
         raise KappaFrameError(f"{arg('period', period)} must be longer than zero.", option="period")
     shift = parse_duration("0s" if offset is None else offset, "offset", signed=True)
-    if closed not in CLOSED:
-        raise bad_option("closed", closed, CLOSED)
     return Windows(time, step, length, shift, str(closed))
 
 

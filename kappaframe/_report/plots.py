@@ -930,7 +930,7 @@ _SERIES = ("rater_a", "rater_b", "method", "rater")
 
 @_plain_text
 def trend_plot(
-    result: Any,
+    data: Any,
     *,
     value: str | None = None,
     scale: Scale | None = "landis_koch",
@@ -939,7 +939,7 @@ def trend_plot(
 ) -> Figure:
     """Draw an agreement coefficient over time: one line per pair or group, with its interval.
 
-    ``result`` is a result computed in time windows (``time=``, ``every=``): each row is
+    ``data`` is a result computed in time windows (``time=``, ``every=``): each row is
     drawn at the middle of its window, ``(window_start + window_end) / 2``. One line per
     series: the ``by`` columns with ``rater_a`` and ``rater_b`` (``pairwise``), ``method``
     (``overall``) or ``rater``. With ``ci_low`` and ``ci_high`` (``ci=``) each line has
@@ -950,7 +950,7 @@ def trend_plot(
 
     Parameters
     ----------
-    result : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
         A windowed result of ``pairwise``, ``overall`` or another table with
         ``window_start``, ``window_end`` and the coefficient column.
     value : str, optional
@@ -969,7 +969,7 @@ def trend_plot(
     Raises
     ------
     KappaFrameError
-        ``result`` has no window columns (it was not computed with ``time=``) or no
+        ``data`` has no window columns (it was not computed with ``time=``) or no
         ``value`` column.
 
     See Also
@@ -992,14 +992,14 @@ def trend_plot(
     """
     require_matplotlib()
     check_axes(ax)
-    frame = _pandas_result(result)
+    frame = _pandas_result(data)
     missing = [c for c in ("window_start", "window_end") if c not in frame.columns]
     if missing:
         raise KappaFrameError(
             f"trend_plot() draws a result computed in time windows, and this one has no "
             f"{missing[0]!r} column; compute it with time= and every= (e.g. "
             "kf.pairwise(df, time='date', every='1w')).",
-            option="result",
+            option="data",
         )
     if value is None:
         value = "kappa" if "kappa" in frame.columns else "value"
