@@ -346,6 +346,13 @@ def pairwise(
     >>> res = kf.pairwise(df, stats=["pabak", "gwet_ac1"], reference="ann2")
     >>> round(float(res["pabak"].iloc[0]), 4), round(float(res["gwet_ac1"].iloc[0]), 4)
     (0.5, 0.5294)
+
+    Agreement per calendar week (weeks start on Monday):
+
+    >>> days = pd.to_datetime(["2024-05-08", "2024-05-13", "2024-05-10", "2024-05-15"])
+    >>> res = kf.pairwise(df.assign(day=days), time="day", every="1w", min_items=None)
+    >>> [str(d.date()) for d in res["window_start"]], res["kappa"].tolist()
+    (['2024-05-06', '2024-05-13'], [1.0, 0.0])
     """
     extra, min_items = _pair_settings(
         ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,

@@ -66,7 +66,7 @@ def adapt(data: Any) -> Frame | PartReader | EngineFrame:
     counts are computed in the engine (``engine_counts``).
     """
     if isinstance(data, (Counted, PartReader, EngineFrame)) or _adapted(data):
-        return data  # type: ignore[return-value]
+        return data
     return input_adapter(data)
 
 

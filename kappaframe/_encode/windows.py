@@ -170,9 +170,7 @@ def check_windows(
     if closed not in CLOSED:
         raise bad_option("closed", closed, CLOSED)
     if time is None:
-        given = [
-            (n, v) for n, v in (("every", every), ("period", period), ("offset", offset)) if v
-        ]
+        given = [(n, v) for n, v in (("every", every), ("period", period), ("offset", offset)) if v]
         if given:
             name, value = given[0]
             raise KappaFrameError(

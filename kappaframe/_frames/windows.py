@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -76,12 +76,13 @@ def _pandas_ticks(series: pd.Series, column: Hashable) -> tuple[np.ndarray, str,
         if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
             unit = "D" if pa.types.is_date(kind) else kind.unit
             _no_nulls(series.isna().to_numpy(), column)
-            values = series.astype(f"datetime64[{'s' if unit == 'D' else unit}]").to_numpy()
+            wide = np.dtype(f"datetime64[{'s' if unit == 'D' else unit}]")
+            values = series.astype(wide).to_numpy()
             values = values.astype(f"datetime64[{unit}]")
             return values.view(np.int64), unit, lambda a: pd.array(a).astype(dtype)
     if isinstance(dtype, np.dtype) and dtype.kind == "M":
         _no_nulls(series.isna().to_numpy(), column)
-        unit = np.datetime_data(dtype)[0]
+        unit = np.datetime_data(cast(Any, dtype))[0]
         if unit not in ("s", "ms", "us", "ns"):  # pragma: no cover - pandas keeps these four
             unit = "ns"
         values = series.to_numpy().astype(f"datetime64[{unit}]")
@@ -323,7 +324,7 @@ def windowed(frame: Any, w: Windows, by: Sequence[Hashable], row: bool = False) 
         )
     if isinstance(frame, PartReader):
         return WindowedReader(frame, w, list(by), row)
-    native = frame.frame if isinstance(frame, PandasFrame) else frame.source
+    native: Any = frame.frame if isinstance(frame, PandasFrame) else frame.source
     lazy = getattr(frame, "lazy", False)
     if lazy:
         native = native.collect()

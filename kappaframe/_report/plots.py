@@ -981,11 +981,11 @@ def trend_plot(
     >>> import pandas as pd
     >>> import kappaframe as kf
     >>> df = pd.DataFrame({
-    ...     "day": pd.date_range("2024-01-01", periods=8, freq="D"),
-    ...     "ann1": ["a", "b", "a", "b", "a", "b", "a", "a"],
-    ...     "ann2": ["a", "b", "a", "a", "a", "b", "b", "a"],
+    ...     "day": pd.date_range("2024-01-01", periods=14, freq="D"),
+    ...     "ann1": ["a", "b"] * 7,
+    ...     "ann2": ["a", "b", "b"] * 4 + ["a", "b"],
     ... })
-    >>> res = kf.pairwise(df, time="day", every="4d", min_items=None)
+    >>> res = kf.pairwise(df, time="day", every="1w", min_items=None)
     >>> fig = kf.trend_plot(res)
     >>> len(fig.axes[0].lines), fig.axes[0].get_title()
     (1, 'kappa over time')
