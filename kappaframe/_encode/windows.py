@@ -266,19 +266,28 @@ def _inside(start: np.ndarray, end: np.ndarray, t: np.ndarray, closed: str) -> n
 
 
 def window_rows(
-    ticks: np.ndarray, anchor: np.ndarray, w: Windows, unit: str
+    ticks: np.ndarray, w: Windows, unit: str, anchors: np.ndarray, group: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The windows every row falls in: ``(row, start, end)``, one entry per row and window.
 
-    ``ticks``: the rows' times; ``anchor``: each row's group's earliest time (the same
-    unit). Entries come row by row, a row's windows in time order.
+    ``ticks``: the rows' times; ``anchors``: each group's earliest time (the same unit);
+    ``group``: each row's group (``None``: one group). Entries come row by row, a row's
+    windows in time order.
+
+    Examples
+    --------
+    >>> w = check_windows("t", every="1w", period="2w")
+    >>> days = np.array([19725, 19732], dtype=np.int64)  # Wednesdays 2024-01-03 and -10
+    >>> row, start, end = window_rows(days, w, "D", days[:1], None)
+    >>> row.tolist(), start.astype("datetime64[D]").astype(str).tolist()
+    ([0, 1, 1], ['2024-01-01', '2024-01-01', '2024-01-08'])
     """
     ticks = np.asarray(ticks, dtype=np.int64)
     if not len(ticks):
         empty = np.zeros(0, dtype=np.int64)
         return empty.astype(np.intp), empty, empty
-    anchors, which = np.unique(np.asarray(anchor, dtype=np.int64), return_inverse=True)
-    base = _first_start(anchors, w, unit)[which]
+    first = _first_start(np.asarray(anchors, dtype=np.int64), w, unit)
+    base = first[group] if group is not None else np.full(len(ticks), first[0])
     # k: the last window starting at or before each row (estimated, then corrected).
     k = _estimate(ticks, base, w, unit)
     for _ in range(4):
@@ -287,23 +296,48 @@ def window_rows(
         if not (ahead.any() or behind.any()):
             break
         k = k + ahead - behind
-    rows: list[np.ndarray] = []
-    index: list[np.ndarray] = []
-    position = np.arange(len(ticks), dtype=np.intp)
-    live = k >= 0
+    if w.period.months:
+        return _calendar_rows(ticks, base, k, w, unit)
+    # A row's windows are k, k - 1, ... as long as they hold it: a period of fixed length
+    # (days, weeks, hours) ends later the later it starts.
+    count = np.zeros(len(ticks), dtype=np.int64)
+    live = np.flatnonzero(k >= 0)
     step = 0
-    while live.any():
-        j = k - step
+    while len(live):
+        j = k[live] - step
+        start = _add(base[live], w.every, unit, j)
+        inside = (j >= 0) & _inside(start, _add(start, w.period, unit), ticks[live], w.closed)
+        live = live[inside]
+        count[live] += 1
+        step += 1
+    row = np.repeat(np.arange(len(ticks), dtype=np.intp), count)
+    first = np.cumsum(count) - count  # each row's first entry
+    j = np.repeat(k - count + 1, count) + (np.arange(len(row)) - np.repeat(first, count))
+    start = _add(base[row], w.every, unit, j)
+    return row, start, _add(start, w.period, unit)
+
+
+def _calendar_rows(
+    ticks: np.ndarray, base: np.ndarray, k: np.ndarray, w: Windows, unit: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``window_rows`` for a period in months: a later start may end earlier (the 31st).
+
+    Every window starting less than the longest such period before the row is tried.
+    """
+    day = _UNIT_NS["D"] // _UNIT_NS[unit]
+    months, weeks, days, step = w.period.ticks(unit)
+    longest = (31 * months + 7 * weeks + days) * day + step
+    e_months, e_weeks, e_days, e_step = w.every.ticks(unit)
+    shortest = (28 * e_months + 7 * e_weeks + e_days) * day + e_step
+    position = np.arange(len(ticks), dtype=np.intp)
+    rows, index = [], []
+    for back in range(int(longest // shortest) + 2):
+        j = k - back
         start = _add(base, w.every, unit, j)
-        inside = live & (j >= 0) & _inside(start, _add(start, w.period, unit), ticks, w.closed)
-        if step > 0 and not inside.any():
-            break
+        inside = (j >= 0) & _inside(start, _add(start, w.period, unit), ticks, w.closed)
         rows.append(position[inside])
         index.append(j[inside])
-        live &= j > 0
-        step += 1
-    row = np.concatenate(rows) if rows else position[:0]
-    j = np.concatenate(index) if index else np.zeros(0, dtype=np.int64)
+    row, j = np.concatenate(rows), np.concatenate(index)
     order = np.lexsort((j, row))
     row, j = row[order], j[order]
     start = _add(base[row], w.every, unit, j)

@@ -233,9 +233,13 @@ def anchors_of(native: Any, w: Windows, by: Sequence[Hashable]) -> dict[tuple, i
     """Each group's earliest time (ticks), by the group's key values."""
     ticks, _, _ = time_ticks(native, w.time)
     codes, keys = _keys_and_groups(native, by)
-    earliest = np.full(len(keys), np.iinfo(np.int64).max, dtype=np.int64)
+    return dict(zip(keys, _earliest(ticks, codes, len(keys)).tolist(), strict=True))
+
+
+def _earliest(ticks: np.ndarray, codes: np.ndarray, n_groups: int) -> np.ndarray:
+    earliest = np.full(n_groups, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(earliest, codes, ticks)
-    return dict(zip(keys, earliest.tolist(), strict=True))
+    return earliest
 
 
 def with_windows(
@@ -262,11 +266,12 @@ def with_windows(
             )
     ticks, unit, typed = time_ticks(native, w.time)
     w.check_unit(unit, w.time)
-    if anchors is None:
-        anchors = anchors_of(native, w, by)
     codes, keys = _keys_and_groups(native, by)
-    earliest = np.array([anchors[k] for k in keys], dtype=np.int64)
-    rows, start, end = window_rows(ticks, earliest[codes] if len(keys) else ticks, w, unit)
+    if anchors is None:  # this frame's own
+        earliest = _earliest(ticks, codes, len(keys))
+    else:
+        earliest = np.array([anchors[k] for k in keys], dtype=np.int64)
+    rows, start, end = window_rows(ticks, w, unit, earliest, codes if len(keys) > 1 else None)
     kind = f"datetime64[{unit}]"
     drop = [] if w.time in set(by) else [w.time]
     if _is_polars(native):
