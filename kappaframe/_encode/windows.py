@@ -51,6 +51,8 @@ _PART = re.compile(r"(\d+)(ns|us|µs|ms|s|mo|m|h|d|w|q|y)")
 _UNITS_SHOWN = "ns, us, ms, s, m, h, d, w, mo, q, y"
 #: 1970-01-01 was a Thursday: weeks (from Monday) start 4 days later.
 _MONDAY = 4
+#: Candidate (row, window) entries tried at once for a period in months.
+_BLOCK = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -329,13 +331,17 @@ def _calendar_rows(
     longest = (31 * months + 7 * weeks + days) * day + step
     e_months, e_weeks, e_days, e_step = w.every.ticks(unit)
     shortest = (28 * e_months + 7 * e_weeks + e_days) * day + e_step
-    position = np.arange(len(ticks), dtype=np.intp)
+    n, steps = len(ticks), int(longest // shortest) + 2
+    block = max(1, _BLOCK // max(n, 1))  # steps tried at once: memory bounded
     rows, index = [], []
-    for back in range(int(longest // shortest) + 2):
-        j = k - back
-        start = _add(base, w.every, unit, j)
-        inside = (j >= 0) & _inside(start, _add(start, w.period, unit), ticks, w.closed)
-        rows.append(position[inside])
+    for first in range(0, steps, block):
+        back = np.arange(first, min(first + block, steps), dtype=np.int64)
+        row = np.repeat(np.arange(n, dtype=np.intp), len(back))
+        j = k[row] - np.tile(back, n)
+        start = _add(base[row], w.every, unit, j)
+        end = _add(start, w.period, unit)
+        inside = (j >= 0) & _inside(start, end, ticks[row], w.closed)
+        rows.append(row[inside])
         index.append(j[inside])
     row, j = np.concatenate(rows), np.concatenate(index)
     order = np.lexsort((j, row))

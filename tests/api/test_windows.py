@@ -31,6 +31,12 @@ def _times(rng: np.random.Generator, n: int, date: bool) -> list:
     return [s.date() for s in stamps] if date else stamps
 
 
+def _micros(values: object) -> list[int]:
+    """Times as integer microseconds (dates at midnight), whatever library gave them."""
+    stamps = np.asarray(pd.to_datetime(pd.Series(values)).to_numpy(), dtype="datetime64[us]")
+    return stamps.astype(np.int64).tolist()
+
+
 def _polars_windows(frame: pl.DataFrame, by: list[str], **options: object) -> set:
     """(row, window start, window end) of every row in every window, by polars itself."""
     out = (
@@ -40,20 +46,16 @@ def _polars_windows(frame: pl.DataFrame, by: list[str], **options: object) -> se
         .explode("row")
         .drop_nulls("row")
     )
-    return {
-        (r["row"], pd.Timestamp(r["_lower_boundary"]), pd.Timestamp(r["_upper_boundary"]))
-        for r in out.iter_rows(named=True)
-    }
+    starts, ends = _micros(out["_lower_boundary"]), _micros(out["_upper_boundary"])
+    return set(zip(out["row"].to_list(), starts, ends, strict=True))
 
 
 def _our_windows(frame: pd.DataFrame, by: list[str], **options: object) -> set:
     w = check_windows("t", **options)
     assert w is not None
     out = with_windows(frame, w, by)
-    return {
-        (int(r), pd.Timestamp(s), pd.Timestamp(e))
-        for r, s, e in zip(out["row"], out["window_start"], out["window_end"], strict=True)
-    }
+    starts, ends = _micros(out["window_start"]), _micros(out["window_end"])
+    return set(zip(out["row"].tolist(), starts, ends, strict=True))
 
 
 @pytest.mark.parametrize("date", [False, True])
