@@ -35,8 +35,6 @@ __all__ = ["ROW_COLUMN", "WindowedReader", "time_ticks", "windowed", "with_windo
 #: The column holding each row's position in the input, for items named by position.
 ROW_COLUMN = "__row__"
 
-_MISSING = object()
-
 
 def _pl() -> Any:
     return sys.modules.get("polars")
@@ -221,9 +219,13 @@ def _values(native: Any, name: Hashable, rows: np.ndarray) -> list[Any]:
 
 
 def _key(value: Any) -> Any:
+    """A key value as a dictionary key: every kind of missing (NaN, NA, NaT) is ``None``.
+
+    (``None`` survives pickling to a Dask worker and back; a sentinel object would not.)
+    """
     try:
         if value is None or pd.isna(value):
-            return _MISSING
+            return None
     except (TypeError, ValueError):
         pass
     return value

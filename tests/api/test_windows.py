@@ -323,3 +323,19 @@ def test_trend_plot_needs_a_windowed_result() -> None:
     res = kf.pairwise(_team(30), ["ana", "ben"])
     with pytest.raises(KappaFrameError, match="time= and every="):
         kf.trend_plot(res)
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")
+def test_a_missing_group_key_has_its_own_windows_on_every_way_in(tmp_path: object) -> None:
+    """A missing ``by`` key is a group (sorted last) whose windows start at its own time."""
+    team = _team(120)
+    team["project"] = team["project"].astype(object)
+    team.loc[team.index % 7 == 0, "project"] = None
+    options = {"by": "project", "time": "day", "every": "1w", "period": "2w"}
+    want = _plain(kf.pairwise(team, ["ana", "ben"], **options))
+    assert want["project"].isna().any()
+    want["project"] = [None if pd.isna(p) else p for p in want["project"]]
+    for way in ("polars", "dask", "parquet"):
+        got = _plain(kf.pairwise(_way(way, team, tmp_path), ["ana", "ben"], **options))
+        got["project"] = [None if pd.isna(p) else p for p in got["project"]]
+        pd.testing.assert_frame_equal(got, want, check_dtype=False, check_categorical=False)
