@@ -175,6 +175,8 @@ def pairwise(
         column's type) after ``by``; windows with no rows are absent, as in polars. A row
         is in every window holding its time (in the long layout, each rating by its own
         row's time). Text is read as ISO 8601; a time zone or a missing time is an error.
+        A DuckDB relation or PySpark DataFrame computes each row's window in its counting
+        query when the windows are one grid (``period`` equal to ``every``).
     every : str, optional
         How often a window starts, one unit of polars' duration language: "2h", "1d",
         "1w" (weeks start on Monday), "1mo", "1q", "1y". Needed with ``time``.

@@ -33,6 +33,8 @@ __all__ = [
     "Duration",
     "Windows",
     "check_windows",
+    "grid_starts",
+    "on_grid",
     "parse_duration",
     "window_rows",
 ]
@@ -360,3 +362,58 @@ def _estimate(ticks: np.ndarray, base: np.ndarray, w: Windows, unit: str) -> np.
     day = _UNIT_NS["D"] // _UNIT_NS[unit]
     size = (7 * weeks + days) * day + step
     return np.maximum((ticks - base) // size, 0)
+
+
+# ---- windows as one grid (what an SQL engine computes) -------------------------------------
+
+
+def on_grid(w: Windows) -> str | None:
+    """Why the windows are not one grid of whole cells (``None``: they are).
+
+    They are when every row is in exactly the one window of its grid cell, wherever a
+    group starts: ``period`` equal to ``every``, a left-closed window (or a right-closed
+    one of fixed length), and an offset of whole months for windows of months (a day
+    offset would clamp at a month's end). A grid cell is then a number an engine computes
+    from a row's date parts (``grid_starts`` turns it back into the window).
+    """
+    if w.period != w.every and w.period.ticks("ns") != w.every.ticks("ns"):
+        return f"period= ({w.period.text}) differs from every= ({w.every.text})"
+    if w.every.months:
+        if w.offset.weeks or w.offset.days or w.offset.nanos:
+            return f"offset= ({w.offset.text}) is not whole months"
+        if w.closed != "left":
+            return f"closed={w.closed!r} with windows of months"
+    elif w.closed not in ("left", "right"):
+        return f"closed={w.closed!r}"
+    if w.offset.months and not w.every.months:
+        return f"offset= ({w.offset.text}) has months"
+    return None
+
+
+def grid_step(w: Windows) -> tuple[int, int, int]:
+    """The grid of fixed-length windows in microseconds: ``(anchor, offset, length)``.
+
+    A row at ``t`` microseconds is in cell ``(t - anchor - offset) // length`` (left-closed;
+    ``(t - anchor - offset - 1) // length`` right-closed). For windows of months, the
+    month counterparts: ``(0, offset months, months)``.
+    """
+    months, weeks, days, step = w.every.ticks("us")
+    if months:
+        return 0, w.offset.ticks("us")[0], months
+    day = _DAY_NS // 1_000
+    anchor = _MONDAY * day if weeks else 0
+    _, o_weeks, o_days, o_step = w.offset.ticks("us")
+    return anchor, (7 * o_weeks + o_days) * day + o_step, (7 * weeks + days) * day + step
+
+
+def grid_starts(cell: np.ndarray, w: Windows, unit: str) -> tuple[np.ndarray, np.ndarray]:
+    """The start and end (ticks of ``unit``) of each grid cell (see ``grid_step``)."""
+    anchor, offset, length = grid_step(w)
+    cell = np.asarray(cell, dtype=np.int64)
+    if w.every.months:
+        month = (cell * length + offset).astype("datetime64[M]")
+        start = month.astype(f"datetime64[{unit}]").astype(np.int64)
+    else:
+        micros = anchor + offset + cell * length
+        start = micros.astype("datetime64[us]").astype(f"datetime64[{unit}]").astype(np.int64)
+    return start, _add(start, w.period, unit)

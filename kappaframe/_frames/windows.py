@@ -24,7 +24,14 @@ import numpy as np
 import pandas as pd
 
 from .._encode.codes import encode_groups
-from .._encode.windows import WINDOW_COLUMNS, Windows, window_rows
+from .._encode.windows import (
+    WINDOW_COLUMNS,
+    Windows,
+    grid_starts,
+    grid_step,
+    on_grid,
+    window_rows,
+)
 from .._errors import KappaFrameError, arg, missing_columns, ways
 from .engines import EngineFrame
 from .pandas import PandasFrame
@@ -321,14 +328,7 @@ def windowed(frame: Any, w: Windows, by: Sequence[Hashable], row: bool = False) 
     ``row``: carry each row's position in the input as ``ROW_COLUMN``.
     """
     if isinstance(frame, EngineFrame):
-        raise KappaFrameError(
-            f"windows over time ({arg('time')}) are computed in Python, and a "
-            f"{frame.engine} input is counted in its engine; select the columns you need "
-            "and bring them into pandas or polars first (e.g. relation.pl() or "
-            "spark_df.toPandas()), or add the window columns in the engine (date_trunc) "
-            f"and pass them as {arg('by')}.",
-            option="time",
-        )
+        return WindowedEngine(frame, w, list(by))
     if isinstance(frame, PartReader):
         return WindowedReader(frame, w, list(by), row)
     native: Any = frame.frame if isinstance(frame, PandasFrame) else frame.source
@@ -459,3 +459,112 @@ class _Counted(_Windowed):
         start = self.seen
         self.seen += len(part)
         return self.func(with_windows(part, self.w, self.by, self.anchors, row=start), *args)
+
+
+#: The grid cell column an engine computes (see ``kappaframe._encode.windows.on_grid``).
+_CELL = "__window_cell__"
+
+
+class WindowedEngine(EngineFrame):
+    """A DuckDB or PySpark input counted per window in its engine.
+
+    The engine computes each row's grid cell from the time's date parts (one integer
+    column, a group key of the counting query); the cells that come back get their
+    ``window_start`` and ``window_end`` here. Only windows that are one grid of whole
+    cells (``period`` equal to ``every``; see ``on_grid``) are computed so.
+    """
+
+    def __init__(self, inner: EngineFrame, w: Windows, by: list[Hashable]) -> None:
+        why = on_grid(w)
+        if why is not None:
+            raise KappaFrameError(
+                f"a {inner.engine} input is counted in its engine, which computes windows "
+                f"that are one grid of whole cells only, and here {why}. Pass period= equal "
+                "to every= (and closed='left'), or bring the rows into pandas or polars "
+                "first (relation.pl(), spark_df.toPandas()).",
+                option="time",
+            )
+        windowed_frame_check(inner.columns(), w)
+        import narwhals as nw
+
+        dtype = inner.frame.collect_schema()[str(w.time)]
+        if not isinstance(dtype, (nw.Date, nw.Datetime)) and dtype not in (nw.Date, nw.Datetime):
+            raise KappaFrameError(
+                f"time column {w.time!r} has type {dtype} in the {inner.engine} input, not "
+                "a date or timestamp; cast it there first (CAST(col AS TIMESTAMP)).",
+                option="time",
+            )
+        if isinstance(dtype, nw.Datetime) and dtype.time_zone is not None:
+            raise KappaFrameError(
+                f"time column {w.time!r} is time-zone aware ({dtype.time_zone}) in the "
+                f"{inner.engine} input; windows are counted on wall-clock time: cast it to a "
+                "timestamp without time zone there (CAST(col AS TIMESTAMP_NTZ) in Spark, "
+                "CAST(col AS TIMESTAMP) in DuckDB).",
+                option="time",
+            )
+        empty = inner.empty()
+        _, unit, typed = time_ticks(empty, w.time)
+        w.check_unit(unit, w.time)
+        super().__init__(inner.frame.with_columns(_cell(w, inner.frame, unit).alias(_CELL)))
+        self.w, self.by, self.unit, self.typed = w, by, unit, typed
+        self._empty = with_windows(empty, w, by, anchors={})
+        self._names = inner.columns()
+
+    def columns(self) -> list[Hashable]:
+        keep = [c for c in self._names if c != self.w.time or c in self.by]
+        return [*keep, *WINDOW_COLUMNS]
+
+    def empty(self) -> Any:
+        return self._empty
+
+    def wide_cells(self, raters: Sequence[Hashable], by: Sequence[Hashable]) -> Any:
+        return self._bounds(super().wide_cells(raters, self._keys(by)))
+
+    def long_cells(self, by: Sequence[Hashable], *args: Any) -> Any:
+        return self._bounds(super().long_cells(self._keys(by), *args))
+
+    def _keys(self, by: Sequence[Hashable]) -> list[Hashable]:
+        return [*(b for b in by if b not in WINDOW_COLUMNS), _CELL]
+
+    def _bounds(self, cells: Any) -> Any:
+        """The cells with ``window_start``/``window_end`` in place of the grid cell."""
+        start, end = grid_starts(cells[_CELL].to_numpy(dtype=np.int64), self.w, self.unit)
+        kind = f"datetime64[{self.unit}]"
+        at = list(cells.columns).index(_CELL)
+        cells = cells.drop(columns=[_CELL])
+        cells.insert(at, WINDOW_COLUMNS[0], self.typed(start.astype(kind)))
+        cells.insert(at + 1, WINDOW_COLUMNS[1], self.typed(end.astype(kind)))
+        return cells
+
+
+def _cell(w: Windows, frame: Any, unit: str) -> Any:
+    """The engine expression of each row's grid cell (narwhals), from its date parts."""
+    import narwhals as nw
+
+    t = nw.col(str(w.time))
+    anchor, offset, length = grid_step(w)
+    if w.every.months:
+        months = (t.dt.year() - 1970) * 12 + t.dt.month() - 1
+        return (months - offset) // length
+    micros = _days_from_civil(nw, t) * 86_400_000_000
+    if unit != "D":
+        micros = micros + (
+            t.dt.hour() * 3_600_000_000
+            + t.dt.minute() * 60_000_000
+            + t.dt.second() * 1_000_000
+            + t.dt.microsecond()
+        )
+    shift = anchor + offset + (1 if w.closed == "right" else 0)
+    return (micros - shift) // length
+
+
+def _days_from_civil(nw: Any, t: Any) -> Any:
+    """Days since 1970-01-01 of a date's year, month and day (Hinnant's days_from_civil)."""
+    month = t.dt.month()
+    year = t.dt.year() - nw.when(month <= 2).then(1).otherwise(0)
+    era = year // 400
+    yoe = year - era * 400
+    shifted = nw.when(month > 2).then(month - 3).otherwise(month + 9)
+    doy = (153 * shifted + 2) // 5 + t.dt.day() - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468

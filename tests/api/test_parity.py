@@ -296,10 +296,17 @@ def way_duckdb(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
 def way_spark(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
     session = case.request.getfixturevalue("spark_session")
     rows = [
-        tuple(None if isinstance(v, float) and np.isnan(v) else v for v in row)
+        tuple(
+            None
+            if isinstance(v, float) and np.isnan(v)
+            else v.to_pydatetime()
+            if isinstance(v, pd.Timestamp)
+            else v
+            for v in row
+        )
         for row in case.df.itertuples(index=False)
     ]
-    schema = ", ".join(f"{c} string" for c in case.df.columns)
+    schema = ", ".join(f"{c} {'timestamp_ntz' if c == 't' else 'string'}" for c in case.df.columns)
     res = kf.pairwise(session.createDataFrame(rows, schema), by=BY, **case.cats(), **opts)
     assert isinstance(res, pd.DataFrame)
     return res
@@ -645,6 +652,27 @@ def test_parity_windows(
     case.df = with_time(case.df)
     got = WAYS[way](case, WINDOWS)
     assert list(got.columns[:3]) == [BY, "window_start", "window_end"]
+    assert_same(_window_numbers(got), _window_numbers(want))
+
+
+#: Windows an engine computes in its own query: one grid of whole cells (period = every).
+GRID_WINDOWS: dict[str, Any] = {"time": "t", "every": "2w"}
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # an edge window
+@pytest.mark.parametrize("way", ["duckdb", "spark", "polars_lazy", "dask", "cli"])
+def test_parity_grid_windows(
+    way: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Calendar windows counted inside DuckDB and Spark: the windows and numbers of pandas."""
+    want = kf.pairwise(with_time(DF), by=BY, categories=CATS, **GRID_WINDOWS)
+    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
+    case.df = with_time(case.df)
+    got = WAYS[way](case, GRID_WINDOWS)
     assert_same(_window_numbers(got), _window_numbers(want))
 
 

@@ -271,12 +271,54 @@ def test_time_zones_and_hours_on_dates_are_refused() -> None:
         kf.pairwise(team.assign(day="last monday"), ["ana", "ben"], time="day", every="1d")
 
 
-def test_engines_say_the_way_out() -> None:
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # a short last month
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"every": "1w"},
+        {"every": "1d", "offset": "6h"},
+        {"every": "5h", "closed": "right"},
+        {"every": "2mo", "offset": "1mo"},
+        {"every": "1q"},
+    ],
+)
+def test_duckdb_counts_calendar_windows_in_its_query(options: dict) -> None:
+    """One grid of whole windows is computed in the engine: the windows of pandas."""
     duckdb = pytest.importorskip("duckdb")
-    team = _team(30)
+    pytest.importorskip("narwhals")
+    team = _team()
+    team["day"] += pd.to_timedelta(np.arange(len(team)) * 37, unit="s")  # off the hour
+    long = team.assign(item=range(len(team))).melt(
+        id_vars=["item", "day", "project"], value_vars=["ana", "ben"], var_name="r", value_name="l"
+    )
+    layout = {"item": "item", "rater": "r", "label": "l"}
+    for frame, raters, extra in ((team, ["ana", "ben", "cai"], {}), (long, None, layout)):
+        want = kf.pairwise(frame, raters, by="project", time="day", **extra, **options)
+        got = kf.pairwise(
+            duckdb.from_df(frame), raters, by="project", time="day", **extra, **options
+        )
+        pd.testing.assert_frame_equal(_plain(got), _plain(want), check_dtype=False)
+
+
+def test_duckdb_dates_and_what_an_engine_refuses() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    pytest.importorskip("narwhals")
+    team = _team().assign(day=lambda d: d["day"].dt.date)
     relation = duckdb.from_df(team)
-    with pytest.raises(KappaFrameError, match=r"bring them into pandas or polars"):
-        kf.pairwise(relation, ["ana", "ben"], time="day", every="1d")
+    got = kf.pairwise(relation, ["ana", "ben"], time="day", every="1w")
+    want = kf.pairwise(team, ["ana", "ben"], time="day", every="1w")
+    np.testing.assert_array_equal(
+        got["window_start"].to_numpy("datetime64[D]"),
+        np.array(want["window_start"].tolist(), dtype="datetime64[D]"),
+    )
+    np.testing.assert_allclose(got["kappa"], want["kappa"], rtol=0, atol=1e-12)
+    with pytest.raises(KappaFrameError, match=r"period= \(2w\) differs.*relation.pl\(\)"):
+        kf.pairwise(relation, ["ana", "ben"], time="day", every="1w", period="2w")
+    text = duckdb.from_df(team.assign(day=team["day"].astype(str)))
+    with pytest.raises(KappaFrameError, match=r"CAST\(col AS TIMESTAMP\)"):
+        kf.pairwise(text, ["ana", "ben"], time="day", every="1w")
+    with pytest.raises(KappaFrameError, match="every rating of every item"):
+        kf.overall(relation, ["ana", "ben"], time="day", every="1w")
 
 
 def test_a_window_column_already_there_is_refused() -> None:
