@@ -352,7 +352,11 @@ class WindowedReader(PartReader):
         self.by = by
         self.row = row and not inner.distributed  # Dask names items by its index
         self._anchors: dict[tuple, int] | None = None
+        self._rows = 0  # the input's rows, counted with the earliest times
         windowed_frame_check(inner.columns(), w)
+        # The time column is read as a group key is: on its own (a CSV file's labels
+        # then become numbers as they would without it).
+        inner.wrap()(inner.empty()).keys(w.time)
 
     @property
     def output(self) -> str:  # type: ignore[override]
@@ -384,8 +388,9 @@ class WindowedReader(PartReader):
         """Each group's earliest time, over every part (read once)."""
         if self._anchors is None:
             found = self.inner.map([*self.by, self.w.time], _part_anchors, self.w, self.by)
+            self._rows = sum(n for _, n in found)
             merged: dict[tuple, int] = {}
-            for part in found:
+            for part, _ in found:
                 for key, value in part.items():
                     merged[key] = min(value, merged.get(key, value))
             self._anchors = merged
@@ -409,9 +414,18 @@ class WindowedReader(PartReader):
         together: Hashable | None = None,
         compact: Sequence[Hashable] = (),
     ) -> list[Any]:
-        return self.inner.map(
-            self._read(columns), self._func(func), *args, together=together, compact=compact
+        windowed = self._func(func)
+        out = self.inner.map(
+            self._read(columns), windowed, *args, together=together, compact=compact
         )
+        if isinstance(windowed, _Counted) and windowed.seen != self._rows:
+            # The reader started over (a file's column changed its type half-way): the
+            # rows were numbered twice. Number them again, in one pass now.
+            windowed = self._func(func)
+            out = self.inner.map(
+                self._read(columns), windowed, *args, together=together, compact=compact
+            )
+        return out
 
     def reduce(
         self,
@@ -432,8 +446,8 @@ class WindowedReader(PartReader):
         )
 
 
-def _part_anchors(part: Any, w: Windows, by: list[Hashable]) -> dict[tuple, int]:
-    return anchors_of(part, w, by)
+def _part_anchors(part: Any, w: Windows, by: list[Hashable]) -> tuple[dict[tuple, int], int]:
+    return anchors_of(part, w, by), len(part)
 
 
 class _Windowed:

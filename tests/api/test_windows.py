@@ -381,3 +381,20 @@ def test_a_missing_group_key_has_its_own_windows_on_every_way_in(tmp_path: objec
         got = _plain(kf.pairwise(_way(way, team, tmp_path), ["ana", "ben"], **options))
         got["project"] = [None if pd.isna(p) else p for p in got["project"]]
         pd.testing.assert_frame_equal(got, want, check_dtype=False, check_categorical=False)
+
+
+def test_file_items_are_named_by_their_row_across_batches(tmp_path: object) -> None:
+    """Items of a file in windows keep the row number they have in the file."""
+    team = _team(300)
+    path = tmp_path / "team.csv"  # type: ignore[operator]
+    team.to_csv(path, index=False)
+    options = {"time": "day", "every": "1w", "period": "2w", "labels": True}
+    got = kf.items(kf.scan(path, batch_size=40), ["ana", "ben", "cai"], **options)
+    want = kf.items(pl.from_pandas(team), ["ana", "ben", "cai"], **options).to_pandas()
+    assert sorted(set(got["item"])) == list(range(300))
+    assert len(got) == len(want) > 500  # two windows for almost every row
+    keys = ["window_start", "item"]
+    got = got.sort_values(keys).reset_index(drop=True)
+    want = want.sort_values(keys).reset_index(drop=True)
+    assert got["item"].tolist() == want["item"].tolist()
+    assert got["ana"].tolist() == want["ana"].tolist() == team["ana"][got["item"]].tolist()
