@@ -398,3 +398,20 @@ def test_file_items_are_named_by_their_row_across_batches(tmp_path: object) -> N
     want = want.sort_values(keys).reset_index(drop=True)
     assert got["item"].tolist() == want["item"].tolist()
     assert got["ana"].tolist() == want["ana"].tolist() == team["ana"][got["item"]].tolist()
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # a rater with itself
+def test_raters_and_matrix_in_windows_are_those_of_each_window() -> None:
+    team = _team()
+    raters = ["ana", "ben", "cai"]
+    res = kf.raters(team, raters, time="day", every="1mo")
+    matrix = kf.matrix(team, raters, time="day", every="1mo")
+    months = team["day"].dt.to_period("M")
+    assert res["window_start"].nunique() == months.nunique() == 4
+    for start, rows in res.groupby("window_start"):
+        sub = team[months == pd.Period(start, "M")]
+        np.testing.assert_allclose(
+            rows["mean_kappa"], kf.raters(sub, raters)["mean_kappa"], rtol=0, atol=1e-12
+        )
+        square = matrix.loc[start].droplevel(0)
+        np.testing.assert_allclose(square, kf.matrix(sub, raters), rtol=0, atol=1e-12)
