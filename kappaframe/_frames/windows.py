@@ -9,8 +9,11 @@ loop over parts (``kappaframe._api.plan``), so every part gets the same windows.
 window arithmetic is ``kappaframe._encode.windows``.
 
 A group's windows start from its earliest time (polars' ``group_by_dynamic`` with
-``group_by``): an input read in parts is first read once for each group's earliest time
-(the time and ``by`` columns only).
+``group_by``). When the windows are one grid of whole cells (``period`` equal to
+``every``; ``kappaframe._encode.windows.on_grid``) a row's window is its grid cell, the
+same whichever group it is in, and each part is windowed on its own. Otherwise an input
+read in parts is first read once for each group's earliest time (the time and ``by``
+columns only).
 """
 
 from __future__ import annotations
@@ -275,12 +278,17 @@ def with_windows(
             )
     ticks, unit, typed = time_ticks(native, w.time)
     w.check_unit(unit, w.time)
-    codes, keys = _keys_and_groups(native, by)
-    if anchors is None:  # this frame's own
-        earliest = _earliest(ticks, codes, len(keys))
+    if on_grid(w) is None:  # one grid: any time at or before the rows starts it alike
+        first = np.array([ticks.min()], dtype=np.int64) if len(ticks) else ticks[:0]
+        rows, start, end = window_rows(ticks, w, unit, first, None)
     else:
-        earliest = np.array([anchors[k] for k in keys], dtype=np.int64)
-    rows, start, end = window_rows(ticks, w, unit, earliest, codes if len(keys) > 1 else None)
+        codes, keys = _keys_and_groups(native, by)
+        if anchors is None:  # this frame's own
+            earliest = _earliest(ticks, codes, len(keys))
+        else:
+            earliest = np.array([anchors[k] for k in keys], dtype=np.int64)
+        group = codes if len(keys) > 1 else None
+        rows, start, end = window_rows(ticks, w, unit, earliest, group)
     kind = f"datetime64[{unit}]"
     drop = [] if w.time in set(by) else [w.time]
     if _is_polars(native):
@@ -401,6 +409,8 @@ class WindowedReader(PartReader):
         return list(dict.fromkeys([*wanted, *self.by, self.w.time]))
 
     def _func(self, func: Callable[..., Any]) -> Any:
+        if on_grid(self.w) is None and not self.row:  # no pass first: see with_windows
+            return _Windowed(func, self.w, self.by, None)
         anchors = self.anchors()
         if self.row:
             return _Counted(func, self.w, self.by, anchors)
@@ -454,7 +464,11 @@ class _Windowed:
     """``func`` of a part in windows (picklable: it runs on a Dask worker)."""
 
     def __init__(
-        self, func: Callable[..., Any], w: Windows, by: list[Hashable], anchors: dict[tuple, int]
+        self,
+        func: Callable[..., Any],
+        w: Windows,
+        by: list[Hashable],
+        anchors: dict[tuple, int] | None,
     ) -> None:
         self.func, self.w, self.by, self.anchors = func, w, by, anchors
 
