@@ -40,7 +40,17 @@ from .engines import EngineFrame
 from .pandas import PandasFrame
 from .parts import PartReader
 
-__all__ = ["ROW_COLUMN", "WindowedReader", "time_ticks", "windowed", "with_windows"]
+__all__ = [
+    "ROW_COLUMN",
+    "WindowedEngine",
+    "WindowedReader",
+    "anchors_of",
+    "polars_window_dtype",
+    "time_ticks",
+    "windowed",
+    "windowed_frame_check",
+    "with_windows",
+]
 
 #: The column holding each row's position in the input, for items named by position.
 ROW_COLUMN = "__row__"
@@ -97,12 +107,11 @@ def _pandas_ticks(series: pd.Series, column: Hashable) -> tuple[np.ndarray, str,
         return values.view(np.int64), unit, lambda a: a
     values = series.to_numpy(dtype=object)
     _no_nulls(pd.isna(values), column)
-    present = [v for v in values[:1000]]
-    if present and all(isinstance(v, dt.date) and not isinstance(v, dt.datetime) for v in present):
+    if len(values) and all(isinstance(v, dt.date) and not isinstance(v, dt.datetime) for v in values):
         days = np.array(values, dtype="datetime64[D]")
         return days.view(np.int64), "D", lambda a: a.astype(object)
-    if present and all(isinstance(v, dt.datetime) for v in present):
-        if any(v.tzinfo is not None for v in present):
+    if len(values) and all(isinstance(v, dt.datetime) for v in values):
+        if any(v.tzinfo is not None for v in values):
             raise _zoned(column, "a time zone")
         stamps = np.array(values, dtype="datetime64[us]")
         return stamps.view(np.int64), "us", lambda a: a
@@ -146,10 +155,13 @@ def polars_window_dtype(dtype: Any, w: Windows) -> Any:
 
 
 def _text_ticks(values: np.ndarray, column: Hashable, dtype: str) -> np.ndarray:
+    """ISO 8601 text as microseconds; NumPy's words for no time or a moving one refused."""
     if not all(isinstance(v, str) for v in values):
         raise _not_temporal(column, dtype)
     try:
         stamps = np.array(values, dtype="datetime64[us]")
+        if np.isnat(stamps).any() or {"today", "now"} & {v.strip().lower() for v in values}:
+            raise ValueError("not a time")
     except ValueError:
         bad = next(v for v in values if not _iso(v))
         raise KappaFrameError(
@@ -166,10 +178,10 @@ def _text_ticks(values: np.ndarray, column: Hashable, dtype: str) -> np.ndarray:
 
 def _iso(value: str) -> bool:
     try:
-        np.datetime64(value, "us")
+        stamp = np.datetime64(value, "us")
     except ValueError:
         return False
-    return True
+    return not np.isnat(stamp) and value.strip().lower() not in ("today", "now")
 
 
 def _no_nulls(missing: np.ndarray, column: Hashable) -> None:

@@ -415,3 +415,23 @@ def test_raters_and_matrix_in_windows_are_those_of_each_window() -> None:
         )
         square = matrix.loc[start].droplevel(0)
         np.testing.assert_allclose(square, kf.matrix(sub, raters), rtol=0, atol=1e-12)
+
+
+def test_arrow_times_keep_their_type_and_numpys_words_are_no_times() -> None:
+    pa = pytest.importorskip("pyarrow")
+    team = _team(120)
+    want = kf.pairwise(team, ["ana", "ben"], time="day", every="1mo")
+    for dtype in (pd.ArrowDtype(pa.timestamp("ms")), pd.ArrowDtype(pa.date32())):
+        column = team["day"] if dtype.pyarrow_dtype == pa.timestamp("ms") else team["day"].dt.date
+        got = kf.pairwise(
+            team.assign(day=column.astype(dtype)), ["ana", "ben"], time="day", every="1mo"
+        )
+        assert got["window_start"].dtype == dtype
+        assert [pd.Timestamp(t) for t in got["window_start"]] == want["window_start"].tolist()
+        np.testing.assert_allclose(got["kappa"], want["kappa"], rtol=0, atol=1e-12)
+    for word in ("NaT", "today", "now"):
+        text = team.assign(day=team["day"].astype(str)).assign(
+            day=lambda d: d["day"].where(d.index != 5, word)
+        )
+        with pytest.raises(KappaFrameError, match=f"holds '{word}', which is not an ISO 8601"):
+            kf.pairwise(text, ["ana", "ben"], time="day", every="1mo")
