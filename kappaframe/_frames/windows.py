@@ -107,7 +107,8 @@ def _pandas_ticks(series: pd.Series, column: Hashable) -> tuple[np.ndarray, str,
         return values.view(np.int64), unit, lambda a: a
     values = series.to_numpy(dtype=object)
     _no_nulls(pd.isna(values), column)
-    if len(values) and all(isinstance(v, dt.date) and not isinstance(v, dt.datetime) for v in values):
+    dates = all(isinstance(v, dt.date) and not isinstance(v, dt.datetime) for v in values)
+    if len(values) and dates:
         days = np.array(values, dtype="datetime64[D]")
         return days.view(np.int64), "D", lambda a: a.astype(object)
     if len(values) and all(isinstance(v, dt.datetime) for v in values):

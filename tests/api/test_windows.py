@@ -430,8 +430,7 @@ def test_arrow_times_keep_their_type_and_numpys_words_are_no_times() -> None:
         assert [pd.Timestamp(t) for t in got["window_start"]] == want["window_start"].tolist()
         np.testing.assert_allclose(got["kappa"], want["kappa"], rtol=0, atol=1e-12)
     for word in ("NaT", "today", "now"):
-        text = team.assign(day=team["day"].astype(str)).assign(
-            day=lambda d: d["day"].where(d.index != 5, word)
-        )
+        days = team["day"].astype(str)
+        text = team.assign(day=days.where(days.index != 5, word))
         with pytest.raises(KappaFrameError, match=f"holds '{word}', which is not an ISO 8601"):
             kf.pairwise(text, ["ana", "ben"], time="day", every="1mo")
