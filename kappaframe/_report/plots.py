@@ -992,6 +992,10 @@ def trend_plot(
     """
     require_matplotlib()
     check_axes(ax)
+    if title is not None and not isinstance(title, str):
+        raise KappaFrameTypeError(
+            f"title must be text (or None); got {type(title).__name__}.", option="title"
+        )
     frame = _pandas_result(data)
     missing = [c for c in ("window_start", "window_end") if c not in frame.columns]
     if missing:

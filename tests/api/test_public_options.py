@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import pandas as pd
 import pytest
 
 import kappaframe as kf
@@ -21,6 +22,13 @@ from kappaframe import cli
 
 TEAM = kf.datasets.labeling_team()
 R = ["ana", "ben", "cai"]
+#: A result in time windows (what trend_plot draws): one item a day.
+WINDOWED = kf.pairwise(
+    TEAM.assign(day=pd.Timestamp("2024-03-04") + pd.to_timedelta(TEAM["item"], unit="D")),
+    R,
+    time="day",
+    every="1mo",
+)
 
 CALLS: dict[str, Callable[..., Any]] = {
     "pairwise": lambda **o: kf.pairwise(TEAM, R, **o),
@@ -38,6 +46,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "accessor.overall": lambda **o: TEAM.kappa.overall(R, **o),
     "accessor.items": lambda **o: TEAM.kappa.items(R, **o),
     "accessor.rater_confusion": lambda **o: TEAM.kappa.rater_confusion(R, **o),
+    "trend_plot": lambda **o: kf.trend_plot(WINDOWED, **o),
 }
 
 #: Positional data arguments, given by the calls above.
@@ -46,6 +55,7 @@ GIVEN = {"data", "raters", "a", "b", "y1", "y2"}
 #: Options where a free value is a valid answer, not an error (a label, a name, a seed).
 FREE = {
     ("*", "seed"),  # any seed NumPy takes
+    ("*", "title"),  # any text
 }
 
 
