@@ -37,7 +37,7 @@ from ._register import (
     register_polars_when_imported,
 )
 from ._report.display import register_formatter
-from ._report.plots import bland_altman_plot, confusion_plot, heatmap
+from ._report.plots import bland_altman_plot, confusion_plot, heatmap, trend_plot
 from ._stats.scales import SCALES
 from ._version import __version__
 
@@ -80,6 +80,7 @@ __all__ = [
     "scan",
     "score",
     "threshold_sweep",
+    "trend_plot",
 ]
 
 register_pandas()

@@ -61,6 +61,8 @@ BaselineState = Literal["ok", "inconclusive", "dropped", "new", "missing", "unde
 SizeAlternative = Literal["greater", "two-sided"]
 #: ``sample_size``: kappaSize's closed form where it has one, else a simulation; or either.
 SizeMethod = Literal["auto", "goodness-of-fit", "simulation"]
+#: Which bounds of a time window hold the times on them (polars' ``closed``).
+Closed = Literal["left", "right", "both", "none"]
 
 __all__ = [
     "AlphaCentre",
@@ -72,6 +74,7 @@ __all__ = [
     "CIDist",
     "CIMethod",
     "CategoryMethod",
+    "Closed",
     "Columns",
     "CompareMethod",
     "ConsensusModel",

@@ -232,6 +232,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "sample_size",
             "score",
             "threshold_sweep",
+            "trend_plot",
         ]
     )
 

@@ -40,7 +40,7 @@ from .._stats import dawid_skene as _model
 from .._stats.bootstrap import make_rng
 from .._stats.consensus import Consensus, check_ties, majority
 from .._stats.items import per_item
-from .._types import ConsensusModel, Duplicates, Ties
+from .._types import Closed, ConsensusModel, Duplicates, Ties
 from .lazy import Planned, lazy_result, planned_layout
 from .options import (
     as_list,
@@ -52,6 +52,7 @@ from .options import (
 )
 from .plan import adapt, gather_units
 from .units import UnitRatings, key_raters, sorted_units
+from .windows import check_windows, in_windows
 
 __all__ = ["CONFUSION_COLUMNS", "CONSENSUS_MODELS", "MAX_LABEL_CELLS", "items", "rater_confusion"]
 
@@ -321,6 +322,11 @@ def items(
     rater: Hashable | None = None,
     label: Hashable | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
+    time: Hashable | None = None,
+    every: str | None = None,
+    period: str | None = None,
+    offset: str | None = None,
+    closed: Closed = "left",
     categories: Sequence[Any] | None = None,
     duplicates: Duplicates = "raise",
     reference: Hashable | None = None,
@@ -358,6 +364,9 @@ def items(
         item is needed together) and comes back as a Dask DataFrame.
     raters, rater, label, by, categories, duplicates
         As in ``pairwise``. Items are identified within their group.
+    time, every, period, offset, closed
+        Agreement per time window (keys ``window_start``, ``window_end``), as in
+        ``pairwise``: an item is identified within its group and window.
     item : column name, optional
         Long layout (with ``rater`` and ``label``): the item id column. Wide layout
         (``item`` alone): the column naming each row's item (no rater); without it a
@@ -479,7 +488,9 @@ def items(
     long = check_layout(
         raters, item=item, rater=rater, label=label, categories=categories, duplicates=duplicates
     )
-    frame = adapt(data)
+    windows = check_windows(time, every, period, offset, closed)
+    frame, by, row = in_windows(data, windows, by, row=long is None and key is None)
+    key = row if row is not None else key
     if s.reference is not None and long is None:
         err = missing_columns([s.reference], frame.columns(), "reference column")
         if err is not None:

@@ -22,6 +22,7 @@ from .counts import Counts
 from .options import as_list, check_columns, check_layout
 from .plan import Counted, delayed_counts
 from .prepare import LongLayout, eager_adapter, long_columns, wide_raters
+from .windows import windowed_schema
 
 __all__ = ["Planned", "Planner", "deferred", "lazy_result", "planned_layout"]
 
@@ -142,8 +143,10 @@ def deferred(
         return func(data, *args, **kwargs)
     from .._frames import polars as polars_frames
 
-    source = polars_frames.schema_of(data)
-    planned = planner(list(source), _call_options(func, data, args, kwargs))
+    source, options = windowed_schema(
+        polars_frames.schema_of(data), _call_options(func, data, args, kwargs)
+    )
+    planned = planner(list(source), options)
     if planned is None:
         return func(data, *args, **kwargs)
     keys = as_list(planned.count["by"], list(source))
@@ -187,6 +190,8 @@ def _dask_deferred(
 ) -> Any:
     """``func`` on a Dask DataFrame, as a graph when no pass over the data must come first."""
     options = _call_options(func, data, args, kwargs)
+    if options.get("time") is not None:  # each group's first window: a pass comes first
+        return func(data, *args, **kwargs)
     if any(options.get(k) is not None for k in _LONG) or options.get("categories") is None:
         return func(data, *args, **kwargs)
     planned = planner(list(data.columns), options)

@@ -20,6 +20,7 @@ from .._encode.codes import Groups, object_array
 from .._errors import (
     KappaFrameError,
     UndefinedKappaWarning,
+    arg,
     bad_option,
     user_stacklevel,
 )
@@ -49,6 +50,7 @@ from .._types import (
     Benchmark,
     CategoryMethod,
     CIDist,
+    Closed,
     Distance,
     Duplicates,
     Layout,
@@ -70,6 +72,7 @@ from .options import (
 )
 from .per_label import set_distance_weights, set_options
 from .prepare import Prepared
+from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -244,6 +247,11 @@ def overall(
     rater: Hashable | None = None,
     label: Hashable | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
+    time: Hashable | None = None,
+    every: str | None = None,
+    period: str | None = None,
+    offset: str | None = None,
+    closed: Closed = "left",
     method: Method | Sequence[Method] = "fleiss",
     weights: str | ArrayLike | None = None,
     level: Level = "nominal",
@@ -297,6 +305,9 @@ def overall(
         an array, the labels of its columns, default 0, 1, ...), ``item`` a column of
         item ids that is not counted (as ``kappaframe.category_counts`` writes it), and
         ``raters``, ``rater`` and ``label`` do not apply.
+    time, every, period, offset, closed
+        Agreement per time window (keys ``window_start``, ``window_end``), as in
+        ``pairwise``; not with ``layout="counts"``.
     method : str or list of str, default "fleiss"
         One or more of "fleiss", "light", "conger", "krippendorff", "gwet_ac1",
         "gwet_ac2", "brennan_prediger", "percent": one row per method (per group), in
@@ -535,6 +546,13 @@ def overall(
     ci = options.ci
     if layout not in LAYOUTS:
         raise bad_option("layout", layout, LAYOUTS)
+    windows = check_windows(time, every, period, offset, closed)
+    if windows is not None and layout == "counts":
+        raise KappaFrameError(
+            f"{arg('time')} windows rows of ratings; a table of counts has no time per "
+            f"rating. Pass the ratings (layout='ratings'), or one table per window.",
+            option="time",
+        )
     source: Any
     if layout in ("counts", "table") and sets is not None:
         raise KappaFrameError(
@@ -551,8 +569,9 @@ def overall(
         categories_used = source.categories
         rt = source.ratings  # the table's rows give the order of its labels
     else:
+        frame, by, _ = in_windows(data, windows, by)
         prep = prepare_ratings(
-            data, raters, by, item, rater, label, None if sets else categories, duplicates, sets
+            frame, raters, by, item, rater, label, None if sets else categories, duplicates, sets
         )
         _needs_ratings(prep, "overall()")
         if level == "ordinal":  # interval and ratio need numbers anyway

@@ -17,7 +17,16 @@ from .._frames.arrays import factorize_any
 from .._schema import TIDY_COLUMNS, Column, Table
 from .._stats.agreement import Weights, pair_agreement
 from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
-from .._types import Alternative, Benchmark, CIDist, CIMethod, Duplicates, Scale, Stat
+from .._types import (
+    Alternative,
+    Benchmark,
+    CIDist,
+    CIMethod,
+    Closed,
+    Duplicates,
+    Scale,
+    Stat,
+)
 from .assemble import matrix_schema, matrix_table, tidy, tidy_schema
 from .counts import Counts
 from .lazy import Planned, lazy_result, planned_layout
@@ -33,6 +42,7 @@ from .options import (
     with_reference,
 )
 from .plan import adapt, count_input, prepare_input
+from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -107,6 +117,11 @@ def pairwise(
     rater: Hashable | None = None,
     label: Hashable | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
+    time: Hashable | None = None,
+    every: str | None = None,
+    period: str | None = None,
+    offset: str | None = None,
+    closed: Closed = "left",
     weights: str | ArrayLike | None = None,
     categories: Sequence[Any] | None = None,
     scale: Scale = "landis_koch",
@@ -153,6 +168,27 @@ def pairwise(
     by : column name or list of names, optional
         Group keys; one block of pairs per group, groups sorted by key. A missing key
         is a group of its own, sorted last.
+    time : column name, optional
+        A date or datetime column: agreement per time window, the windows of polars'
+        ``group_by_dynamic(time, every=, period=, offset=, closed=, group_by=by)``. The
+        result gets the key columns ``window_start`` and ``window_end`` (of the time
+        column's type) after ``by``; windows with no rows are absent, as in polars. A row
+        is in every window holding its time (in the long layout, each rating by its own
+        row's time). Text is read as ISO 8601; a time zone or a missing time is an error.
+        A DuckDB relation or PySpark DataFrame computes each row's window in its counting
+        query when the windows are one grid (``period`` equal to ``every``).
+    every : str, optional
+        How often a window starts, one unit of polars' duration language: "2h", "1d",
+        "1w" (weeks start on Monday), "1mo", "1q", "1y". Needed with ``time``.
+    period : str, optional
+        How long a window lasts (default ``every``; units may combine: "3d12h"). Longer
+        than ``every`` gives overlapping (rolling) windows, a row counted in each;
+        shorter leaves gaps whose rows are in no window.
+    offset : str, optional
+        Shift of the window starts ("6h", "-1d"). A group's first window is the one
+        holding its earliest time.
+    closed : {"left", "right", "both", "none"}, default "left"
+        Which bounds a window holds.
     weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
         Disagreement weights over the categories (a square, non-negative matrix with
         zero diagonal, or a pandas frame labelled by category). An asymmetric matrix is
@@ -312,14 +348,22 @@ def pairwise(
     >>> res = kf.pairwise(df, stats=["pabak", "gwet_ac1"], reference="ann2")
     >>> round(float(res["pabak"].iloc[0]), 4), round(float(res["gwet_ac1"].iloc[0]), 4)
     (0.5, 0.5294)
+
+    Agreement per calendar week (weeks start on Monday):
+
+    >>> days = pd.to_datetime(["2024-05-08", "2024-05-13", "2024-05-10", "2024-05-15"])
+    >>> res = kf.pairwise(df.assign(day=days), time="day", every="1w", min_items=None)
+    >>> [str(d.date()) for d in res["window_start"]], res["kappa"].tolist()
+    (['2024-05-06', '2024-05-13'], [1.0, 0.0])
     """
     extra, min_items = _pair_settings(
         ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,
         alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,
         min_items=min_items, weights=weights, scale=scale, by=by, reference=reference,
     )  # fmt: skip
+    frame, by, _ = in_windows(data, check_windows(time, every, period, offset, closed), by)
     prep = prepare_input(
-        adapt(data),
+        frame,
         with_reference(raters, reference),
         by=by,
         item=item,
@@ -352,6 +396,11 @@ def matrix(
     rater: Hashable | None = None,
     label: Hashable | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
+    time: Hashable | None = None,
+    every: str | None = None,
+    period: str | None = None,
+    offset: str | None = None,
+    closed: Closed = "left",
     stat: Stat = "kappa",
     weights: str | ArrayLike | None = None,
     categories: Sequence[Any] | None = None,
@@ -367,6 +416,9 @@ def matrix(
     ----------
     data, raters, item, rater, label, by, weights, categories, duplicates
         As in ``pairwise``.
+    time, every, period, offset, closed
+        Agreement per time window (keys ``window_start``, ``window_end``), as in
+        ``pairwise``.
     stat : {"kappa", "p_o", "p_e", "n"}, default "kappa"
     min_overlap : int, optional
         Cells of pairs sharing fewer items are NaN (``stat="n"`` still shows the count).
@@ -400,8 +452,9 @@ def matrix(
     """
     check_stat(stat)
     check_settings(weights=weights)
+    frame, by, _ = in_windows(data, check_windows(time, every, period, offset, closed), by)
     prep = prepare_input(
-        adapt(data),
+        frame,
         raters,
         by=by,
         item=item,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import sys
 import time
 from collections.abc import Hashable
 from typing import Any, cast
@@ -24,7 +25,9 @@ from .._errors import (
 )
 from .._frames.engines import EngineFrame
 from .._frames.kinds import adapt as input_adapter
+from .._frames.pandas import PandasFrame
 from .._frames.parts import PartReader
+from .._frames.windows import WindowedReader
 from .counts import Counts, combine
 from .options import as_list, check_columns, check_layout, check_min_overlap
 from .prepare import (
@@ -62,9 +65,17 @@ def adapt(data: Any) -> Frame | PartReader | EngineFrame:
     A DuckDB relation or a PySpark DataFrame becomes an ``EngineFrame``: its pair
     counts are computed in the engine (``engine_counts``).
     """
-    if isinstance(data, Counted):
-        return data  # type: ignore[return-value]
+    if isinstance(data, (Counted, PartReader, EngineFrame)) or _adapted(data):
+        return data
     return input_adapter(data)
+
+
+def _adapted(data: Any) -> bool:
+    """Whether ``data`` is an adapter already (an input windowed over time, say)."""
+    if isinstance(data, PandasFrame):
+        return True
+    polars_frames = sys.modules.get("kappaframe._frames.polars")
+    return polars_frames is not None and isinstance(data, polars_frames.PolarsFrame)
 
 
 def output_of(frame: Frame | PartReader | EngineFrame) -> str:
@@ -171,7 +182,9 @@ def gather_units(
     check_layout(raters, **_layout_options(options))
     if isinstance(frame, EngineFrame):
         raise _every_rating(frame)
-    if isinstance(frame, PartReader) and frame.output == "lazy":
+    if isinstance(frame, WindowedReader) and frame.output == "lazy":
+        frame = frame.eager()
+    elif isinstance(frame, PartReader) and frame.output == "lazy":
         frame = eager_adapter(frame.source)  # type: ignore[attr-defined]
     if isinstance(frame, PartReader):
         return unit_parts(frame, raters, min_raters=min_raters, key=key, **options)

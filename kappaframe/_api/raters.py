@@ -18,10 +18,11 @@ from .._errors import warn_undefined
 from .._schema import RATER_COLUMNS, Column, Table
 from .._stats.agreement import agreement, require_symmetric, weight_matrix
 from .._stats.raters import label_mix, partner_summary
-from .._types import Duplicates
+from .._types import Closed, Duplicates
 from .assemble import key_columns
 from .many_common import WHY_SYMMETRIC, pair_tables, prepare_ratings
 from .options import check_settings
+from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -39,6 +40,11 @@ def raters(
     rater: Hashable | None = None,
     label: Hashable | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
+    time: Hashable | None = None,
+    every: str | None = None,
+    period: str | None = None,
+    offset: str | None = None,
+    closed: Closed = "left",
     weights: str | ArrayLike | None = None,
     categories: Sequence[Any] | None = None,
     duplicates: Duplicates = "raise",
@@ -59,6 +65,9 @@ def raters(
     ----------
     data, raters, item, rater, label, by, weights, categories, duplicates
         As in ``pairwise``.
+    time, every, period, offset, closed
+        Per time window (keys ``window_start``, ``window_end`` after ``by``), as in
+        ``pairwise``.
 
     Returns
     -------
@@ -115,7 +124,8 @@ def raters(
     ('ann3', 0.182)
     """
     check_settings(weights=weights, by=by, output=RATER_COLUMNS, what="raters")
-    prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
+    frame, by, _ = in_windows(data, check_windows(time, every, period, offset, closed), by)
+    prep = prepare_ratings(frame, raters, by, item, rater, label, categories, duplicates)
     prep.require_order(weights)
     n_raters = len(prep.raters)
     n_groups = prep.groups.n_groups

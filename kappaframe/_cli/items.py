@@ -29,7 +29,7 @@ from .ratings import (
     text_options,
     tool_export,
 )
-from .report import settings
+from .report import settings, window_options
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -83,14 +83,15 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     by = list(args.by or [])
     options = text_options(args)
     log.debug("flags: %s", settings(args, fmt))
-    resolve_exclude(args, by, long, options)
+    keys = [*by, *([args.time] if args.time is not None else [])]  # read as group keys
+    resolve_exclude(args, keys, long, options)
     if args.reference is not None and not long and args.input != STDIO:
         _check_reference(args, options)
     progress = False if args.no_progress or args.quiet else None
-    data = read_whole(args, needed_columns(args, by, long), by, long, options, progress)
+    data = read_whole(args, needed_columns(args, keys, long), keys, long, options, progress)
     key = [] if long or args.item is None else [args.item]
     label_columns = (
-        [args.label] if long else (args.raters or [c for c in data if c not in {*by, *key}])
+        [args.label] if long else (args.raters or [c for c in data if c not in {*keys, *key}])
     )
     if args.map or args.drop_labels:
         data = relabel(data, label_columns, args.map, args.drop_labels)
@@ -120,6 +121,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             min_p=args.min_p,
             max_support=args.max_support,
             labels=args.labels,
+            **window_options(args),
         )
     relay(str(w.message) for w in caught)
     created = datetime.now(timezone.utc).replace(microsecond=0)

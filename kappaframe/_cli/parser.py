@@ -197,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
         "is unchanged (default 10; 0 gives every row its band)",
     )
     _multi_label_flags(report)
+    _window_flags(report)
     out = _output_flags(report, OUTPUT_FORMATS)
     out.add_argument(
         "--fail-under",
@@ -277,6 +278,39 @@ def _multi_label_flags(command: argparse.ArgumentParser) -> None:
         metavar="METHOD",
         help="also agreement on each label, present or absent (kf.per_label): cohen per "
         "pair, or fleiss (the default), krippendorff, ... over all raters",
+    )
+
+
+def _window_flags(command: argparse.ArgumentParser) -> None:
+    """``--time COL --every 1w [--period 4w]``: agreement per time window."""
+    from .._types import Closed
+
+    group = command.add_argument_group(
+        "over time",
+        "one result per time window (polars' group_by_dynamic windows), keyed by "
+        "window_start and window_end after the --by columns",
+    )
+    group.add_argument(
+        "--time", metavar="COL", help="the date or datetime column (ISO 8601 text in CSV)"
+    )
+    group.add_argument(
+        "--every",
+        metavar="DURATION",
+        help="a window starts every DURATION: 2h, 1d, 1w (from Monday), 1mo, 1q, 1y",
+    )
+    group.add_argument(
+        "--period",
+        metavar="DURATION",
+        help="a window lasts DURATION (default --every); longer gives rolling windows",
+    )
+    group.add_argument(
+        "--offset", metavar="DURATION", help="shift the window starts, e.g. 6h or -1d"
+    )
+    group.add_argument(
+        "--closed",
+        choices=list(get_args(Closed)),
+        default="left",
+        help="which bounds a window holds (default left)",
     )
 
 
@@ -512,6 +546,7 @@ def _items_command(commands: Any) -> None:
         default=None,
         help="one column per rater with their label (default: in the queue only)",
     )
+    _window_flags(items)
     _output_flags(items, (*ITEM_FORMATS, *TOOL_FORMATS))
     _message_flags(items)
 

@@ -28,6 +28,15 @@ from .stream import scan_input, stream_read_errors, streamable
 _UNBOUNDED = ("n", "z")
 
 
+def window_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``--time``, ``--every``, ``--period``, ``--offset``, ``--closed`` as Python options."""
+    names = ("time", "every", "period", "offset")
+    given = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
+    if given or args.closed != "left":
+        given["closed"] = args.closed
+    return given
+
+
 def _test_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options that shape the --ci columns, as pairwise() and overall() take them."""
     return {
@@ -163,18 +172,19 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 "--overall with its methods, or give the pairs table as the baseline.",
                 err,
             )
-    resolve_exclude(args, by, long, options)
-    needed = needed_columns(args, by, long)
+    keys = [*by, *([args.time] if args.time is not None else [])]  # read as group keys
+    resolve_exclude(args, keys, long, options)
+    needed = needed_columns(args, keys, long)
     progress = False if args.no_progress or args.quiet else None
     stream = args.stream and streamable(args, fmt)
     if stream:
         with stream_read_errors(args), comma_hint(args):
-            source, data = scan_input(args, fmt, needed, by, options, progress)
+            source, data = scan_input(args, fmt, needed, keys, options, progress)
     else:
-        data = read_whole(args, needed, by, long, options, progress)
+        data = read_whole(args, needed, keys, long, options, progress)
         source = data
 
-    label_columns = [args.label] if long else (args.raters or [c for c in data if c not in by])
+    label_columns = [args.label] if long else (args.raters or [c for c in data if c not in keys])
     if args.map or args.drop_labels:
         data = relabel(data, label_columns, args.map, args.drop_labels)
         source = data
@@ -197,6 +207,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         "weights": args.weights,
         "categories": None if multi else categories,
         "duplicates": args.duplicates,
+        **window_options(args),
     }
     set_options = {"multi_sep": sep} if multi else {}
     if args.distance is not None:
@@ -236,7 +247,15 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             if args.overall
             else None
         )
-        summary = rater_summary(source, raters, **shared) if args.raters_summary else None
+        summary = None
+        if args.raters_summary:
+            if args.time is not None:
+                raise KappaFrameError(
+                    "--raters-summary is not computed per time window; leave out --time, "
+                    "or run it on each window's rows.",
+                    option="time",
+                )
+            summary = rater_summary(source, raters, **shared)
         labels = (
             per_label(
                 source,
@@ -275,7 +294,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     created = datetime.now(timezone.utc).replace(microsecond=0)
     report = Report(
         tidy=tidy,
-        data=None if stream else data,
+        data=None if stream or args.time is not None else data,  # heatmaps: not per window
         source=shown_input(args.input),
         raters=raters,
         by=by,

@@ -50,6 +50,7 @@ __all__ = [
     "squares_figure",
     "stat_label",
     "text_width",
+    "trend_plot",
 ]
 
 #: ``confusion_plot(normalize=...)``: rows sum to 1, columns sum to 1, or all cells do.
@@ -1058,3 +1059,169 @@ def bland_altman_plot(
     )
     ax.legend(loc="best", fontsize=FONT_MIN + 1, frameon=False)
     return fig
+
+
+#: The columns that name one line of a trend (besides the ``by`` columns).
+_SERIES = ("rater_a", "rater_b", "method", "rater")
+
+
+@_plain_text
+def trend_plot(
+    data: Any,
+    *,
+    value: str | None = None,
+    scale: Scale | None = "landis_koch",
+    title: str | None = None,
+    ax: Axes | None = None,
+) -> Figure:
+    """Draw an agreement coefficient over time: one line per pair or group, with its interval.
+
+    ``data`` is a result computed in time windows (``time=``, ``every=``): each row is
+    drawn at the middle of its window, ``(window_start + window_end) / 2``. One line per
+    series: the ``by`` columns with ``rater_a`` and ``rater_b`` (``pairwise``), ``method``
+    (``overall``) or ``rater``. With ``ci_low`` and ``ci_high`` (``ci=``) each line has
+    its interval as a band around it. Behind the lines, the interpretation scale's bands
+    (Landis & Koch's by default), each labelled at the right. Windows with no rows are
+    absent from the result, so a line joins the windows that have data; an undefined
+    coefficient (NaN) leaves a gap.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
+        A windowed result of ``pairwise``, ``overall`` or another table with
+        ``window_start``, ``window_end`` and the coefficient column.
+    value : str, optional
+        The column drawn; default ``kappa``, else ``value`` (``overall``).
+    scale : str, mapping or None, default "landis_koch"
+        The interpretation bands drawn behind, as in ``pairwise``; None draws none.
+    title : str, optional
+        Default "<value> over time".
+    ax : matplotlib Axes, optional
+        Draw into this Axes; default a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    KappaFrameError
+        ``data`` has no window columns (it was not computed with ``time=``) or no
+        ``value`` column.
+
+    See Also
+    --------
+    pairwise, overall : with ``time=`` and ``every=``, the windows drawn here.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import kappaframe as kf
+    >>> df = pd.DataFrame({
+    ...     "day": pd.date_range("2024-01-01", periods=14, freq="D"),
+    ...     "ann1": ["a", "b"] * 7,
+    ...     "ann2": ["a", "b", "b"] * 4 + ["a", "b"],
+    ... })
+    >>> res = kf.pairwise(df, time="day", every="1w", min_items=None)
+    >>> fig = kf.trend_plot(res)
+    >>> len(fig.axes[0].lines), fig.axes[0].get_title()
+    (1, 'kappa over time')
+    """
+    require_matplotlib()
+    check_axes(ax)
+    if title is not None and not isinstance(title, str):
+        raise KappaFrameTypeError(
+            f"title must be text (or None); got {type(title).__name__}.", option="title"
+        )
+    frame = _pandas_result(data)
+    missing = [c for c in ("window_start", "window_end") if c not in frame.columns]
+    if missing:
+        raise KappaFrameError(
+            f"trend_plot() draws a result computed in time windows, and this one has no "
+            f"{missing[0]!r} column; compute it with time= and every= (e.g. "
+            "kf.pairwise(df, time='date', every='1w')).",
+            option="data",
+        )
+    if value is None:
+        value = "kappa" if "kappa" in frame.columns else "value"
+    if value not in frame.columns:
+        shown = ", ".join(map(str, frame.columns))
+        raise KappaFrameError(
+            f"value={value!r} is not a column of the result ({shown}); pass value= as one "
+            "of its numeric columns.",
+            option="value",
+        )
+    import pandas as pd
+
+    start = pd.to_datetime(frame["window_start"])
+    middle = start + (pd.to_datetime(frame["window_end"]) - start) / 2
+    names = list(frame.columns)
+    keys = names[: names.index("window_start")] + [c for c in _SERIES if c in names]
+    if ax is None:
+        fig = _new_figure(8.0, 4.5)
+        ax = fig.subplots()
+    else:
+        fig = cast("Figure", ax.figure)
+    y = pd.to_numeric(frame[value], errors="coerce").to_numpy(dtype=float)
+    with_ci = "ci_low" in names and "ci_high" in names
+    low = frame["ci_low"].to_numpy(dtype=float) if with_ci else y
+    high = frame["ci_high"].to_numpy(dtype=float) if with_ci else y
+    series = (
+        frame.groupby(keys, sort=False, dropna=False).indices if keys else {"": np.arange(len(y))}
+    )
+    for key, rows in series.items():
+        rows = np.asarray(rows)[np.argsort(middle.to_numpy()[rows], kind="stable")]
+        parts = key if isinstance(key, tuple) else (key,)
+        label = ", ".join(str(p) for p in parts) if keys else str(value)
+        (line,) = ax.plot(middle.iloc[rows], y[rows], marker="o", markersize=3, label=label)
+        if with_ci:
+            ax.fill_between(
+                middle.iloc[rows], low[rows], high[rows], color=line.get_color(), alpha=0.18
+            )
+    shown_values = np.concatenate([y, low, high])
+    shown_values = shown_values[np.isfinite(shown_values)]
+    bottom = min(0.0, float(shown_values.min()) - 0.05) if shown_values.size else 0.0
+    ax.set_ylim(max(-1.0, bottom), 1.0)
+    if scale is not None:
+        _scale_bands(ax, resolve_scale(scale), max(-1.0, bottom))
+    ax.set_ylabel(str(value))
+    ax.set_xlabel("window (drawn at its middle)")
+    ax.set_title(title if title is not None else f"{value} over time")
+    if keys and len(series) > 1:
+        ax.legend(fontsize=FONT_TICKS, loc="lower left")
+    fig.autofmt_xdate()
+    return fig
+
+
+def _pandas_result(result: Any) -> Any:
+    """A result as a pandas frame (a polars one converted, a LazyFrame collected)."""
+    import pandas as pd
+
+    if isinstance(result, pd.DataFrame):
+        return result
+    if hasattr(result, "collect"):
+        result = result.collect()
+    if hasattr(result, "to_pandas"):
+        return result.to_pandas()
+    raise KappaFrameTypeError(
+        f"trend_plot() takes a result frame (pandas or polars); got {type(result).__name__}."
+    )
+
+
+def _scale_bands(ax: Axes, scale: Any, bottom: float) -> None:
+    """The scale's bands as shaded strips, lowest first, each named at the right edge."""
+    from matplotlib.colors import Normalize
+
+    lower, upper = scale.limits()
+    cmap = colours.kappa_colormap()
+    norm = Normalize(vmin=-1.0, vmax=1.0)
+    transform = ax.get_yaxis_transform()
+    for lo, hi, name in zip(lower, upper, scale.labels, strict=True):
+        lo, hi = max(float(lo), bottom), float(hi)
+        if hi <= lo:
+            continue
+        ax.axhspan(lo, hi, color=cmap(norm((lo + hi) / 2)), alpha=0.12, zorder=0, lw=0)
+        ax.text(
+            1.005, (lo + hi) / 2, str(name), transform=transform, va="center", ha="left",
+            fontsize=FONT_MIN, clip_on=False,
+        )  # fmt: skip

@@ -75,7 +75,8 @@ DF = make_ratings()
 def to_long(df: pd.DataFrame) -> pd.DataFrame:
     """One row per rating: item, rater, label (missing labels dropped), group."""
     wide = df.assign(item=[f"i{i:03d}" for i in range(len(df))])
-    long = wide.melt(id_vars=["item", BY], value_vars=RATERS, var_name="rater", value_name="label")
+    ids = ["item", BY, *(["t"] if "t" in df else [])]  # the time column of windowed cases
+    long = wide.melt(id_vars=ids, value_vars=RATERS, var_name="rater", value_name="label")
     return long.dropna(subset=["label"]).reset_index(drop=True)
 
 
@@ -252,6 +253,8 @@ def cli_flags(opts: dict[str, Any]) -> list[str]:
             flags += [f"--{key.replace('_', '-')}", str(value)]
         elif key == "population":
             flags += ["--population", repr(value)]
+        elif key in ("time", "every", "period"):
+            flags += [f"--{key}", str(value)]
         else:
             raise AssertionError(f"no CLI flag known for {key!r}")
     return flags
@@ -293,10 +296,17 @@ def way_duckdb(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
 def way_spark(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
     session = case.request.getfixturevalue("spark_session")
     rows = [
-        tuple(None if isinstance(v, float) and np.isnan(v) else v for v in row)
+        tuple(
+            None
+            if isinstance(v, float) and np.isnan(v)
+            else v.to_pydatetime()
+            if isinstance(v, pd.Timestamp)
+            else v
+            for v in row
+        )
         for row in case.df.itertuples(index=False)
     ]
-    schema = ", ".join(f"{c} string" for c in case.df.columns)
+    schema = ", ".join(f"{c} {'timestamp_ntz' if c == 't' else 'string'}" for c in case.df.columns)
     res = kf.pairwise(session.createDataFrame(rows, schema), by=BY, **case.cats(), **opts)
     assert isinstance(res, pd.DataFrame)
     return res
@@ -591,6 +601,79 @@ def test_cli_csv_is_full_precision(
     want = normalise(kf.pairwise(DF, by=BY, categories=CATS, ci=0.95))
     for col in ["p_o", "p_e", "kappa", "se", "ci_low", "ci_high", "z", "p_value"]:
         np.testing.assert_array_equal(got[col].to_numpy(float), want[col].to_numpy(float), col)
+
+
+# ----------------------------------------------------------------------------- windows
+
+
+#: Agreement over time: overlapping six-week windows, a new one every two weeks.
+WINDOWS: dict[str, Any] = {"time": "t", "every": "2w", "period": "6w"}
+WINDOW_WAYS = [
+    "pandas",
+    "polars",
+    "polars_lazy",
+    "long_pandas",
+    "long_polars",
+    "crowd",
+    "scan_parquet",
+    "scan_csv",
+    "dask",
+    "cli",
+]
+
+
+def with_time(df: pd.DataFrame) -> pd.DataFrame:
+    """The ratings with a time column: one item every 17 hours from a Wednesday on."""
+    hours = pd.to_timedelta(np.arange(len(df)) * 17, unit="h")
+    return df.assign(t=pd.Timestamp("2024-01-03 09:00") + hours)
+
+
+def _window_numbers(res: pd.DataFrame) -> pd.DataFrame:
+    """The window bounds as numbers (nanoseconds), whatever type the way in gave them."""
+    res = res.copy()
+    for name in ("window_start", "window_end"):
+        res[name] = pd.to_datetime(res[name]).astype("datetime64[ns]").astype("int64")
+    return res
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # an edge window
+@pytest.mark.parametrize("way", WINDOW_WAYS)
+def test_parity_windows(
+    way: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Windows over time: the same windows and numbers on every way in that reads rows."""
+    want = kf.pairwise(with_time(DF), by=BY, categories=CATS, **WINDOWS)
+    assert want["window_start"].nunique() > 4
+    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
+    case.df = with_time(case.df)
+    got = WAYS[way](case, WINDOWS)
+    assert list(got.columns[:3]) == [BY, "window_start", "window_end"]
+    assert_same(_window_numbers(got), _window_numbers(want))
+
+
+#: Windows an engine computes in its own query: one grid of whole cells (period = every).
+GRID_WINDOWS: dict[str, Any] = {"time": "t", "every": "2w"}
+
+
+@pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # an edge window
+@pytest.mark.parametrize("way", ["duckdb", "spark", "polars_lazy", "dask", "cli"])
+def test_parity_grid_windows(
+    way: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Calendar windows counted inside DuckDB and Spark: the windows and numbers of pandas."""
+    want = kf.pairwise(with_time(DF), by=BY, categories=CATS, **GRID_WINDOWS)
+    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
+    case.df = with_time(case.df)
+    got = WAYS[way](case, GRID_WINDOWS)
+    assert_same(_window_numbers(got), _window_numbers(want))
 
 
 # ----------------------------------------------------------------------------- items

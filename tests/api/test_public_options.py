@@ -26,6 +26,13 @@ SCORES = pd.DataFrame({"ana": [1.0, 2, 3, 4], "ben": [2.0, 2, 3, 5], "cai": [1.0
 PAIRS = kf.pairwise(TEAM, R, ci=0.95)
 #: Set-valued labels (multi-label ratings), for per_label.
 SETS = pd.DataFrame({r: [[x] if isinstance(x, str) else None for x in TEAM[r]] for r in R})
+#: A result in time windows (what trend_plot draws): one item a day.
+WINDOWED = kf.pairwise(
+    TEAM.assign(day=pd.Timestamp("2024-03-04") + pd.to_timedelta(TEAM["item"], unit="D")),
+    R,
+    time="day",
+    every="1mo",
+)
 
 CALLS: dict[str, Callable[..., Any]] = {
     "pairwise": lambda **o: kf.pairwise(TEAM, R, **o),
@@ -62,6 +69,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "accessor.bland_altman_plot": lambda **o: _plot(SCORES.kappa.bland_altman_plot, R[:2], **o),
     "accessor.compare": lambda **o: TEAM.kappa.compare(("ana", "gold"), ("ben", "gold"), **o),
     "accessor.sample_size": lambda **o: TEAM.kappa.sample_size(R, **{"kappa0": 0.1, **o}),
+    "trend_plot": lambda **o: kf.trend_plot(WINDOWED, **o),
 }
 
 
@@ -78,6 +86,7 @@ GIVEN = {"data", "raters", "a", "b", "y1", "y2", "first", "second", "result", "b
 FREE = {
     ("*", "seed"),  # any seed NumPy takes
     ("*", "multi_sep"),  # any non-empty text separates labels
+    ("*", "title"),  # any text
 }
 
 
