@@ -204,6 +204,9 @@ class KappaAccessor(Generic[FrameT]):
         ci_dist: CIDist = "normal",
         population: float | None = None,
         benchmark: Benchmark = "point",
+        ci_method: CIMethod = "analytic",
+        n_boot: int | None = None,
+        seed: int | np.random.Generator | None = None,
     ) -> FrameT:
         return _overall.overall(
             self._frame,
@@ -225,6 +228,9 @@ class KappaAccessor(Generic[FrameT]):
             ci_dist=ci_dist,
             population=population,
             benchmark=benchmark,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            seed=seed,
         )
 
     @_documented(_raters.raters)

@@ -26,6 +26,7 @@ from .._errors import (
 from .._frames.tables import read_count_table
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, Column, Table
 from .._stats.agreement import agreement, one_vs_rest, require_symmetric, weight_matrix
+from .._stats.bootstrap_overall import bootstrap_overall
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
     Ratings,
@@ -40,6 +41,7 @@ from .._types import (
     Benchmark,
     CategoryMethod,
     CIDist,
+    CIMethod,
     Duplicates,
     Layout,
     Level,
@@ -184,6 +186,9 @@ def overall(
     ci_dist: CIDist = "normal",
     population: float | None = None,
     benchmark: Benchmark = "point",
+    ci_method: CIMethod = "analytic",
+    n_boot: int | None = None,
+    seed: int | np.random.Generator | None = None,
 ) -> FrameT:
     """One agreement coefficient over all raters at once, per group.
 
@@ -376,7 +381,14 @@ def overall(
     methods = check_overall_options(method, level, weights)
     check_settings(weights=weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall")
     options = check_pair_options(
-        ci, alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark
+        ci,
+        ci_method,
+        n_boot,
+        seed,
+        alternative=alternative,
+        ci_dist=ci_dist,
+        population=population,
+        benchmark=benchmark,
     )
     min_items = check_min_items(min_items)
     ci = options.ci
@@ -449,6 +461,22 @@ def overall(
             n=n_items[group_of_row],
             **options.test,
         )
+        if options.ci_method == "bootstrap":
+            boot = bootstrap_overall(
+                rt,
+                methods,
+                disagree,
+                weighted=weights is not None,
+                level=level,
+                categories=categories_used,
+                given=given,
+                ci=ci,
+                n_boot=options.n_boot or 1000,
+                seed=options.seed,
+            )
+            defined = np.isfinite(value)
+            for key in ("se", "ci_low", "ci_high"):
+                errors[key] = np.where(defined, _rows(boot, key), np.nan)
     band = interpret(scale_obj, value, errors, options)
     band, labels = with_min_items(band, n_items[group_of_row], min_items, scale_obj.labels)
     columns.append(Column("interpretation", "enum", band, categories=labels))
