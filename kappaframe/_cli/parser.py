@@ -158,8 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed",
         type=int,
         metavar="N",
-        help="seed of the bootstrap: the same intervals on every run; with --ci-method "
-        "bootstrap",
+        help="seed of the bootstrap: the same intervals on every run; with --ci-method bootstrap",
     )
     stats.add_argument(
         "--stats", nargs="+", metavar="NAME", help='extra coefficients per pair, or "all"'

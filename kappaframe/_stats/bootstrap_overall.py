@@ -136,8 +136,7 @@ def _group_seeds(seed: Any, n_groups: int) -> list[np.random.SeedSequence]:
 
 def _blocks(n_boot: int) -> list[tuple[int, int]]:
     return [
-        (r0, min(r0 + REPLICATES_PER_SEED, n_boot))
-        for r0 in range(0, n_boot, REPLICATES_PER_SEED)
+        (r0, min(r0 + REPLICATES_PER_SEED, n_boot)) for r0 in range(0, n_boot, REPLICATES_PER_SEED)
     ]
 
 
@@ -156,9 +155,7 @@ def _draws(
         yield generator.multinomial(n, probs, size=min(step, reps - r0))
 
 
-def replicate_counts(
-    freqs: Sequence[np.ndarray], n_boot: int, seed: Any
-) -> list[np.ndarray]:
+def replicate_counts(freqs: Sequence[np.ndarray], n_boot: int, seed: Any) -> list[np.ndarray]:
     """The draws ``bootstrap_overall`` makes: per group, (n_boot, patterns) item counts.
 
     ``freqs[g]`` holds how many items of group ``g`` share each pattern (in pattern
@@ -348,8 +345,7 @@ def _conger(
         total = shares.sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             p_e = (
-                (total * (total @ agree)).sum(axis=1)
-                - (shares * (shares @ agree)).sum(axis=(1, 2))
+                (total * (total @ agree)).sum(axis=1) - (shares * (shares @ agree)).sum(axis=(1, 2))
             ) / (r_eff * (r_eff - 1.0))
         return chance_corrected(pa, np.where(r_eff >= 2, p_e, np.nan))
 
@@ -486,10 +482,33 @@ def bootstrap_overall(
     )
     columns = design.columns if design.width else np.zeros((len(pat.rows), 0))
     names = list(methods)
-    out = {m: {key: np.full(n_groups, np.nan) for key in ("se", "ci_low", "ci_high")} for m in names}
+    out = {
+        m: {key: np.full(n_groups, np.nan) for key in ("se", "ci_low", "ci_high")} for m in names
+    }
     group_seeds = _group_seeds(seed, n_groups)
     blocks = _blocks(n_boot)
     threads = _bootstrap._workers() if workers is None else max(1, int(workers))
+
+    def run(
+        values: np.ndarray, task: tuple[int, int, int, int, int, np.random.SeedSequence]
+    ) -> None:
+        """Draw one block of replicates of one group and store each method's values."""
+        j, lo, hi, r0, r1, child = task
+        freq = pat.freq[lo:hi]
+        n = float(freq.sum())
+        at = r0
+        for draw in _draws(freq, r1 - r0, child, chunk_bytes):
+            weights = draw.astype(np.float64)
+            sums = weights @ columns[lo:hi]
+            stop = at + len(weights)
+            for m, name in enumerate(names):
+                if name == "light":
+                    assert design.light_cells is not None and design.light_finish
+                    tables = _light_tables(weights, design.light_cells[:, lo:hi], k)
+                    values[m, j, at:stop] = design.light_finish(tables)
+                else:
+                    values[m, j, at:stop] = design.finish[name](sums, n)
+            at = stop
 
     for g0 in range(0, n_groups, _GROUPS_AT_ONCE):
         batch = range(g0, min(g0 + _GROUPS_AT_ONCE, n_groups))
@@ -502,31 +521,13 @@ def bootstrap_overall(
                 continue
             tasks += [(j, lo, hi, r0, r1, c) for (r0, r1), c in zip(blocks, children, strict=True)]
 
-        def run(task: tuple[int, int, int, int, int, np.random.SeedSequence]) -> None:
-            j, lo, hi, r0, r1, child = task
-            freq = pat.freq[lo:hi]
-            n = float(freq.sum())
-            at = r0
-            for draw in _draws(freq, r1 - r0, child, chunk_bytes):
-                weights = draw.astype(np.float64)
-                sums = weights @ columns[lo:hi]
-                stop = at + len(weights)
-                for m, name in enumerate(names):
-                    if name == "light":
-                        assert design.light_cells is not None and design.light_finish
-                        tables = _light_tables(weights, design.light_cells[:, lo:hi], k)
-                        values[m, j, at:stop] = design.light_finish(tables)
-                    else:
-                        values[m, j, at:stop] = design.finish[name](sums, n)
-                at = stop
-
         used = min(threads, len(tasks))
         if used <= 1:
             for task in tasks:
-                run(task)
+                run(values, task)
         else:
             with ThreadPoolExecutor(used) as pool:
-                for done in [pool.submit(run, t) for t in tasks]:
+                for done in [pool.submit(run, values, t) for t in tasks]:
                     done.result()
         for m, name in enumerate(names):
             summary = percentile_summary(values[m], ci)
