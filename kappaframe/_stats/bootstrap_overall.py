@@ -423,18 +423,29 @@ def _light(design: _Design, pat: Patterns, k: int, disagree: np.ndarray) -> None
     design.light_finish = light
 
 
-def _light_tables(draws: np.ndarray, cells: np.ndarray, k: int) -> np.ndarray:
-    """(reps, P, K, K) pair tables: for each pair, the draws summed per cell."""
-    reps, u = draws.shape
-    out = np.empty((reps, len(cells), k * k))
-    onehot = np.zeros((u, k * k))
-    rows = np.arange(u)
-    for p, cell in enumerate(cells):
-        onehot[:] = 0.0
-        both = cell >= 0
-        onehot[rows[both], cell[both]] = 1.0
-        out[:, p, :] = draws @ onehot
-    return out.reshape(reps, len(cells), k, k)
+def _light_indicator(cells: np.ndarray, k: int) -> Any:
+    """The (pair, cell) x patterns indicator of Light's tables, sparse.
+
+    One entry per pattern and pair whose two raters both labeled it.
+    """
+    from scipy import sparse
+
+    n_pairs, u = cells.shape
+    both = cells >= 0
+    pair_of, pattern_of = np.nonzero(both)
+    return sparse.csr_matrix(
+        (np.ones(len(pair_of)), (pair_of * k * k + cells[both], pattern_of)),
+        shape=(n_pairs * k * k, u),
+    )
+
+
+def _light_tables(draws: np.ndarray, indicator: Any, k: int) -> np.ndarray:
+    """(reps, P, K, K) pair tables: each pair's cells summed over the drawn patterns.
+
+    One sparse product: the work grows with patterns x pairs x replicates, not times K^2.
+    """
+    tables = np.asarray(indicator @ draws.T).T
+    return np.ascontiguousarray(tables).reshape(len(draws), -1, k, k)
 
 
 # --------------------------------------------------------------------------- the call
@@ -489,6 +500,8 @@ def bootstrap_overall(
     blocks = _blocks(n_boot)
     threads = _bootstrap._workers() if workers is None else max(1, int(workers))
 
+    indicators: dict[int, Any] = {}  # Light's, per group (by its first pattern)
+
     def run(
         values: np.ndarray, task: tuple[int, int, int, int, int, np.random.SeedSequence]
     ) -> None:
@@ -503,8 +516,8 @@ def bootstrap_overall(
             stop = at + len(weights)
             for m, name in enumerate(names):
                 if name == "light":
-                    assert design.light_cells is not None and design.light_finish
-                    tables = _light_tables(weights, design.light_cells[:, lo:hi], k)
+                    assert design.light_finish is not None
+                    tables = _light_tables(weights, indicators[lo], k)
                     values[m, j, at:stop] = design.light_finish(tables)
                 else:
                     values[m, j, at:stop] = design.finish[name](sums, n)
@@ -519,6 +532,8 @@ def bootstrap_overall(
             children = group_seeds[g].spawn(len(blocks))
             if hi == lo:
                 continue
+            if design.light_cells is not None:
+                indicators[lo] = _light_indicator(design.light_cells[:, lo:hi], k)
             tasks += [(j, lo, hi, r0, r1, c) for (r0, r1), c in zip(blocks, children, strict=True)]
 
         used = min(threads, len(tasks))
