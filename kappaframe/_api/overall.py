@@ -272,6 +272,18 @@ def overall(
         probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
         for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
         ``kappaframe.benchmark`` gives every band's probability.
+    ci_method : {"analytic", "bootstrap"}, default "analytic"
+        ``"bootstrap"``: ``se`` is the standard deviation and ``ci_low``/``ci_high`` the
+        percentile interval of ``n_boot`` replicates of every method, each group's items
+        resampled with replacement (see Notes). ``se0``, ``z`` and ``p_value`` stay the
+        large-sample test of value = 0, as in ``pairwise`` (resampling the observed items
+        does not simulate the null); ``alternative``, ``ci_dist`` and ``population``
+        shape only those. Needs ``ci``.
+    n_boot : int, optional
+        Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"``.
+    seed : int or numpy.random.Generator, optional
+        Makes the bootstrap reproducible: the same numbers on any machine, any number of
+        threads, any row order and every way in. Only with ``ci_method="bootstrap"``.
 
     Returns
     -------
@@ -331,6 +343,37 @@ def overall(
     same derivation, when items have different numbers of labels); for every other
     method ``se0 = se`` and ``z = value / se``. ``p_value`` follows ``alternative``.
 
+    Bootstrap (``ci_method="bootstrap"``; Efron & Tibshirani 1993): each replicate
+    draws, in every group, as many items as the group has, with replacement, and
+    recomputes every method from them with the same formulas: ``p_o``, the shares
+    ``pi``, each rater's shares (Conger), each pair's table (Light) and Krippendorff's
+    pairable values and expected disagreement are all recounted. Every method of one
+    call reads the same replicates. The categories, and so the weights and Gwet's and
+    Brennan & Prediger's ``q``, are those of the whole data; a rater absent from a
+    replicate is absent there. ``se`` is the standard deviation of the replicates
+    (``ddof=1``) and the interval their ``(1 - ci) / 2`` and ``(1 + ci) / 2``
+    quantiles (linear interpolation; not clipped, replicates stay within [-1, 1] where
+    the coefficient does); undefined replicates (every drawn label in one category) are
+    left out, and fewer than two defined leave the row NaN. Items with the same labels
+    are interchangeable, so a replicate is drawn as one multinomial of the group's
+    ``n`` items over its distinct items (their category counts; their labels rater by
+    rater when "conger" or "light" is asked), with probabilities ``f_u / n``, and the
+    sums every coefficient needs are one matrix product. The distinct items are sorted
+    by their labels: the draws depend on the seed, the data and the methods asked
+    (counts, or labels rater by rater), never on the row order or the way in.
+
+    Krippendorff's alpha: Hayes & Krippendorff (2007; Krippendorff's "Algorithm for
+    bootstrapping a distribution of alpha", 2006, rev. 2011) resample pairs of values
+    from the matrix of observed coincidences ``o_ck`` (each pair drawn with probability
+    ``o_ck / n..``, a capped number of draws) and recompute only the observed
+    disagreement ``D_o``, holding the expected disagreement ``D_e`` at its observed
+    value; the pairs of one unit are drawn as if independent. The bootstrap here
+    resamples the units (items) with all their values and recomputes both ``D_o`` and
+    ``D_e``, as for every other method: it keeps the pairs of a unit together, so its
+    standard error agrees with the large-sample one (Gwet's linearization) on large
+    samples, and is wider than Hayes & Krippendorff's where values within a unit are
+    alike (Gwet 2015 notes theirs underestimates the standard error).
+
     References
     ----------
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
@@ -358,6 +401,20 @@ def overall(
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
     https://repository.upenn.edu/asc_papers/43
 
+    Efron, B., & Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*. Chapman
+    & Hall.
+
+    Hayes, A. F., & Krippendorff, K. (2007). Answering the call for a standard
+    reliability measure for coding data. *Communication Methods and Measures* 1(1),
+    77-89.
+
+    Krippendorff, K. (2006, revised 2011). Algorithm for bootstrapping a distribution
+    of alpha. Manuscript, Annenberg School for Communication, University of
+    Pennsylvania.
+
+    Gwet, K. L. (2015). Standard error of Krippendorff's alpha coefficient.
+    https://inter-rater-reliability.blogspot.com/2015/
+
     Examples
     --------
     Krippendorff's (2011) reliability data: 4 observers, 12 units, missing values.
@@ -377,6 +434,13 @@ def overall(
     >>> res = kf.overall(df, method="krippendorff", level="interval")
     >>> round(float(res["value"].iloc[0]), 3)
     0.849
+
+    A bootstrap interval for each coefficient (items resampled, 1,000 replicates):
+
+    >>> res = kf.overall(df, method=["krippendorff", "fleiss"], ci=0.95,
+    ...                  ci_method="bootstrap", seed=0)
+    >>> bool((res["ci_low"] < res["value"]).all() and (res["value"] < res["ci_high"]).all())
+    True
     """
     methods = check_overall_options(method, level, weights)
     check_settings(weights=weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall")
