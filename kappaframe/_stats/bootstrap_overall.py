@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._count.kernel import all_pairs
+from .._count.kernel import MAX_COUNT_BYTES, all_pairs
 from .._errors import KappaFrameError
 from . import bootstrap as _bootstrap
 from .agreement import agreement, chance_corrected
@@ -481,6 +481,18 @@ def bootstrap_overall(
     n_groups = rt.n_groups
     by_rater = any(m in NEEDS_RATERS for m in methods)
     pat = item_patterns(rt, by_rater)
+    width = 4 + 2 * k + len(methods)
+    width += k * rt.codes.shape[0] if "conger" in methods else 0
+    width += k * k if "krippendorff" in methods and level == "ordinal" else 0
+    size = len(pat.rows) * width * 8
+    if size > MAX_COUNT_BYTES:
+        raise KappaFrameError(
+            f"the bootstrap of {', '.join(methods)} would hold {size / 1024**3:.1f} GiB of "
+            f"per-item terms ({len(pat.rows):,} distinct items x {width:,} terms: "
+            "each rater's labels for Conger, K^2 for ordinal alpha); merge rare categories, "
+            "pass fewer raters or groups per call, or use ci_method='analytic'.",
+            option="ci_method",
+        )
     design = _design(
         pat,
         methods,

@@ -300,3 +300,13 @@ def test_the_input_is_not_modified() -> None:
     before = df.copy()
     kf.overall(df, method=UNWEIGHTED, ci=0.9, ci_method="bootstrap", n_boot=50, seed=1)
     pd.testing.assert_frame_equal(df, before)
+
+
+def test_too_many_terms_are_refused_before_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Terms that would not fit are refused with the size and the way out, not allocated."""
+    import kappaframe._stats.bootstrap_overall as module
+
+    monkeypatch.setattr(module, "MAX_COUNT_BYTES", 1000)
+    with pytest.raises(kf.KappaFrameError, match="ci_method='analytic'") as refused:
+        kf.overall(team(60, 4, seed=11), method="conger", ci=0.95, ci_method="bootstrap")
+    assert refused.value.option == "ci_method"
