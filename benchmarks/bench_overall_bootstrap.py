@@ -26,7 +26,7 @@ It checks that one CPU and all give the same numbers, and that the bootstrap sta
 errors are within 10% of the large-sample ones. Times are the best of ``--repeat``
 rounds, taking turns. Run from the repository root::
 
-    python benchmarks/bench_overall_bootstrap.py                       # about a minute
+    python benchmarks/bench_overall_bootstrap.py                       # a few minutes
     python benchmarks/bench_overall_bootstrap.py --scale 0.1 --repeat 1  # smoke run
 """
 
