@@ -33,7 +33,7 @@ import numpy as np
 from .._count.kernel import MAX_COUNT_BYTES, all_pairs
 from .._errors import KappaFrameError
 from . import bootstrap as _bootstrap
-from .agreement import agreement, chance_corrected
+from .agreement import chance_corrected, finish_agreement
 from .bootstrap import CHUNK_BYTES, check_bootstrap, make_rng, percentile_summary
 from .multirater import Ratings, level_weights
 
@@ -412,8 +412,15 @@ def _light(design: _Design, pat: Patterns, k: int, disagree: np.ndarray) -> None
         cells[p, both] = codes[both, a] * k + codes[both, b]
     design.light_cells = cells
 
+    flat = np.ascontiguousarray(disagree, dtype=float).reshape(k * k)
+
     def light(tables: np.ndarray) -> np.ndarray:
-        kappa = agreement(tables, disagree)["kappa"]  # (reps, P)
+        # ``agreement``'s sums, by einsum: no BLAS threads beside the drawing ones
+        n = tables.sum(axis=(-2, -1))
+        dis_obs = np.einsum("rpc,c->rp", tables.reshape(*tables.shape[:2], k * k), flat)
+        rows, cols = tables.sum(axis=-1), tables.sum(axis=-2)
+        dis_exp = np.einsum("rpi,ij,rpj->rp", rows, disagree, cols)
+        kappa = finish_agreement(n, dis_obs, dis_exp)["kappa"]  # (reps, P)
         defined = np.isfinite(kappa)
         used = defined.sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -446,6 +453,26 @@ def _light_tables(draws: np.ndarray, indicator: Any, k: int) -> np.ndarray:
     """
     tables = np.asarray(indicator @ draws.T).T
     return np.ascontiguousarray(tables).reshape(len(draws), -1, k, k)
+
+
+#: The most multiply-adds of one matrix product: below this, BLAS (OpenBLAS) computes on
+#: the calling thread. Bigger products start BLAS threads of their own, which contend with
+#: the threads drawing the other blocks (and, on a busy machine, wait for each other: one
+#: product took a hundred times as long as the same sums in pieces).
+_PRODUCT_SIZE = 1 << 18
+
+
+def _sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """``draws @ columns`` in products of at most ``_PRODUCT_SIZE`` multiply-adds."""
+    reps, u = draws.shape
+    width = columns.shape[1]
+    if reps * u * width <= _PRODUCT_SIZE or width == 0:
+        return draws @ columns
+    out = np.zeros((reps, width))
+    step = max(1, _PRODUCT_SIZE // (reps * width))
+    for start in range(0, u, step):
+        out += draws[:, start : start + step] @ columns[start : start + step]
+    return out
 
 
 # --------------------------------------------------------------------------- the call
@@ -524,7 +551,7 @@ def bootstrap_overall(
         at = r0
         for draw in _draws(freq, r1 - r0, child, chunk_bytes):
             weights = draw.astype(np.float64)
-            sums = weights @ columns[lo:hi]
+            sums = _sums(weights, columns[lo:hi])
             stop = at + len(weights)
             for m, name in enumerate(names):
                 if name == "light":
