@@ -5,6 +5,10 @@ Each OPTION (a dict of ``pairwise`` keyword arguments) goes through each WAY IN 
 wide-layout call ``kf.pairwise(pandas_df, by="group", ...)``, to 1e-12 (absolute), with the same
 rows (``min_overlap`` drops the same pairs everywhere).
 
+``kf.items``, ``kf.rater_confusion`` and ``kf.overall`` (its large-sample and bootstrap
+intervals for every coefficient) have their own matrices below, compared with their pandas
+wide-layout call.
+
 Only the public API is used, with one exception: the crowd (sparse long-layout) path is forced
 by monkeypatching ``use_crowd`` in the private module that holds the crowd counting (see
 :func:`crowd_module`).
