@@ -372,7 +372,8 @@ def overall(
     ``D_e``, as for every other method: it keeps the pairs of a unit together, so its
     standard error agrees with the large-sample one (Gwet's linearization) on large
     samples, and is wider than Hayes & Krippendorff's where values within a unit are
-    alike (Gwet 2015 notes theirs underestimates the standard error).
+    alike. (Their algorithm has been criticized by Gwet 2015, who finds it
+    underestimates the standard error, and by Zapf et al. 2016.)
 
     References
     ----------
@@ -414,6 +415,10 @@ def overall(
 
     Gwet, K. L. (2015). Standard error of Krippendorff's alpha coefficient.
     https://inter-rater-reliability.blogspot.com/2015/
+
+    Zapf, A., Castell, S., Morawietz, L., & Karch, A. (2016). Measuring inter-rater
+    reliability for nominal data: which coefficients and confidence intervals are
+    appropriate? *BMC Medical Research Methodology* 16, 93.
 
     Examples
     --------
