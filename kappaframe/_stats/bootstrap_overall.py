@@ -181,14 +181,15 @@ def replicate_counts(freqs: Sequence[np.ndarray], n_boot: int, seed: Any) -> lis
 # --------------------------------------------------------------------------- the terms
 
 
-Finish = Callable[[np.ndarray, float], np.ndarray]
+Finish = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 class _Design:
     """The per-pattern terms every asked coefficient sums, and how each one finishes.
 
     ``columns`` is the (U, d) matrix ``F``; ``finish[m](S, n)`` turns the replicates'
-    sums ``S = M @ F`` (reps, d) of a group of ``n`` items into method ``m``'s values.
+    sums ``S = M @ F`` (rows, d), each of a group of ``n[row]`` items, into method
+    ``m``'s values (rows of several groups are finished at once).
     Light's pair tables are not columns (P K^2 of them): ``light_cells`` holds each
     pattern's cell in each pair's table (-1: not both rated).
     """
@@ -262,19 +263,19 @@ def _design(
             agreements[key] = design.add(q * per_pair)
         return agreements[key]
 
-    def pa_pi(s: np.ndarray, n: float, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def pa_pi(s: np.ndarray, n: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         assert at_two is not None and at_share is not None
         pa = _ratio(s[:, observed_sum(a)][:, 0], s[:, at_two][:, 0])
-        return pa, s[:, at_share] / n
+        return pa, s[:, at_share] / n[:, None]
 
     q = k
     for method in methods:
         if method == "fleiss":
             observed_sum(agree)
 
-            def fleiss(s: np.ndarray, n: float) -> np.ndarray:
+            def fleiss(s: np.ndarray, n: np.ndarray) -> np.ndarray:
                 pa, pi = pa_pi(s, n, agree)
-                return chance_corrected(pa, (pi * (pi @ agree)).sum(axis=1))
+                return chance_corrected(pa, (pi * _times(pi, agree)).sum(axis=1))
 
             design.finish[method] = fleiss
         elif method in ("gwet_ac1", "gwet_ac2"):
@@ -282,7 +283,9 @@ def _design(
             observed_sum(a)
             factor = a.sum() / (q * (q - 1.0)) if q >= 2 else np.nan
 
-            def gwet(s: np.ndarray, n: float, a: np.ndarray = a, f: float = factor) -> np.ndarray:
+            def gwet(
+                s: np.ndarray, n: np.ndarray, a: np.ndarray = a, f: float = factor
+            ) -> np.ndarray:
                 pa, pi = pa_pi(s, n, a)
                 return chance_corrected(pa, f * (pi * (1.0 - pi)).sum(axis=1))
 
@@ -291,7 +294,7 @@ def _design(
             observed_sum(agree)
             chance = agree.sum() / q**2 if q else 1.0
 
-            def brennan(s: np.ndarray, n: float, c: float = chance) -> np.ndarray:
+            def brennan(s: np.ndarray, n: np.ndarray, c: float = chance) -> np.ndarray:
                 pa, _ = pa_pi(s, n, agree)
                 return chance_corrected(pa, np.full(len(pa), c))
 
@@ -300,7 +303,7 @@ def _design(
             a = as_given if weighted else np.eye(k)
             observed_sum(a)
 
-            def percent(s: np.ndarray, n: float, a: np.ndarray = a) -> np.ndarray:
+            def percent(s: np.ndarray, n: np.ndarray, a: np.ndarray = a) -> np.ndarray:
                 pa, _ = pa_pi(s, n, a)
                 return pa
 
@@ -324,7 +327,7 @@ def _conger(
     k: int,
     agree: np.ndarray,
     observed_sum: Callable[[np.ndarray], slice],
-    pa_pi: Callable[[np.ndarray, float, np.ndarray], tuple[np.ndarray, np.ndarray]],
+    pa_pi: Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
 ) -> Finish:
     """Conger's chance agreement from each rater's label counts (one column per rater x k)."""
     observed_sum(agree)
@@ -335,7 +338,7 @@ def _conger(
         own[np.flatnonzero(rated), r * k + pat.rows[rated, r]] = 1.0
     at_own = design.add(own)
 
-    def conger(s: np.ndarray, n: float) -> np.ndarray:
+    def conger(s: np.ndarray, n: np.ndarray) -> np.ndarray:
         pa, _ = pa_pi(s, n, agree)
         labels = s[:, at_own].reshape(len(s), n_raters, k)
         labeled = labels.sum(axis=2)
@@ -345,7 +348,8 @@ def _conger(
         total = shares.sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             p_e = (
-                (total * (total @ agree)).sum(axis=1) - (shares * (shares @ agree)).sum(axis=(1, 2))
+                (total * _times(total, agree)).sum(axis=1)
+                - (shares * _times(shares, agree)).sum(axis=(1, 2))
             ) / (r_eff * (r_eff - 1.0))
         return chance_corrected(pa, np.where(r_eff >= 2, p_e, np.nan))
 
@@ -379,7 +383,7 @@ def _krippendorff(
         at_q = design.add((((counts @ fixed) * counts).sum(axis=1) - r) * per_value)
     k = counts.shape[1]
 
-    def alpha(s: np.ndarray, n_items: float) -> np.ndarray:
+    def alpha(s: np.ndarray, n_items: np.ndarray) -> np.ndarray:
         n = s[:, at_two][:, 0]
         values = s[:, at_values][:, 0]
         marg = s[:, at_marg]
@@ -395,7 +399,7 @@ def _krippendorff(
             pa_prime = sum_q / (n * rbar)
             p_o = (1.0 - eps) * pa_prime + eps
             pi = np.nan_to_num(marg / values[:, None])
-            a_pi = pi @ a if a.ndim == 2 else np.einsum("bk,bkl->bl", pi, a)
+            a_pi = _times(pi, a) if a.ndim == 2 else np.einsum("bk,bkl->bl", pi, a)
             p_e = np.where(n > 0, (pi * a_pi).sum(axis=1), np.nan)
         return chance_corrected(p_o, p_e)
 
@@ -412,14 +416,15 @@ def _light(design: _Design, pat: Patterns, k: int, disagree: np.ndarray) -> None
         cells[p, both] = codes[both, a] * k + codes[both, b]
     design.light_cells = cells
 
-    flat = np.ascontiguousarray(disagree, dtype=float).reshape(k * k)
+    n_pairs = len(pairs)
 
-    def light(tables: np.ndarray) -> np.ndarray:
-        # ``agreement``'s sums, by einsum: no BLAS threads beside the drawing ones
-        n = tables.sum(axis=(-2, -1))
-        dis_obs = np.einsum("rpc,c->rp", tables.reshape(*tables.shape[:2], k * k), flat)
-        rows, cols = tables.sum(axis=-1), tables.sum(axis=-2)
-        dis_exp = np.einsum("rpi,ij,rpj->rp", rows, disagree, cols)
+    def light(sums: np.ndarray) -> np.ndarray:
+        """Mean kappa over the pairs from ``_light_sums``: n, D_o, the two marginals."""
+        reps = len(sums)
+        n = sums[:, :n_pairs]
+        dis_obs = sums[:, n_pairs : 2 * n_pairs]
+        margins = sums[:, 2 * n_pairs :].reshape(reps, 2, n_pairs, k)
+        dis_exp = (_times(margins[:, 0], disagree) * margins[:, 1]).sum(axis=-1)
         kappa = finish_agreement(n, dis_obs, dis_exp)["kappa"]  # (reps, P)
         defined = np.isfinite(kappa)
         used = defined.sum(axis=1)
@@ -430,29 +435,44 @@ def _light(design: _Design, pat: Patterns, k: int, disagree: np.ndarray) -> None
     design.light_finish = light
 
 
-def _light_indicator(cells: np.ndarray, k: int) -> Any:
-    """The (pair, cell) x patterns indicator of Light's tables, sparse.
+def _light_indicator(cells: np.ndarray, k: int, disagree: np.ndarray) -> Any:
+    """Light's terms of each pattern, sparse: (terms, patterns).
 
-    One entry per pattern and pair whose two raters both labeled it.
+    Per pair ``p``: whether both raters labeled the pattern (rows ``p``), the
+    disagreement weight of their two labels (``P + p``), and one in the row of rater
+    ``a``'s label (``2P + p K + i``) and of rater ``b``'s (``2P + P K + p K + j``): the
+    sums ``n``, ``D_o`` and the two marginals of every pair's table, without the K x K
+    tables.
     """
     from scipy import sparse
 
     n_pairs, u = cells.shape
     both = cells >= 0
     pair_of, pattern_of = np.nonzero(both)
+    cell = cells[both]
+    first, second = np.divmod(cell, k)
+    weight = np.asarray(disagree, dtype=float).reshape(k * k)[cell]
+    rows = np.concatenate(
+        [
+            pair_of,
+            n_pairs + pair_of,
+            2 * n_pairs + pair_of * k + first,
+            2 * n_pairs + n_pairs * k + pair_of * k + second,
+        ]
+    )
+    ones = np.ones(len(pair_of))
     return sparse.csr_matrix(
-        (np.ones(len(pair_of)), (pair_of * k * k + cells[both], pattern_of)),
-        shape=(n_pairs * k * k, u),
+        (np.concatenate([ones, weight, ones, ones]), (rows, np.tile(pattern_of, 4))),
+        shape=(2 * n_pairs + 2 * n_pairs * k, u),
     )
 
 
-def _light_tables(draws: np.ndarray, indicator: Any, k: int) -> np.ndarray:
-    """(reps, P, K, K) pair tables: each pair's cells summed over the drawn patterns.
+def _light_sums(draws: np.ndarray, indicator: Any) -> np.ndarray:
+    """(reps, terms): Light's sums of each replicate, one sparse product.
 
-    One sparse product: the work grows with patterns x pairs x replicates, not times K^2.
+    The work grows with patterns x pairs x replicates, not times K^2.
     """
-    tables = np.asarray(indicator @ draws.T).T
-    return np.ascontiguousarray(tables).reshape(len(draws), -1, k, k)
+    return np.ascontiguousarray(np.asarray(indicator @ draws.T).T)
 
 
 #: The most multiply-adds of one matrix product: below this, BLAS (OpenBLAS) computes on
@@ -460,6 +480,17 @@ def _light_tables(draws: np.ndarray, indicator: Any, k: int) -> np.ndarray:
 #: the threads drawing the other blocks (and, on a busy machine, wait for each other: one
 #: product took a hundred times as long as the same sums in pieces).
 _PRODUCT_SIZE = 1 << 18
+
+
+def _times(values: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """``values @ matrix`` over the last axis, in products of at most ``_PRODUCT_SIZE``."""
+    k = matrix.shape[0]
+    flat = np.ascontiguousarray(values).reshape(-1, k)
+    out = np.empty((len(flat), matrix.shape[1]))
+    step = max(1, _PRODUCT_SIZE // max(k * matrix.shape[1], 1))
+    for start in range(0, len(flat), step):
+        out[start : start + step] = flat[start : start + step] @ matrix
+    return out.reshape(*values.shape[:-1], matrix.shape[1])
 
 
 def _sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
@@ -473,6 +504,25 @@ def _sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
     for start in range(0, u, step):
         out += draws[:, start : start + step] @ columns[start : start + step]
     return out
+
+
+#: Small groups are drawn one after another and finished together, up to this many
+#: patterns per task (the per-call cost of finishing is paid once per task).
+_PATTERNS_PER_TASK = 4096
+
+
+def _packed(units: list[Any]) -> list[list[Any]]:
+    """Consecutive units (group, block) packed into tasks of about ``_PATTERNS_PER_TASK``."""
+    tasks: list[list[Any]] = []
+    size = _PATTERNS_PER_TASK
+    for unit in units:
+        patterns = unit[2] - unit[1]
+        if size + patterns > _PATTERNS_PER_TASK:
+            tasks.append([])
+            size = 0
+        tasks[-1].append(unit)
+        size += patterns
+    return tasks
 
 
 # --------------------------------------------------------------------------- the call
@@ -540,41 +590,50 @@ def bootstrap_overall(
     threads = _bootstrap._workers() if workers is None else max(1, int(workers))
 
     indicators: dict[int, Any] = {}  # Light's, per group (by its first pattern)
+    Unit = tuple[int, int, int, int, int, np.random.SeedSequence]
 
-    def run(
-        values: np.ndarray, task: tuple[int, int, int, int, int, np.random.SeedSequence]
-    ) -> None:
-        """Draw one block of replicates of one group and store each method's values."""
-        j, lo, hi, r0, r1, child = task
-        freq = pat.freq[lo:hi]
-        n = float(freq.sum())
-        at = r0
-        for draw in _draws(freq, r1 - r0, child, chunk_bytes):
-            weights = draw.astype(np.float64)
-            sums = _sums(weights, columns[lo:hi])
-            stop = at + len(weights)
-            for m, name in enumerate(names):
-                if name == "light":
-                    assert design.light_finish is not None
-                    tables = _light_tables(weights, indicators[lo], k)
-                    values[m, j, at:stop] = design.light_finish(tables)
-                else:
-                    values[m, j, at:stop] = design.finish[name](sums, n)
-            at = stop
+    def run(values: np.ndarray, task: list[Unit]) -> None:
+        """Draw one block of replicates of each group of ``task``; finish them together."""
+        sums, tables, sizes, where = [], [], [], []
+        for j, lo, hi, r0, r1, child in task:
+            freq = pat.freq[lo:hi]
+            at = r0
+            for draw in _draws(freq, r1 - r0, child, chunk_bytes):
+                weights = draw.astype(np.float64)
+                sums.append(_sums(weights, columns[lo:hi]))
+                if design.light_finish is not None:
+                    tables.append(_light_sums(weights, indicators[lo]))
+                sizes.append(np.full(len(weights), float(freq.sum())))
+                where.append((j, at, at + len(weights)))
+                at += len(weights)
+        every = np.concatenate(sums)
+        n = np.concatenate(sizes)
+        for m, name in enumerate(names):
+            if name == "light":
+                assert design.light_finish is not None
+                result = design.light_finish(np.concatenate(tables))
+            else:
+                result = design.finish[name](every, n)
+            start = 0
+            for j, a, b in where:
+                values[m, j, a:b] = result[start : start + b - a]
+                start += b - a
 
-    for g0 in range(0, n_groups, _GROUPS_AT_ONCE):
-        batch = range(g0, min(g0 + _GROUPS_AT_ONCE, n_groups))
+    groups_at_once = max(1, min(_GROUPS_AT_ONCE, chunk_bytes // (8 * len(names) * n_boot)))
+    for g0 in range(0, n_groups, groups_at_once):
+        batch = range(g0, min(g0 + groups_at_once, n_groups))
         values = np.full((len(names), len(batch), n_boot), np.nan)
-        tasks = []
+        units: list[list[Unit]] = [[] for _ in blocks]  # per block of replicates
         for j, g in enumerate(batch):
             lo, hi = int(pat.bounds[g]), int(pat.bounds[g + 1])
             children = group_seeds[g].spawn(len(blocks))
             if hi == lo:
                 continue
             if design.light_cells is not None:
-                indicators[lo] = _light_indicator(design.light_cells[:, lo:hi], k)
-            tasks += [(j, lo, hi, r0, r1, c) for (r0, r1), c in zip(blocks, children, strict=True)]
-
+                indicators[lo] = _light_indicator(design.light_cells[:, lo:hi], k, disagree)
+            for b, ((r0, r1), child) in enumerate(zip(blocks, children, strict=True)):
+                units[b].append((j, lo, hi, r0, r1, child))
+        tasks = [task for per_block in units for task in _packed(per_block)]
         used = min(threads, len(tasks))
         if used <= 1:
             for task in tasks:

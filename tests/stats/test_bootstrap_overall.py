@@ -175,13 +175,13 @@ def test_the_observed_counts_give_the_estimate(case: str) -> None:
             given=given,
         )["value"]
         if method == "light":
-            from kappaframe._stats.bootstrap_overall import _light_indicator, _light_tables
+            from kappaframe._stats.bootstrap_overall import _light_indicator, _light_sums
 
             assert design.light_cells is not None and design.light_finish is not None
-            indicator = _light_indicator(design.light_cells, len(CATS))
-            got = design.light_finish(_light_tables(freq, indicator, len(CATS)))
+            indicator = _light_indicator(design.light_cells, len(CATS), disagree)
+            got = design.light_finish(_light_sums(freq, indicator))
         else:
-            got = design.finish[method](sums, float(pat.freq.sum()))
+            got = design.finish[method](sums, np.array([float(pat.freq.sum())]))
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, err_msg=method)
 
 
