@@ -49,8 +49,10 @@ __all__ = [
 #: The coefficients that read which rater gave which label: their patterns are the items'
 #: labels rater by rater, not only their category counts.
 NEEDS_RATERS = ("conger", "light")
-#: Replicates drawn from one child seed (one block of work for one thread).
+#: Replicates drawn from one child seed (one block of work for one thread); small groups
+#: draw a multiple of it from one seed, up to about ``_BLOCK_DRAWS`` binomial draws.
 REPLICATES_PER_SEED = 100
+_BLOCK_DRAWS = 1 << 17
 #: Groups whose replicates are kept in memory at once (their values, before the summary).
 _GROUPS_AT_ONCE = 64
 
@@ -134,10 +136,14 @@ def _group_seeds(seed: Any, n_groups: int) -> list[np.random.SeedSequence]:
     return root.spawn(n_groups)
 
 
-def _blocks(n_boot: int) -> list[tuple[int, int]]:
-    return [
-        (r0, min(r0 + REPLICATES_PER_SEED, n_boot)) for r0 in range(0, n_boot, REPLICATES_PER_SEED)
-    ]
+def _blocks(n_boot: int, patterns: int) -> list[tuple[int, int]]:
+    """The blocks of replicates of a group with ``patterns`` distinct items.
+
+    ``REPLICATES_PER_SEED`` replicates a block, or a multiple of it for small groups (about
+    ``_BLOCK_DRAWS`` binomial draws a block): a function of the data and ``n_boot`` only.
+    """
+    size = REPLICATES_PER_SEED * max(1, _BLOCK_DRAWS // (max(patterns, 1) * REPLICATES_PER_SEED))
+    return [(r0, min(r0 + size, n_boot)) for r0 in range(0, n_boot, size)]
 
 
 def _draws(
@@ -169,7 +175,7 @@ def replicate_counts(freqs: Sequence[np.ndarray], n_boot: int, seed: Any) -> lis
         if freq.sum() == 0:
             out.append(np.zeros((n_boot, len(freq)), dtype=np.int64))
             continue
-        blocks = _blocks(n_boot)
+        blocks = _blocks(n_boot, len(freq))
         parts = [
             np.concatenate(list(_draws(freq, r1 - r0, c, CHUNK_BYTES)))
             for (r0, r1), c in zip(blocks, child.spawn(len(blocks)), strict=True)
@@ -506,22 +512,22 @@ def _sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
     return out
 
 
-#: Small groups are drawn one after another and finished together, up to this many
-#: patterns per task (the per-call cost of finishing is paid once per task).
-_PATTERNS_PER_TASK = 4096
+#: Small groups are drawn one after another and finished together, up to about this many
+#: binomial draws per task (the per-call cost of finishing is paid once per task).
+_TASK_DRAWS = 1 << 19
 
 
 def _packed(units: list[Any]) -> list[list[Any]]:
-    """Consecutive units (group, block) packed into tasks of about ``_PATTERNS_PER_TASK``."""
+    """Consecutive units (group, block) packed into tasks of about ``_TASK_DRAWS``."""
     tasks: list[list[Any]] = []
-    size = _PATTERNS_PER_TASK
+    size = _TASK_DRAWS
     for unit in units:
-        patterns = unit[2] - unit[1]
-        if size + patterns > _PATTERNS_PER_TASK:
+        draws = (unit[2] - unit[1]) * (unit[4] - unit[3])
+        if size + draws > _TASK_DRAWS:
             tasks.append([])
             size = 0
         tasks[-1].append(unit)
-        size += patterns
+        size += draws
     return tasks
 
 
@@ -586,7 +592,6 @@ def bootstrap_overall(
         m: {key: np.full(n_groups, np.nan) for key in ("se", "ci_low", "ci_high")} for m in names
     }
     group_seeds = _group_seeds(seed, n_groups)
-    blocks = _blocks(n_boot)
     threads = _bootstrap._workers() if workers is None else max(1, int(workers))
 
     indicators: dict[int, Any] = {}  # Light's, per group (by its first pattern)
@@ -623,17 +628,17 @@ def bootstrap_overall(
     for g0 in range(0, n_groups, groups_at_once):
         batch = range(g0, min(g0 + groups_at_once, n_groups))
         values = np.full((len(names), len(batch), n_boot), np.nan)
-        units: list[list[Unit]] = [[] for _ in blocks]  # per block of replicates
+        units: list[Unit] = []
         for j, g in enumerate(batch):
             lo, hi = int(pat.bounds[g]), int(pat.bounds[g + 1])
-            children = group_seeds[g].spawn(len(blocks))
             if hi == lo:
                 continue
+            blocks = _blocks(n_boot, hi - lo)
+            children = group_seeds[g].spawn(len(blocks))
             if design.light_cells is not None:
                 indicators[lo] = _light_indicator(design.light_cells[:, lo:hi], k, disagree)
-            for b, ((r0, r1), child) in enumerate(zip(blocks, children, strict=True)):
-                units[b].append((j, lo, hi, r0, r1, child))
-        tasks = [task for per_block in units for task in _packed(per_block)]
+            units += [(j, lo, hi, r0, r1, c) for (r0, r1), c in zip(blocks, children, strict=True)]
+        tasks = _packed(units)
         used = min(threads, len(tasks))
         if used <= 1:
             for task in tasks:

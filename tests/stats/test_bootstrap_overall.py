@@ -129,8 +129,11 @@ def test_matches_the_bootstrap_by_hand(case: str) -> None:
     assert (res["ci_low"] < res["value"]).all() and (res["value"] < res["ci_high"]).all()
 
 
-def test_matches_the_bootstrap_by_hand_per_group() -> None:
-    """Per group: each group resampled within itself, from its own seed."""
+def test_matches_the_bootstrap_by_hand_per_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Per group: each group resampled within itself, from its own seed and blocks."""
+    import kappaframe._stats.bootstrap_overall as module
+
+    monkeypatch.setattr(module, "_BLOCK_DRAWS", 1)  # blocks of REPLICATES_PER_SEED
     df = team(90, 3, seed=2)
     df["group"] = np.random.default_rng(3).choice(["b", "a", "c"], size=len(df))
     opts = {"method": ["fleiss", "conger", "light", "krippendorff"], "ci": 0.8}
