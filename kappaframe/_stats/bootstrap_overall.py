@@ -16,9 +16,11 @@ the point estimate.
 The patterns are sorted (group, then the counts or codes in lexicographic order), so the
 draws do not depend on the order of the rows: every way in gives the same intervals.
 Each group draws from its own child of the call's seed, and its replicates come in
-blocks of ``REPLICATES_PER_SEED``, each block from its own child of the group's seed;
-blocks run side by side on the CPUs this process may use (``kappaframe._stats.bootstrap``),
-so the numbers do not depend on how many CPUs there are.
+blocks of ``REPLICATES_PER_SEED`` (a multiple of it for a group with few distinct items),
+each block from its own child of the group's seed; blocks run side by side on the CPUs
+this process may use (``kappaframe._stats.bootstrap``), so the numbers do not depend on
+how many CPUs there are. The blocks of small groups are drawn one after another in one
+task and finished together.
 """
 
 from __future__ import annotations
