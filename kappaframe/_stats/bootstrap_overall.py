@@ -348,16 +348,18 @@ def _conger(
 
     def conger(s: np.ndarray, n: np.ndarray) -> np.ndarray:
         pa, _ = pa_pi(s, n, agree)
-        labels = s[:, at_own].reshape(len(s), n_raters, k)
-        labeled = labels.sum(axis=2)
+        # (rater, category, replicate): the replicates innermost, so every sum over raters
+        # or categories runs over them in one pass
+        labels = np.ascontiguousarray(s[:, at_own].T).reshape(n_raters, k, len(s))
+        labeled = labels.sum(axis=1)
         active = labeled > 0
-        r_eff = active.sum(axis=1).astype(float)
-        shares = labels / np.where(active, labeled, 1.0)[:, :, None]
-        total = shares.sum(axis=1)
+        r_eff = active.sum(axis=0).astype(float)
+        shares = labels / np.where(active, labeled, 1.0)[:, None, :]
+        total = shares.sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
             p_e = (
-                (total * _times(total, agree)).sum(axis=1)
-                - (shares * _times(shares, agree)).sum(axis=(1, 2))
+                (total * _weigh(agree, total)).sum(axis=0)
+                - (shares * _weigh(agree, shares)).sum(axis=(0, 1))
             ) / (r_eff * (r_eff - 1.0))
         return chance_corrected(pa, np.where(r_eff >= 2, p_e, np.nan))
 
@@ -427,17 +429,19 @@ def _light(design: _Design, pat: Patterns, k: int, disagree: np.ndarray) -> None
     n_pairs = len(pairs)
 
     def light(sums: np.ndarray) -> np.ndarray:
-        """Mean kappa over the pairs from ``_light_sums``: n, D_o, the two marginals."""
-        reps = len(sums)
-        n = sums[:, :n_pairs]
-        dis_obs = sums[:, n_pairs : 2 * n_pairs]
-        margins = sums[:, 2 * n_pairs :].reshape(reps, 2, n_pairs, k)
-        dis_exp = (_times(margins[:, 0], disagree) * margins[:, 1]).sum(axis=-1)
-        kappa = finish_agreement(n, dis_obs, dis_exp)["kappa"]  # (reps, P)
+        """Mean kappa over the pairs from ``_light_sums`` (terms, rows): n, D_o, marginals."""
+        rows = sums.shape[1]
+        n = sums[:n_pairs]
+        dis_obs = sums[n_pairs : 2 * n_pairs]
+        margins = sums[2 * n_pairs :].reshape(2, n_pairs, k, rows)
+        # replicates innermost: einsum runs over them in one pass (and starts no BLAS)
+        weighted = np.einsum("ij,pjr->pir", disagree, margins[1])
+        dis_exp = (margins[0] * weighted).sum(axis=1)
+        kappa = finish_agreement(n, dis_obs, dis_exp)["kappa"]  # (P, rows)
         defined = np.isfinite(kappa)
-        used = defined.sum(axis=1)
+        used = defined.sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            mean = np.where(defined, kappa, 0.0).sum(axis=1) / used
+            mean = np.where(defined, kappa, 0.0).sum(axis=0) / used
         return np.where(used > 0, mean, np.nan)
 
     design.light_finish = light
@@ -476,11 +480,11 @@ def _light_indicator(cells: np.ndarray, k: int, disagree: np.ndarray) -> Any:
 
 
 def _light_sums(draws: np.ndarray, indicator: Any) -> np.ndarray:
-    """(reps, terms): Light's sums of each replicate, one sparse product.
+    """(terms, reps): Light's sums of each replicate, one sparse product.
 
     The work grows with patterns x pairs x replicates, not times K^2.
     """
-    return np.ascontiguousarray(np.asarray(indicator @ draws.T).T)
+    return np.asarray(indicator @ draws.T)
 
 
 #: The most multiply-adds of one matrix product: below this, BLAS (OpenBLAS) computes on
@@ -493,12 +497,21 @@ _PRODUCT_SIZE = 1 << 18
 def _times(values: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     """``values @ matrix`` over the last axis, in products of at most ``_PRODUCT_SIZE``."""
     k = matrix.shape[0]
+    if matrix.shape == (k, k) and np.array_equal(matrix, np.eye(k)):
+        return values
     flat = np.ascontiguousarray(values).reshape(-1, k)
     out = np.empty((len(flat), matrix.shape[1]))
     step = max(1, _PRODUCT_SIZE // max(k * matrix.shape[1], 1))
     for start in range(0, len(flat), step):
         out[start : start + step] = flat[start : start + step] @ matrix
     return out.reshape(*values.shape[:-1], matrix.shape[1])
+
+
+def _weigh(matrix: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``matrix @ values`` over the category axis of ``values[..., K, reps]`` (einsum)."""
+    if np.array_equal(matrix, np.eye(len(matrix))):
+        return values
+    return np.einsum("ij,...jr->...ir", matrix, values)
 
 
 def _sums(draws: np.ndarray, columns: np.ndarray) -> np.ndarray:
@@ -618,7 +631,7 @@ def bootstrap_overall(
         for m, name in enumerate(names):
             if name == "light":
                 assert design.light_finish is not None
-                result = design.light_finish(np.concatenate(tables))
+                result = design.light_finish(np.concatenate(tables, axis=1))
             else:
                 result = design.finish[name](every, n)
             start = 0

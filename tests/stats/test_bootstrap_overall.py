@@ -182,7 +182,7 @@ def test_the_observed_counts_give_the_estimate(case: str) -> None:
 
             assert design.light_cells is not None and design.light_finish is not None
             indicator = _light_indicator(design.light_cells, len(CATS), disagree)
-            got = design.light_finish(_light_sums(freq, indicator))
+            got = design.light_finish(_light_sums(freq, indicator))  # (terms, 1)
         else:
             got = design.finish[method](sums, np.array([float(pat.freq.sum())]))
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-13, err_msg=method)
