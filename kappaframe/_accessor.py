@@ -249,6 +249,9 @@ class KappaAccessor(Generic[FrameT]):
         z_from: ZFrom = "se0",
         distance: Distance | None = None,
         multi_sep: str | None = None,
+        ci_method: CIMethod = "analytic",
+        n_boot: int | None = None,
+        seed: int | np.random.Generator | None = None,
     ) -> FrameT:
         return _overall.overall(
             self._frame,
@@ -281,6 +284,9 @@ class KappaAccessor(Generic[FrameT]):
             z_from=z_from,
             distance=distance,
             multi_sep=multi_sep,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            seed=seed,
         )
 
     @_documented(_category_counts.category_counts)

@@ -34,6 +34,7 @@ from .._stats.agreement import (
     symmetric_part,
     weight_matrix,
 )
+from .._stats.bootstrap_overall import bootstrap_overall
 from .._stats.compare import options_record
 from .._stats.inference import normal_interval, standard_errors
 from .._stats.multirater import (
@@ -50,6 +51,7 @@ from .._types import (
     Benchmark,
     CategoryMethod,
     CIDist,
+    CIMethod,
     Closed,
     Distance,
     Duplicates,
@@ -271,6 +273,9 @@ def overall(
     z_from: ZFrom = "se0",
     distance: Distance | None = None,
     multi_sep: str | None = None,
+    ci_method: CIMethod = "analytic",
+    n_boot: int | None = None,
+    seed: int | np.random.Generator | None = None,
 ) -> FrameT:
     """One agreement coefficient over all raters at once, per group.
 
@@ -403,6 +408,18 @@ def overall(
         ``multi_sep`` and no ``distance`` every method compares whole sets (equal or
         not). With sets, ``categories`` lists the single labels (each label used must
         be in it).
+    ci_method : {"analytic", "bootstrap"}, default "analytic"
+        ``"bootstrap"``: ``se`` is the standard deviation and ``ci_low``/``ci_high`` the
+        percentile interval of ``n_boot`` replicates of every method, each group's items
+        resampled with replacement (see Notes). ``se0``, ``z`` and ``p_value`` stay the
+        large-sample test of value = 0, as in ``pairwise`` (resampling the observed items
+        does not simulate the null); ``alternative``, ``ci_dist`` and ``population``
+        shape only those. Needs ``ci``.
+    n_boot : int, optional
+        Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"``.
+    seed : int or numpy.random.Generator, optional
+        Makes the bootstrap reproducible: the same numbers on any machine, any number of
+        threads, any row order and every way in. Only with ``ci_method="bootstrap"``.
 
     Returns
     -------
@@ -462,6 +479,38 @@ def overall(
     same derivation, when items have different numbers of labels); for every other
     method ``se0 = se`` and ``z = value / se``. ``p_value`` follows ``alternative``.
 
+    Bootstrap (``ci_method="bootstrap"``; Efron & Tibshirani 1993): each replicate
+    draws, in every group, as many items as the group has, with replacement, and
+    recomputes every method from them with the same formulas: ``p_o``, the shares
+    ``pi``, each rater's shares (Conger), each pair's table (Light) and Krippendorff's
+    pairable values and expected disagreement are all recounted. Every method of one
+    call reads the same replicates. The categories, and so the weights and Gwet's and
+    Brennan & Prediger's ``q``, are those of the whole data; a rater absent from a
+    replicate is absent there. ``se`` is the standard deviation of the replicates
+    (``ddof=1``) and the interval their ``(1 - ci) / 2`` and ``(1 + ci) / 2``
+    quantiles (linear interpolation; not clipped, replicates stay within [-1, 1] where
+    the coefficient does); undefined replicates (every drawn label in one category) are
+    left out, and fewer than two defined leave the row NaN. Items with the same labels
+    are interchangeable, so a replicate is drawn as one multinomial of the group's
+    ``n`` items over its distinct items (their category counts; their labels rater by
+    rater when "conger" or "light" is asked), with probabilities ``f_u / n``, and the
+    sums every coefficient needs are one matrix product. The distinct items are sorted
+    by their labels: the draws depend on the seed, the data and the methods asked
+    (counts, or labels rater by rater), never on the row order or the way in.
+
+    Krippendorff's alpha: Hayes & Krippendorff (2007; Krippendorff's "Algorithm for
+    bootstrapping a distribution of alpha", 2006, rev. 2011) resample pairs of values
+    from the matrix of observed coincidences ``o_ck`` (each pair drawn with probability
+    ``o_ck / n..``, a capped number of draws) and recompute only the observed
+    disagreement ``D_o``, holding the expected disagreement ``D_e`` at its observed
+    value; the pairs of one unit are drawn as if independent. The bootstrap here
+    resamples the units (items) with all their values and recomputes both ``D_o`` and
+    ``D_e``, as for every other method: it keeps the pairs of a unit together, so its
+    standard error agrees with the large-sample one (Gwet's linearization) on large
+    samples, and is wider than Hayes & Krippendorff's where values within a unit are
+    alike. (Their algorithm has been criticized by Gwet 2015, who finds it
+    underestimates the standard error, and by Zapf et al. 2016.)
+
     References
     ----------
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
@@ -491,6 +540,23 @@ def overall(
 
     Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic
     and pragmatic annotation. *Proceedings of LREC 2006*, 831-836.
+    Efron, B., & Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*. Chapman
+    & Hall.
+
+    Hayes, A. F., & Krippendorff, K. (2007). Answering the call for a standard
+    reliability measure for coding data. *Communication Methods and Measures* 1(1),
+    77-89.
+
+    Krippendorff, K. (2006, revised 2011). Algorithm for bootstrapping a distribution
+    of alpha. Manuscript, Annenberg School for Communication, University of
+    Pennsylvania.
+
+    Gwet, K. L. (2015). Standard error of Krippendorff's alpha coefficient.
+    https://inter-rater-reliability.blogspot.com/2015/
+
+    Zapf, A., Castell, S., Morawietz, L., & Karch, A. (2016). Measuring inter-rater
+    reliability for nominal data: which coefficients and confidence intervals are
+    appropriate? *BMC Medical Research Methodology* 16, 93.
 
     Examples
     --------
@@ -522,6 +588,13 @@ def overall(
     >>> res = kf.overall(tags, method="krippendorff", distance="masi")
     >>> round(float(res["value"].iloc[0]), 3)
     0.7
+
+    A bootstrap interval for each coefficient (items resampled, 1,000 replicates):
+
+    >>> res = kf.overall(df, method=["krippendorff", "fleiss"], ci=0.95,
+    ...                  ci_method="bootstrap", seed=0)
+    >>> bool((res["ci_low"] < res["value"]).all() and (res["value"] < res["ci_high"]).all())
+    True
     """
     given_weights = (
         weights
@@ -535,6 +608,9 @@ def overall(
     )
     options = check_pair_options(
         ci,
+        ci_method,
+        n_boot,
+        seed,
         alternative=alternative,
         ci_dist=ci_dist,
         population=population,
@@ -650,6 +726,22 @@ def overall(
             n=n_for_test,
             **options.test,
         )
+        if options.ci_method == "bootstrap":
+            boot = bootstrap_overall(
+                rt,
+                methods,
+                disagree,
+                weighted=given_weights is not None or distances is not None,
+                level=level,
+                categories=categories_used,
+                given=given,
+                ci=ci,
+                n_boot=options.n_boot or 1000,
+                seed=options.seed,
+            )
+            defined = np.isfinite(value)
+            for key in ("se", "ci_low", "ci_high"):
+                errors[key] = np.where(defined, _rows(boot, key), np.nan)
     band = interpret(scale_obj, value, errors, options)
     band, labels = with_min_items(band, n_items[group_of_row], min_items, scale_obj.labels)
     columns.append(Column("interpretation", "enum", band, categories=labels))

@@ -47,7 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``kappaframe`` command."""
     from .._io.formats import OUTPUT_FORMATS
     from .._stats.scales import SCALES
-    from .._types import AlphaCentre, Alternative, Benchmark, CIDist, WeightsName, ZFrom
+    from .._types import (
+        AlphaCentre,
+        Alternative,
+        Benchmark,
+        CIDist,
+        CIMethod,
+        WeightsName,
+        ZFrom,
+    )
     from .._version import __version__
 
     parser = argparse.ArgumentParser(
@@ -175,6 +183,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="interpretation: the band the estimate is in (point, default), or Gwet's "
         "probabilistic benchmark, the highest band reached with the --ci probability; adds "
         "interpretation_p",
+    )
+    stats.add_argument(
+        "--ci-method",
+        choices=list(get_args(CIMethod)),
+        default="analytic",
+        help="the interval and se of --ci (pairs and --overall): large-sample (analytic, "
+        "default) or the percentile bootstrap over items; with --ci",
+    )
+    stats.add_argument(
+        "--n-boot",
+        type=int,
+        metavar="N",
+        help="bootstrap replicates (default 1000); with --ci-method bootstrap",
+    )
+    stats.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed of the bootstrap: the same intervals on every run; with --ci-method bootstrap",
     )
     stats.add_argument(
         "--stats", nargs="+", metavar="NAME", help='extra coefficients per pair, or "all"'

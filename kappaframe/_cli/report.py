@@ -38,12 +38,18 @@ def window_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _test_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options that shape the --ci columns, as pairwise() and overall() take them."""
+    """The options that shape the --ci columns, as pairwise() and overall() take them.
+
+    The same bootstrap (``--ci-method``, ``--n-boot``, ``--seed``) reaches both.
+    """
     return {
         "alternative": args.alternative,
         "ci_dist": args.ci_dist,
         "population": args.population,
         "benchmark": args.benchmark,
+        "ci_method": args.ci_method,
+        "n_boot": args.n_boot,
+        "seed": args.seed,
     }
 
 

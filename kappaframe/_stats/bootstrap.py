@@ -25,7 +25,14 @@ import numpy as np
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .agreement import agreement, finish_agreement
 
-__all__ = ["CHUNK_BYTES", "MAX_THREADS", "bootstrap_kappa", "check_bootstrap", "make_rng"]
+__all__ = [
+    "CHUNK_BYTES",
+    "MAX_THREADS",
+    "bootstrap_kappa",
+    "check_bootstrap",
+    "make_rng",
+    "percentile_summary",
+]
 
 #: Memory for one chunk of bootstrap tables (bytes); one chunk is in flight per thread. The
 #: chunk sizes follow from this, K and ``n_boot`` only, so a call with a seed gives the
@@ -73,6 +80,33 @@ def _workers() -> int:
     return max(1, min(cpus, MAX_THREADS))
 
 
+def percentile_summary(values: np.ndarray, level: float) -> dict[str, np.ndarray]:
+    """``se``, ``ci_low``, ``ci_high`` of each row of bootstrap replicates ``values[T, B]``.
+
+    ``se`` is the standard deviation of the defined (finite) replicates (``ddof=1``); the
+    interval their ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (linear
+    interpolation). A row with fewer than two defined replicates gets NaN.
+    """
+    values = np.asarray(values, dtype=float)
+    out = {key: np.full(len(values), np.nan) for key in ("se", "ci_low", "ci_high")}
+    defined = np.isfinite(values)
+    enough = defined.sum(axis=1) >= 2
+    if not enough.any():
+        return out
+    rows = np.flatnonzero(enough)
+    sub = values[rows]
+    quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    if defined[rows].all():
+        out["se"][rows] = sub.std(axis=1, ddof=1)
+        qs = np.quantile(sub, quantiles, axis=1)
+    else:
+        out["se"][rows] = np.nanstd(sub, axis=1, ddof=1)
+        qs = np.nanquantile(sub, quantiles, axis=1)
+    out["ci_low"][rows] = qs[0]
+    out["ci_high"][rows] = qs[1]
+    return out
+
+
 def bootstrap_kappa(
     counts: np.ndarray,
     weights: np.ndarray,
@@ -118,7 +152,6 @@ def bootstrap_kappa(
     per_replicate = cells * 8 * 3  # the draw, its float copy and the agreement temporaries
     reps_per_chunk = max(1, min(n_boot, chunk_bytes // per_replicate))
     tables_per_chunk = max(1, chunk_bytes // (per_replicate * reps_per_chunk))
-    quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
     weights = np.ascontiguousarray(weights, dtype=np.float64)
     starts = range(0, live.size, tables_per_chunk)
     # One child seed per chunk of tables, drawn from the call's generator (which advances).
@@ -141,20 +174,10 @@ def bootstrap_kappa(
                 draws = draw(np.broadcast_to(n[:, None], (idx.size, reps)), probs[:, None, :])
                 tables = draws.reshape(idx.size, reps, k, k)
                 kappas[:, r0 : r0 + reps] = agreement(tables, weights)["kappa"]
-        defined = np.isfinite(kappas)
-        enough = defined.sum(axis=1) >= 2
-        if not enough.any():
-            return
-        rows = np.flatnonzero(enough)
-        sub = kappas[rows]
-        if defined[rows].all():
-            se[idx[rows]] = sub.std(axis=1, ddof=1)
-            qs = np.quantile(sub, quantiles, axis=1)
-        else:
-            se[idx[rows]] = np.nanstd(sub, axis=1, ddof=1)
-            qs = np.nanquantile(sub, quantiles, axis=1)
-        low[idx[rows]] = qs[0]
-        high[idx[rows]] = qs[1]
+        summary = percentile_summary(kappas, level)
+        se[idx] = summary["se"]
+        low[idx] = summary["ci_low"]
+        high[idx] = summary["ci_high"]
 
     threads = min(len(starts), _workers() if workers is None else max(1, int(workers)))
     if threads == 1:

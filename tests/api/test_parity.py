@@ -5,6 +5,10 @@ Each OPTION (a dict of ``pairwise`` keyword arguments) goes through each WAY IN 
 wide-layout call ``kf.pairwise(pandas_df, by="group", ...)``, to 1e-12 (absolute), with the same
 rows (``min_overlap`` drops the same pairs everywhere).
 
+``kf.items``, ``kf.rater_confusion`` and ``kf.overall`` (its large-sample and bootstrap
+intervals for every coefficient) have their own matrices below, compared with their pandas
+wide-layout call.
+
 Only the public API is used, with one exception: the crowd (sparse long-layout) path is forced
 by monkeypatching ``use_crowd`` in the private module that holds the crowd counting (see
 :func:`crowd_module`).
@@ -253,6 +257,8 @@ def cli_flags(opts: dict[str, Any]) -> list[str]:
             flags += [f"--{key.replace('_', '-')}", str(value)]
         elif key == "population":
             flags += ["--population", repr(value)]
+        elif key in ("ci_method", "n_boot", "seed"):
+            flags += [f"--{key.replace('_', '-')}", str(value)]
         elif key in ("time", "every", "period"):
             flags += [f"--{key}", str(value)]
         else:
@@ -334,7 +340,6 @@ WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
 NOT_OFFERED: dict[tuple[str, str], str] = {
     ("cli", "asymmetric"): "the CLI takes named weights only",
     ("cli", "distance_vector"): "the CLI takes named weights only",
-    ("cli", "bootstrap"): "the CLI gives large-sample intervals only",
 }
 
 #: Ways that also run without categories= (text labels with no declared order: the same
@@ -574,14 +579,12 @@ def test_not_offered_cells_really_lack_the_option(capsys: pytest.CaptureFixture[
     assert named == {"linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar"}
     for way, option in NOT_OFFERED:
         assert way == "cli" and option in OPTIONS
-        if OPTIONS[option].get("ci_method") == "bootstrap":
-            assert "--ci-method" not in text and "--n-boot" not in text
-            continue
         weights = OPTIONS[option].get("weights")
         assert weights is not None and not isinstance(weights, str), (way, option)
     # every other option has its flag (so nothing else belongs in the table)
     flags = ("--ci", "--stats", "--reference", "--min-overlap", "--categories", "--by")
     flags += ("--alternative", "--ci-dist", "--population", "--benchmark")
+    flags += ("--ci-method", "--n-boot", "--seed", "--overall")
     for flag in flags:
         assert re.search(rf"(^|\s){re.escape(flag)}\s", text), flag
     for option, opts in OPTIONS.items():
@@ -1497,3 +1500,171 @@ def test_numeric_parity(
 def test_numeric_accessor_is_identical() -> None:
     pd.testing.assert_frame_equal(SCORES.kappa.icc(by=BY), kf.icc(SCORES, by=BY))
     pd.testing.assert_frame_equal(SCORES.kappa.kendall_w(by=BY), kf.kendall_w(SCORES, by=BY))
+
+
+# ----------------------------------------------------------------------------- overall
+
+
+#: ``kf.overall`` options through every way in. The bootstrap resamples items folded into
+#: patterns sorted by their labels, so its draws (and intervals) do not depend on the row
+#: order, the layout, the partitions or the batches.
+UNWEIGHTED_METHODS = ["fleiss", "light", "conger", "krippendorff", "gwet_ac1"]
+UNWEIGHTED_METHODS += ["brennan_prediger", "percent"]
+WEIGHTED_METHODS = ["fleiss", "light", "conger", "krippendorff", "gwet_ac2"]
+WEIGHTED_METHODS += ["brennan_prediger", "percent"]
+BOOT = {"ci": 0.9, "ci_method": "bootstrap", "n_boot": 200, "seed": 3}
+OVERALL_OPTIONS: dict[str, dict[str, Any]] = {
+    "analytic": {"method": UNWEIGHTED_METHODS, "ci": 0.95},
+    "bootstrap": {"method": UNWEIGHTED_METHODS, **BOOT},
+    "bootstrap_weighted": {"method": WEIGHTED_METHODS, "weights": "quadratic", **BOOT},
+    "bootstrap_ordinal": {"method": "krippendorff", "level": "ordinal", **BOOT},
+    "bootstrap_counted": {"method": ["fleiss", "gwet_ac1", "krippendorff"], **BOOT},
+}
+OVERALL_KEYS = [BY, "method"]
+
+
+def _overall_cli(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    path = case.tmp_path / "wide.csv"
+    case.df.to_csv(path, index=False)
+    out = case.tmp_path / "pairs.csv"
+    methods = opts["method"]
+    argv = ["report", str(path), "--raters", *RATERS, "--by", BY, "--output", str(out)]
+    argv += ["--categories", *CATS, "--no-progress", "--min-items", "10"]
+    argv += ["--overall", *([methods] if isinstance(methods, str) else methods)]
+    assert "level" not in opts, "the command line has no --level (OVERALL_NOT_OFFERED)"
+    argv += cli_flags({k: v for k, v in opts.items() if k != "method"})
+    case.capsys.readouterr()
+    code = cli_main(argv)
+    _, err = case.capsys.readouterr()
+    assert code == 0, f"exit code {code}; stderr: {err}"
+    return pd.read_csv(case.tmp_path / "pairs.overall.csv", dtype={BY: str})
+
+
+def _overall_polars(case: Case, opts: dict[str, Any], lazy: bool = False) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    frame = pl.from_pandas(case.df, nan_to_null=True)
+    res = kf.overall(frame.lazy() if lazy else frame, by=BY, categories=CATS, **opts)
+    assert isinstance(res, pl.LazyFrame if lazy else pl.DataFrame)
+    return (res.collect() if lazy else res).to_pandas()
+
+
+def _overall_long(frame: Any, opts: dict[str, Any]) -> Any:
+    return kf.overall(
+        frame, item="item", rater="rater", label="label", by=BY, categories=CATS, **opts
+    )
+
+
+def _overall_long_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    pl = pytest.importorskip("polars")
+    res = _overall_long(pl.from_pandas(to_long(case.df)), opts)
+    assert isinstance(res, pl.DataFrame)
+    return res.to_pandas()
+
+
+def _overall_scan(case: Case, opts: dict[str, Any], suffix: str) -> pd.DataFrame:
+    path = case.tmp_path / f"wide.{suffix}"
+    if suffix == "parquet":
+        pytest.importorskip("pyarrow")
+        case.df.to_parquet(path, index=False)
+    else:
+        case.df.to_csv(path, index=False)
+    return kf.overall(kf.scan(path, batch_size=7), by=BY, categories=CATS, **opts)
+
+
+def _overall_dask(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    dd = pytest.importorskip("dask.dataframe")
+    case.request.getfixturevalue("dask_client")
+    res = kf.overall(dd.from_pandas(case.df, npartitions=3), by=BY, categories=CATS, **opts)
+    assert isinstance(res, dd.DataFrame)
+    return res.compute()
+
+
+def _overall_shuffled(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    """The same items in another row order: the same draws, the same intervals."""
+    shuffled = case.df.sample(frac=1.0, random_state=11).reset_index(drop=True)
+    return kf.overall(shuffled, by=BY, categories=CATS, **opts)
+
+
+def _overall_counts(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
+    """The item x category counts table (layout="counts"): coefficients that read counts."""
+    needs_raters = {"light", "conger"} & set(np.atleast_1d(opts["method"]))
+    assert not needs_raters, "light and conger need the ratings (OVERALL_NOT_OFFERED)"
+    counted = pd.DataFrame({c: (case.df[RATERS] == c).sum(axis=1) for c in CATS})
+    counted[BY] = case.df[BY]
+    return kf.overall(counted, layout="counts", by=BY, categories=CATS, **opts)
+
+
+OVERALL_WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
+    "polars": _overall_polars,
+    "polars_lazy": lambda case, opts: _overall_polars(case, opts, lazy=True),
+    "long_pandas": lambda case, opts: _overall_long(to_long(case.df), opts),
+    "long_polars": _overall_long_polars,
+    "scan_parquet": lambda case, opts: _overall_scan(case, opts, "parquet"),
+    "scan_csv": lambda case, opts: _overall_scan(case, opts, "csv"),
+    "dask": _overall_dask,
+    "shuffled": _overall_shuffled,
+    "counts": _overall_counts,
+    "cli": _overall_cli,
+}
+
+#: Cells a way in cannot express (excluded, not skipped).
+OVERALL_NOT_OFFERED = {
+    ("cli", "bootstrap_ordinal"): "the command line has no --level",
+    ("counts", "analytic"): "light and conger need the ratings",
+    ("counts", "bootstrap"): "light and conger need the ratings",
+    ("counts", "bootstrap_weighted"): "light and conger need the ratings",
+}
+
+
+def overall_cells() -> list[Any]:
+    return [
+        pytest.param(way, option, id=f"{way}-{option}")
+        for way in OVERALL_WAYS
+        for option in OVERALL_OPTIONS
+        if (way, option) not in OVERALL_NOT_OFFERED
+    ]
+
+
+def assert_same_overall(got: pd.DataFrame, want: pd.DataFrame) -> None:
+    """Same columns, same rows in the same order, numbers to 1e-12 absolute."""
+    got, want = got.reset_index(drop=True), want.reset_index(drop=True)
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    for key in (*OVERALL_KEYS, "interpretation"):
+        assert _strings(got[key]) == _strings(want[key]), key
+    for col in want.columns:
+        if col in (*OVERALL_KEYS, "interpretation"):
+            continue
+        np.testing.assert_allclose(
+            got[col].to_numpy(dtype=float, na_value=np.nan),
+            want[col].to_numpy(dtype=float, na_value=np.nan),
+            rtol=0,
+            atol=ATOL,
+            equal_nan=True,
+            err_msg=f"column {col!r}",
+        )
+
+
+@pytest.mark.parametrize(("way", "option"), overall_cells())
+def test_overall_parity(
+    way: str,
+    option: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Every way in gives the overall table of the pandas wide call, intervals included."""
+    opts = OVERALL_OPTIONS[option]
+    want = kf.overall(DF, by=BY, categories=CATS, **opts)
+    assert want["se"].notna().all()
+    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
+    assert_same_overall(OVERALL_WAYS[way](case, opts), want)
+
+
+@pytest.mark.parametrize("option", list(OVERALL_OPTIONS))
+def test_overall_accessor_is_identical(option: str) -> None:
+    """``df.kappa.overall(...)`` is ``kf.overall(df, ...)``, bootstrap included."""
+    opts = OVERALL_OPTIONS[option]
+    want = kf.overall(DF, by=BY, categories=CATS, **opts)
+    got = DF.kappa.overall(by=BY, categories=CATS, **opts)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
