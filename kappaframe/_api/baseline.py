@@ -189,7 +189,7 @@ def states(change: np.ndarray, low: np.ndarray, high: np.ndarray, max_drop: floa
     return out
 
 
-def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float = 0.95) -> Any:
+def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float = 0.95) -> Any:
     """Compare a result with an earlier one, row by row: ok, dropped, or cannot tell.
 
     Both are results of ``pairwise`` or ``overall`` made with ``ci=`` (each row has its
@@ -228,7 +228,8 @@ def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float =
         it has from an earlier comparison (``baseline``, ``change``, ``change_low``,
         ``change_high``, ``state``) are replaced, and its ``missing`` rows left out.
     baseline : pandas or polars DataFrame (or LazyFrame)
-        The earlier result, with the same key columns, made with the same weights,
+        Keyword only, so that the two results cannot be swapped unnoticed (a drop read
+        as a rise). The earlier result, with the same key columns, made with the same weights,
         categories and coefficient (a table has no record of them: compare like with
         like; ``kappaframe report --baseline`` checks the baseline file's provenance).
         Its rows in state ``missing`` (an earlier comparison's record of rows its own
@@ -294,7 +295,7 @@ def against_baseline(result: Any, baseline: Any, *, max_drop: float, ci: float =
     >>> team = kf.datasets.labeling_team(seed=0)
     >>> before = kf.pairwise(team[team["item"] <= 300], ["ana", "ben", "dee"], ci=0.95)
     >>> after = kf.pairwise(team[team["item"] > 300], ["ana", "ben", "dee"], ci=0.95)
-    >>> out = kf.against_baseline(after, before, max_drop=0.1)
+    >>> out = kf.against_baseline(after, baseline=before, max_drop=0.1)
     >>> out[["rater_a", "rater_b", "baseline", "kappa", "change_low"]].round(3).values.tolist()
     [['ana', 'ben', 0.464, 0.376, -0.191], ['ana', 'dee', 0.128, 0.108, -0.093], \
 ['ben', 'dee', 0.081, 0.039, -0.093]]

@@ -217,7 +217,9 @@ def compare(new: Any, baseline: Any, args: argparse.Namespace, name: str) -> Any
     from .._api.baseline import against_baseline
     from .._errors import KappaFrameError
 
-    out = against_baseline(new, _typed_like(baseline, new), max_drop=args.max_drop, ci=args.ci)
+    out = against_baseline(
+        new, baseline=_typed_like(baseline, new), max_drop=args.max_drop, ci=args.ci
+    )
     state = out["state"].astype(str)
     if len(out) and state.isin(["new", "missing"]).all():
         keys = [c for c in out.columns if c in _keys(out)]

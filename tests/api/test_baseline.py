@@ -22,7 +22,7 @@ AFTER = kf.pairwise(TEAM[TEAM["item"] > 300], R, by="project", ci=0.95)
 
 
 def test_the_change_and_its_interval_from_the_two_tables() -> None:
-    out = kf.against_baseline(AFTER, BEFORE, max_drop=0.1, ci=0.9)
+    out = kf.against_baseline(AFTER, baseline=BEFORE, max_drop=0.1, ci=0.9)
     z = norm.ppf(0.95)
     change = AFTER["kappa"] - BEFORE["kappa"]
     se = np.hypot(AFTER["se"], BEFORE["se"])
@@ -50,10 +50,10 @@ def test_the_state_rule_at_its_edges() -> None:
 def test_every_frame_library_gives_the_same_frame(
     constructor: Callable[[dict[str, Any]], Any],
 ) -> None:
-    expected = kf.against_baseline(AFTER, BEFORE, max_drop=0.1)
+    expected = kf.against_baseline(AFTER, baseline=BEFORE, max_drop=0.1)
     after = constructor(AFTER.astype({"interpretation": str}).to_dict("list"))
     before = constructor(BEFORE.astype({"interpretation": str}).to_dict("list"))
-    got = kf.against_baseline(after, before, max_drop=0.1)
+    got = kf.against_baseline(after, baseline=before, max_drop=0.1)
     assert native_type_matches(got, after)
     got = to_pandas(got)
     for column in ("baseline", "change", "change_low", "change_high"):
@@ -65,7 +65,7 @@ def test_unmatched_rows_on_both_sides_with_polars() -> None:
     pl = pytest.importorskip("polars")
     after = pl.from_pandas(AFTER[AFTER["project"] != "beta"].astype({"interpretation": str}))
     before = BEFORE[BEFORE["rater_b"] != "dee"]
-    out = kf.against_baseline(after, before, max_drop=0.2)
+    out = kf.against_baseline(after, baseline=before, max_drop=0.2)
     got = dict(zip(zip(out["project"], out["rater_b"], strict=True), out["state"], strict=True))
     assert got[("alpha", "dee")] == "new"
     assert got[("beta", "ben")] == "missing"
@@ -77,26 +77,26 @@ def test_undefined_values_are_their_own_state() -> None:
     after.loc[0, "kappa"] = np.nan
     before = BEFORE.copy()
     before.loc[1, "se"] = np.nan
-    out = kf.against_baseline(after, before, max_drop=0.1)
+    out = kf.against_baseline(after, baseline=before, max_drop=0.1)
     assert out["state"].iloc[:2].astype(str).tolist() == ["undefined", "undefined"]
     assert math.isnan(out["change"].iloc[0]) and out["baseline"].iloc[0] == BEFORE["kappa"][0]
 
 
 def test_the_callers_frames_are_not_modified() -> None:
     after, before = AFTER.copy(), BEFORE.copy()
-    kf.against_baseline(after, before.iloc[:3], max_drop=0.1)
+    kf.against_baseline(after, baseline=before.iloc[:3], max_drop=0.1)
     pd.testing.assert_frame_equal(after, AFTER)
     pd.testing.assert_frame_equal(before, BEFORE)
 
 
 def test_a_result_compared_before_is_compared_anew() -> None:
-    once = kf.against_baseline(AFTER, BEFORE, max_drop=0.1)
-    twice = kf.against_baseline(once, BEFORE, max_drop=0.3)
+    once = kf.against_baseline(AFTER, baseline=BEFORE, max_drop=0.1)
+    twice = kf.against_baseline(once, baseline=BEFORE, max_drop=0.3)
     assert list(twice.columns) == list(once.columns)
     assert (twice["state"].astype(str) == "ok").sum() > (once["state"].astype(str) == "ok").sum()
     # Its missing rows are not rows of the result: compared again, they are missing again.
-    partial = kf.against_baseline(AFTER.iloc[2:], BEFORE, max_drop=0.1)
-    again = kf.against_baseline(partial, BEFORE, max_drop=0.1)
+    partial = kf.against_baseline(AFTER.iloc[2:], baseline=BEFORE, max_drop=0.1)
+    again = kf.against_baseline(partial, baseline=BEFORE, max_drop=0.1)
     pd.testing.assert_frame_equal(again, partial)
 
 
@@ -104,7 +104,7 @@ def test_overall_results_match_on_method() -> None:
     methods = ["fleiss", "krippendorff"]
     before = kf.overall(TEAM[TEAM["item"] <= 300], R, by="project", method=methods, ci=0.95)
     after = kf.overall(TEAM[TEAM["item"] > 300], R, by="project", method=methods[::-1], ci=0.95)
-    out = kf.against_baseline(after, before, max_drop=0.1)
+    out = kf.against_baseline(after, baseline=before, max_drop=0.1)
     merged = after.merge(before, on=["project", "method"], suffixes=("", "_old"))
     np.testing.assert_allclose(out["baseline"], merged["value_old"], atol=1e-15)
 
@@ -126,25 +126,25 @@ def test_a_baseline_that_cannot_be_compared_is_refused(
     change: Callable[[pd.DataFrame], pd.DataFrame], message: str
 ) -> None:
     with pytest.raises(kf.KappaFrameError, match=message):
-        kf.against_baseline(AFTER, change(BEFORE), max_drop=0.1)
+        kf.against_baseline(AFTER, baseline=change(BEFORE), max_drop=0.1)
 
 
 @pytest.mark.parametrize("value", [-0.1, 2.0, float("nan"), True, "0.1"])
 def test_max_drop_is_checked(value: Any) -> None:
     with pytest.raises(kf.KappaFrameError, match="max_drop=") as err:
-        kf.against_baseline(AFTER, BEFORE, max_drop=value)
+        kf.against_baseline(AFTER, baseline=BEFORE, max_drop=value)
     assert err.value.option == "max_drop"
 
 
 def test_not_a_frame() -> None:
     with pytest.raises(kf.KappaFrameTypeError, match="baseline must be a pandas or polars"):
-        kf.against_baseline(AFTER, BEFORE.to_dict(), max_drop=0.1)
+        kf.against_baseline(AFTER, baseline=BEFORE.to_dict(), max_drop=0.1)
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_a_rows_state_depends_on_neither_order_nor_names(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    expected = kf.against_baseline(AFTER, BEFORE, max_drop=0.05)
+    expected = kf.against_baseline(AFTER, baseline=BEFORE, max_drop=0.05)
     names = dict(zip(["alpha", "beta", "gamma"], rng.permutation(["z", "a", "m"]), strict=True))
     after = AFTER.iloc[rng.permutation(len(AFTER))].assign(
         project=lambda f: f["project"].map(names)
@@ -152,7 +152,7 @@ def test_a_rows_state_depends_on_neither_order_nor_names(seed: int) -> None:
     before = BEFORE.iloc[rng.permutation(len(BEFORE))].assign(
         project=lambda f: f["project"].map(names)
     )
-    got = kf.against_baseline(after, before, max_drop=0.05)
+    got = kf.against_baseline(after, baseline=before, max_drop=0.05)
     back = {v: k for k, v in names.items()}
     got = got.assign(project=got["project"].map(back)).set_index(["project", "rater_a", "rater_b"])
     want = expected.set_index(["project", "rater_a", "rater_b"]).loc[got.index]
@@ -173,17 +173,19 @@ def test_no_change_is_called_a_drop_at_the_level_the_interval_says() -> None:
     """Same agreement twice: ``dropped`` at max_drop 0 is the one-sided error, (1 - ci) / 2."""
     before = kf.pairwise(replicates(1000, 200, 0.6, 1), ["ana", "ben"], by="rep", ci=0.9)
     after = kf.pairwise(replicates(1000, 200, 0.6, 2), ["ana", "ben"], by="rep", ci=0.9)
-    share = (kf.against_baseline(after, before, max_drop=0.0, ci=0.9)["state"] == "dropped").mean()
+    share = (
+        kf.against_baseline(after, baseline=before, max_drop=0.0, ci=0.9)["state"] == "dropped"
+    ).mean()
     assert 0.03 < share < 0.07  # 0.05 expected; 1,000 replicates: sd 0.007
     # A true drop of 0.3 (kappa 0.6 -> 0.3) on 2,000 items: seen nearly always at max_drop 0.1.
     big_before = kf.pairwise(replicates(50, 2000, 0.6, 3), ["ana", "ben"], by="rep", ci=0.95)
     big_after = kf.pairwise(replicates(50, 2000, 0.3, 4), ["ana", "ben"], by="rep", ci=0.95)
-    states_ = kf.against_baseline(big_after, big_before, max_drop=0.1)["state"]
+    states_ = kf.against_baseline(big_after, baseline=big_before, max_drop=0.1)["state"]
     assert (states_ == "dropped").mean() > 0.95
     # No change on 2,000 items: a drop larger than 0.1 is ruled out (ok) nearly always.
     same = kf.against_baseline(
         kf.pairwise(replicates(50, 2000, 0.6, 5), ["ana", "ben"], by="rep", ci=0.95),
-        big_before,
+        baseline=big_before,
         max_drop=0.1,
     )["state"]
     assert (same == "ok").mean() > 0.95

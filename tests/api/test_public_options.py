@@ -47,7 +47,9 @@ CALLS: dict[str, Callable[..., Any]] = {
     "rater_confusion": lambda **o: kf.rater_confusion(TEAM, R, **o),
     "cohen_kappa": lambda **o: kf.cohen_kappa(TEAM["ana"], TEAM["ben"], **o),
     "compare": lambda **o: kf.compare(TEAM, ("ana", "gold"), ("ben", "gold"), **o),
-    "against_baseline": lambda **o: kf.against_baseline(PAIRS, PAIRS, **{"max_drop": 0.1, **o}),
+    "against_baseline": lambda **o: kf.against_baseline(
+        PAIRS, baseline=PAIRS, **{"max_drop": 0.1, **o}
+    ),
     "sample_size": lambda **o: kf.sample_size(
         **{"kappa0": 0.4, "kappa1": 0.6, "props": [0.5, 0.5], **o}
     ),

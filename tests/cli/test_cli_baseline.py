@@ -482,7 +482,7 @@ def test_a_pairs_baseline_against_overall_rows_is_refused(
     )
     frame = kf.pairwise(ratings({"steady": (100, 0.8)}, 2), RATERS, by="project", ci=0.95)
     with pytest.raises(kf.KappaFrameError, match="overall values keyed by project, method"):
-        kf.against_baseline(frame, pd.read_csv(overall), max_drop=0.1)
+        kf.against_baseline(frame, baseline=pd.read_csv(overall), max_drop=0.1)
 
 
 # ----------------------------------------------------------------- the report
