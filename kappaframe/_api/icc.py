@@ -21,9 +21,10 @@ from .._errors import (
     too_few_raters,
     user_stacklevel,
 )
-from .._frames.engines import EngineFrame, long_sums, wide_sums
+from .._frames.engines import EngineFrame
 from .._frames.native import concat, take
 from .._frames.numeric import refuse_infinite
+from .._frames.numeric_engine import long_sums, wide_sums
 from .._frames.parts import PartReader
 from .._schema import ICC_CI_COLUMNS, ICC_COLUMNS, KENDALL_COLUMNS, Column, Table
 from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, IccSums, icc_forms, icc_sums
