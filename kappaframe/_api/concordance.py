@@ -37,7 +37,7 @@ from .._errors import (
 )
 from .._frames.engines import EngineFrame
 from .._frames.native import eager_adapter, take
-from .._frames.numbers import numbers as native_numbers
+from .._frames.numeric import numbers as native_numbers
 from .._frames.numeric_engine import (
     SUM_NAMES,
     engine_long_sums,

@@ -8,6 +8,7 @@ NaN; anything that is not a number is refused, naming the column and the value
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable
 from typing import Any
 
@@ -16,7 +17,7 @@ import pandas as pd
 
 from .._errors import KappaFrameError, KappaFrameTypeError
 
-__all__ = ["numeric_values", "refuse_infinite"]
+__all__ = ["numbers", "numeric_values", "refuse_infinite"]
 
 
 def numeric_values(frame: Any, name: Hashable) -> np.ndarray:
@@ -104,3 +105,26 @@ def refuse_infinite(
                 "NaN to leave them out) first.",
                 option="raters" if value is None else "value",
             )
+
+
+def numbers(adapter: Any, name: Hashable) -> np.ndarray | None:
+    """The column ``name`` of a loaded adapter as float64 (NaN missing), or ``None``."""
+    native = getattr(adapter, "frame", None)
+    if isinstance(native, pd.DataFrame):
+        column = native[name]
+        if not isinstance(column, pd.Series):
+            return None  # a duplicated name: the adapter's own reading says so
+        dtype = column.dtype
+        if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+            return None
+        if not pd.api.types.is_numeric_dtype(dtype):
+            return None
+        return np.asarray(column.to_numpy(dtype=np.float64, na_value=np.nan))
+    pl = sys.modules.get("polars")
+    if pl is not None and isinstance(native, pl.DataFrame):
+        series = native.get_column(str(name))
+        if not series.dtype.is_numeric():
+            return None
+        out = series.cast(pl.Float64).to_numpy()
+        return np.asarray(out, dtype=np.float64)
+    return None
