@@ -23,21 +23,19 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .._encode.codes import Factorized, encode_groups, sort_ratings
+from .._encode.codes import encode_groups, sort_ratings
 from .._errors import _QUIET_UNDEFINED as _QUIET
 from .._errors import (
     KappaFrameError,
     KappaFrameTypeError,
     UndefinedKappaWarning,
-    arg,
-    bad_option,
     missing_columns,
     too_few_raters,
     user_stacklevel,
 )
 from .._frames.engines import EngineFrame
 from .._frames.native import eager_adapter, take
-from .._frames.numeric import numbers as native_numbers
+from .._frames.numeric import column_numbers, refuse_infinite
 from .._frames.numeric_engine import (
     SUM_NAMES,
     engine_long_sums,
@@ -46,7 +44,6 @@ from .._frames.numeric_engine import (
     sum_column,
 )
 from .._frames.parts import PartReader
-from .._io.read import plain_number
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
     BLAND_ALTMAN_COLUMNS,
@@ -61,8 +58,14 @@ from .._stats.concordance import PairMoments, bland_altman_stats, lin_ccc
 from .._types import Duplicates
 from .assemble import matrix_columns
 from .lazy import Planned, lazy_result, planned_layout
+from .numeric import (
+    NumericLayout,
+    infinite_in_engine,
+    long_columns,
+    numeric_layout,
+    refuse_row_numbers,
+)
 from .options import (
-    DUPLICATES,
     as_list,
     check_columns,
     check_level,
@@ -74,16 +77,12 @@ from .plan import adapt
 from .prepare import Frame, KeysFrame, _sorted_ids, merge_keys, wide_raters
 
 __all__ = [
-    "NumericLayout",
     "NumericRatings",
     "PairSums",
     "bland_altman",
     "ccc",
     "check_agreement",
-    "column_numbers",
-    "numeric_layout",
     "numeric_ratings",
-    "numeric_values",
     "read_numeric",
     "read_pair_sums",
 ]
@@ -92,72 +91,6 @@ FrameT = TypeVar("FrameT")
 
 
 # ----------------------------------------------------------------------------- options
-
-
-@dataclass(frozen=True)
-class NumericLayout:
-    """How to read numeric ratings: the wide layout, or the long layout's three columns."""
-
-    by: Any = None
-    item: Hashable | None = None
-    rater: Hashable | None = None
-    value: Hashable | None = None
-    duplicates: str = "raise"
-
-    @property
-    def long(self) -> bool:
-        return self.item is not None
-
-
-def numeric_layout(
-    raters: Any,
-    *,
-    by: Any = None,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    value: Hashable | None = None,
-    label: Hashable | None = None,
-    duplicates: Any = "raise",
-) -> NumericLayout:
-    """Check how the ratings are to be read, before reading any.
-
-    ``label`` is another name of ``value`` (the kappa functions' word for the long
-    layout's rating column); both at once is refused.
-    """
-    if label is not None and value is not None:
-        raise KappaFrameError(
-            f"{arg('value')} and {arg('label')} name the same column (the ratings of the "
-            f"long layout); pass one of them: value={value!r} or label={label!r}.",
-            option="value",
-        )
-    said = "label" if label is not None else "value"  # the name the caller used
-    value = label if value is None else value
-    if isinstance(raters, (list, tuple)) and len(raters) == 0:
-        raise KappaFrameError(
-            "raters=[] names no rater; pass raters=None for every column not in by "
-            "(wide layout) or every rater id (long layout), or list at least two.",
-            option="raters",
-        )
-    if duplicates not in DUPLICATES:
-        raise bad_option("duplicates", duplicates, DUPLICATES)
-    roles = {"item": item, "rater": rater, said: value}
-    if all(v is None for v in roles.values()):
-        return NumericLayout(by, duplicates=str(duplicates))
-    lacking = [k for k, v in roles.items() if v is None]
-    if lacking:
-        raise KappaFrameError(
-            f"the long layout needs {arg('item')}, {arg('rater')} and {arg(said)}; "
-            f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater (wide "
-            "layout) pass none of them.",
-            option=next(k for k, v in roles.items() if v is not None),
-        )
-    if len({item, rater, value}) < 3:
-        raise KappaFrameError(
-            f"{arg('item')}, {arg('rater')} and {arg(said)} must be three different "
-            f"columns; got {roles}.",
-            option="item",
-        )
-    return NumericLayout(by, item, rater, value, str(duplicates))
 
 
 def _check_ci(ci: Any) -> float | None:
@@ -189,58 +122,6 @@ def check_agreement(agreement: Any) -> float:
 # ----------------------------------------------------------------------------- reading
 
 
-def numeric_values(fact: Factorized, column: Hashable) -> np.ndarray:
-    """The float64 values of a factorized column (NaN where missing).
-
-    Every value must be a real number (not a boolean, a string, a date or an infinity):
-    a rating on a scale is never guessed from text. Raises ``KappaFrameTypeError``
-    naming the column and the first value that is not.
-    """
-    uniques = fact.uniques
-    kinds = set(map(type, uniques))
-    bad = [k for k in kinds if not issubclass(k, numbers.Real) or issubclass(k, (bool, np.bool_))]
-    if bad:
-        value = next(u for u in uniques if type(u) in set(bad))
-        hint = ""
-        if isinstance(value, str) and plain_number(value):
-            hint = (
-                " (A file's column whose numbers are written two ways, such as 1 and 1.0, "
-                "stays text: give it a type, kf.scan(path, csv_options={'convert': "
-                f"{{'column_types': {{{str(column)!r}: 'float64'}}}}}}).)"
-            )
-        raise KappaFrameTypeError(
-            f"column {column!r} holds {value!r} ({type(value).__name__}), which is not a "
-            "number: these statistics need numeric ratings. Convert the column first (e.g. "
-            f"pd.to_numeric, or .cast(pl.Float64)), or leave it out of the raters.{hint}",
-            option="raters",
-        )
-    numbers_ = np.asarray(uniques, dtype=np.float64).reshape(-1)
-    _refuse_infinite(numbers_, column)
-    return np.append(numbers_, np.nan)[np.asarray(fact.codes, dtype=np.intp)]
-
-
-def _refuse_infinite(values: np.ndarray, column: Hashable) -> None:
-    infinite = np.isinf(values)
-    if infinite.any():
-        raise KappaFrameError(
-            f"column {column!r} holds {float(values[infinite][0])!r}: a rating must be a "
-            "finite number. Replace it with a missing value (NaN) or drop those rows first."
-        )
-
-
-def column_numbers(frame: Frame, column: Hashable) -> np.ndarray:
-    """The ratings of one column of a loaded adapter, as float64 (NaN where missing).
-
-    A column of a numeric dtype is read as it is; any other is read value by value
-    (``numeric_values``), so a value that is not a number is named.
-    """
-    fast = native_numbers(frame, column)
-    if fast is None:
-        return numeric_values(frame.labels(column), column)
-    _refuse_infinite(fast, column)
-    return fast
-
-
 @dataclass
 class NumericRatings:
     """Numeric ratings of one eager frame: one float per rater and item (NaN: not rated).
@@ -258,9 +139,19 @@ class NumericRatings:
     keys: Any
     by: list[Hashable]
 
+    #: The long layout's rating column (``None``: the wide layout, one column per rater).
+    value: Hashable | None = None
+
+    def refuse_infinite(self) -> None:
+        """Refuse an infinite rating, naming where it is."""
+        refuse_infinite(self.values, self.raters, self.value)
+
     def sums(self) -> PairSums:
         """The per-pair sums of these ratings."""
-        moments = PairMoments.of(self.values, self.group, self.n_groups)
+        with np.errstate(invalid="ignore", over="ignore"):  # an infinity: refused below
+            moments = PairMoments.of(self.values, self.group, self.n_groups)
+        if not (np.isfinite(moments.mean).all() and np.isfinite(moments.ss).all()):
+            self.refuse_infinite()
         return PairSums(list(self.raters), moments, self.keys, self.by, self.values.shape[1])
 
 
@@ -283,16 +174,18 @@ def numeric_ratings(
         values = np.empty((len(rater_list), n))
         for i, r in enumerate(rater_list):
             values[i] = column_numbers(frame, r)
+            if not as_list(raters):
+                refuse_row_numbers(r, values[i])
         groups = encode_groups([frame.keys(b) for b in by], n)
         return NumericRatings(
             rater_list, values, groups.codes, groups.n_groups, _keys(frame, by, groups), by
         )
     item, rater, value = layout.item, layout.rater, layout.value
-    _long_columns(names, by, item, rater, value)
+    long_columns(names, by, layout)
     frame.load([*by, item, rater, value])
     items = frame.labels(item)
     ids = _sorted_ids(frame.labels(rater))
-    ratings_of = column_numbers(frame, value)
+    ratings_of = column_numbers(frame, value, "value")
     row_groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     ratings = sort_ratings(items, ids, row_groups, layout.duplicates, item, rater)
     kept = ratings.order
@@ -305,7 +198,8 @@ def numeric_ratings(
         found = [r for r in wanted if r in position]
         values = values[[position[r] for r in found]]
     units = ratings.unit_groups
-    return NumericRatings(found, values, units.codes, units.n_groups, _keys(frame, by, units), by)
+    keys = _keys(frame, by, units)
+    return NumericRatings(found, values, units.codes, units.n_groups, keys, by, value)
 
 
 def _keys(frame: Frame, by: list[Hashable], groups: Any) -> Any:
@@ -313,17 +207,6 @@ def _keys(frame: Frame, by: list[Hashable], groups: Any) -> Any:
         return None
     native = frame.frame  # type: ignore[attr-defined]
     return take(native, by, groups.first_row[: groups.n_groups])
-
-
-def _long_columns(
-    names: Sequence[Hashable], by: list[Hashable], item: Any, rater: Any, value: Any
-) -> None:
-    roles = {"item": item, "rater": rater, "value": value}
-    for role, col in roles.items():
-        check_columns([col], names, f"{role} column")
-    for col in by:
-        if col in roles.values():
-            raise KappaFrameError(f"by column {col!r} is also the item, rater or value column.")
 
 
 # ----------------------------------------------------------------------------- sums
@@ -423,8 +306,21 @@ def _engine_sums(
     frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
 ) -> PairSums:
     """The per-pair sums of a DuckDB or PySpark input, summed in its engine."""
-    if layout.long:
-        return _engine_long_sums(frame, raters, layout, min_raters)
+    total = (
+        _engine_long_sums(frame, raters, layout, min_raters)
+        if layout.long
+        else _engine_wide_sums(frame, raters, layout, min_raters)
+    )
+    m = total.moments
+    if not (np.isfinite(m.mean).all() and np.isfinite(m.ss).all()):
+        raise infinite_in_engine(layout, total.raters)
+    return total
+
+
+def _engine_wide_sums(
+    frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
+) -> PairSums:
+    """The wide layout's per-pair sums, one query for the means, one for the sums."""
     first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, min_raters)
     by, names = first.by, list(first.raters)
     shift = np.asarray(engine_means(frame, names), dtype=np.float64)
@@ -580,6 +476,7 @@ def read_numeric(
         ratings = numeric_ratings(cast(Frame, frame), raters, layout, min_raters)
     else:
         ratings = _stacked(frame, raters, layout, min_raters)
+    ratings.refuse_infinite()
     if layout.long:
         wanted = as_list(raters)
         err = missing_columns(wanted, ratings.raters, f"rater id in column {layout.rater!r}")

@@ -34,8 +34,10 @@ from .numeric import (
     NumericLayout,
     Scores,
     gather_parts,
+    infinite_in_engine,
     key_rows,
     numeric_input,
+    numeric_layout,
     reduce_parts,
     refuse_engine,
     renderer,
@@ -86,12 +88,7 @@ def _engine_sums(
     """The sums computed in the engine, checked finite (no infinite score)."""
     sums, keys, raters, by = _engine_query(engine, layout)
     if not (np.isfinite(sums.squares).all() and np.isfinite(sums.rater_sums).all()):
-        where = f"column {layout.value!r} holds" if layout.long else f"the columns {raters} hold"
-        raise KappaFrameError(
-            f"{where} an infinite score: a score must be a finite number. "
-            "Replace them (with null to leave them out) first.",
-            option="value" if layout.long else "raters",
-        )
+        raise infinite_in_engine(layout, raters)
     return sums, keys, raters, by
 
 
@@ -316,7 +313,9 @@ def icc(
     >>> round(float(res["f"].iloc[2]), 2), int(res["df2"].iloc[2])
     (11.03, 15)
     """
-    layout = NumericLayout(raters, by, item, rater, value, duplicates).check()
+    layout = numeric_layout(
+        raters, by=by, item=item, rater=rater, value=value, duplicates=duplicates
+    )
     if ci is not None:
         ci = check_level(ci)
     frame = numeric_input(data)
@@ -461,7 +460,9 @@ def kendall_w(
     >>> round(float(res["w"].iloc[0]), 3), round(float(res["chi2"].iloc[0]), 1)
     (0.54, 30.8)
     """
-    layout = NumericLayout(raters, by, item, rater, value, duplicates).check()
+    layout = numeric_layout(
+        raters, by=by, item=item, rater=rater, value=value, duplicates=duplicates
+    )
     if not isinstance(correct, (bool, np.bool_)):
         raise KappaFrameError(
             f"{arg('correct')} must be True or False; got {correct!r}.", option="correct"

@@ -24,13 +24,13 @@ from typing import Any, cast
 import numpy as np
 
 from .._encode.codes import Factorized, Groups, encode_groups, sort_ratings
-from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
+from .._errors import KappaFrameError, arg, bad_option, missing_columns, too_few_raters
 from .._frames.engines import EngineFrame
 from .._frames.native import take
-from .._frames.numeric import numeric_values
+from .._frames.numeric import column_numbers
 from .._frames.parts import PartReader
 from .assemble import key_columns
-from .options import as_list, check_columns, check_layout
+from .options import DUPLICATES, as_list, check_columns
 from .plan import adapt
 from .prepare import Frame, KeysFrame, merge_keys, wide_raters
 
@@ -39,10 +39,14 @@ __all__ = [
     "Part",
     "Scores",
     "gather_parts",
+    "infinite_in_engine",
     "key_rows",
+    "long_columns",
     "numeric_input",
+    "numeric_layout",
     "reduce_parts",
     "refuse_engine",
+    "refuse_row_numbers",
     "renderer",
     "scores",
 ]
@@ -63,32 +67,63 @@ class NumericLayout:
     def long(self) -> bool:
         return self.item is not None
 
-    def check(self) -> NumericLayout:
-        """Check the options before reading anything (the long layout's triple complete)."""
-        check_layout(self.raters, duplicates=self.duplicates)
-        given = {"item": self.item, "rater": self.rater, "value": self.value}
-        lacking = [k for k, v in given.items() if v is None]
-        if lacking and len(lacking) < 3:
-            raise KappaFrameError(
-                f"the long layout needs {arg('item')}, {arg('rater')} and {arg('value')}; "
-                f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater "
-                "(wide layout) pass none of them.",
-                option=next(k for k, v in given.items() if v is not None),
-            )
-        if not lacking and len({self.item, self.rater, self.value}) < 3:
-            raise KappaFrameError(
-                f"{arg('item')}, {arg('rater')} and {arg('value')} must be three different "
-                f"columns; got {given}.",
-                option="item",
-            )
-        return self
-
     def needed(self, names: Sequence[Hashable]) -> list[Hashable]:
         """The columns to read."""
         by = as_list(self.by, names)
         if self.long:
             return [*by, self.item, self.rater, self.value]
         return [*by, *wide_raters(names, self.raters, by)]
+
+
+def numeric_layout(
+    raters: Any,
+    *,
+    by: Any = None,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    value: Hashable | None = None,
+    label: Hashable | None = None,
+    duplicates: Any = "raise",
+) -> NumericLayout:
+    """Check how the ratings are to be read, before reading any.
+
+    ``label`` is another name of ``value`` (the kappa functions' word for the long
+    layout's rating column); both at once is refused.
+    """
+    if label is not None and value is not None:
+        raise KappaFrameError(
+            f"{arg('value')} and {arg('label')} name the same column (the ratings of the "
+            f"long layout); pass one of them: value={value!r} or label={label!r}.",
+            option="value",
+        )
+    said = "label" if label is not None else "value"  # the name the caller used
+    value = label if value is None else value
+    if isinstance(raters, (list, tuple)) and len(raters) == 0:
+        raise KappaFrameError(
+            "raters=[] names no rater; pass raters=None for every column not in by "
+            "(wide layout) or every rater id (long layout), or list at least two.",
+            option="raters",
+        )
+    if duplicates not in DUPLICATES:
+        raise bad_option("duplicates", duplicates, DUPLICATES)
+    roles = {"item": item, "rater": rater, said: value}
+    if all(v is None for v in roles.values()):
+        return NumericLayout(raters, by, duplicates=str(duplicates))
+    lacking = [k for k, v in roles.items() if v is None]
+    if lacking:
+        raise KappaFrameError(
+            f"the long layout needs {arg('item')}, {arg('rater')} and {arg(said)}; "
+            f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater (wide "
+            "layout) pass none of them.",
+            option=next(k for k, v in roles.items() if v is not None),
+        )
+    if len({item, rater, value}) < 3:
+        raise KappaFrameError(
+            f"{arg('item')}, {arg('rater')} and {arg(said)} must be three different "
+            f"columns; got {roles}.",
+            option="item",
+        )
+    return NumericLayout(raters, by, item, rater, value, str(duplicates))
 
 
 @dataclass
@@ -132,10 +167,10 @@ def scores(frame: Frame, layout: NumericLayout, raters: Sequence[Hashable] | Non
         return _long_scores(frame, names, by, layout, raters)
     rater_list = wide_raters(names, layout.raters, by)
     frame.load([*by, *rater_list])
-    columns = [numeric_values(frame, r) for r in rater_list]
+    columns = [column_numbers(frame, r) for r in rater_list]
     if not as_list(layout.raters):
         for name, values in zip(rater_list, columns, strict=True):
-            _refuse_row_numbers(name, values)
+            refuse_row_numbers(name, values)
     groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     return Scores(frame, rater_list, columns, groups, by)
 
@@ -145,7 +180,7 @@ def scores(frame: Frame, layout: NumericLayout, raters: Sequence[Hashable] | Non
 ROW_NUMBERS_FROM = 20
 
 
-def _refuse_row_numbers(name: Hashable, values: np.ndarray) -> None:
+def refuse_row_numbers(name: Hashable, values: np.ndarray) -> None:
     n = len(values)
     if n < ROW_NUMBERS_FROM or values[0] not in (0.0, 1.0) or values[1] != values[0] + 1:
         return
@@ -166,11 +201,11 @@ def _long_scores(
     known: Sequence[Hashable] | None,
 ) -> Scores:
     item, rater, value = layout.item, layout.rater, layout.value
-    _long_columns(names, by, layout)
+    long_columns(names, by, layout)
     frame.load([*by, item, rater, value])
     items = frame.labels(item)
     ids = frame.labels(rater)
-    values = numeric_values(frame, value)
+    values = column_numbers(frame, value, "value")
     row_groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     wanted = as_list(layout.raters)
     if wanted:
@@ -207,7 +242,7 @@ def _long_scores(
     return Scores(frame, rater_list, list(matrix), groups, by, value)
 
 
-def _long_columns(names: Sequence[Hashable], by: list[Hashable], layout: NumericLayout) -> None:
+def long_columns(names: Sequence[Hashable], by: list[Hashable], layout: NumericLayout) -> None:
     roles = {"item": layout.item, "rater": layout.rater, "value": layout.value}
     for role, col in roles.items():
         check_columns([col], names, f"{role} column")
@@ -270,7 +305,7 @@ def _first(reader: PartReader, layout: NumericLayout) -> Scores:
         names = empty.columns()
         by = as_list(layout.by, names)
         check_columns(by, names, "by column")
-        _long_columns(names, by, layout)
+        long_columns(names, by, layout)
         return Scores(empty, [], [], Groups(None, 1, np.zeros(1, np.intp)), by)
     return scores(empty, layout)
 
@@ -409,4 +444,14 @@ def refuse_engine(frame: EngineFrame, what: str) -> KappaFrameError:
         f"{what} ranks each rater's scores over the items, which is not a sum the "
         f"{frame.engine} engine can add up; bring the scores into pandas or polars first "
         "(e.g. the relation's .pl() or .toPandas()). icc() computes its sums in the engine."
+    )
+
+
+def infinite_in_engine(layout: NumericLayout, raters: list[Hashable]) -> KappaFrameError:
+    """The error for sums an engine returned not finite: an infinite score in its input."""
+    where = f"column {layout.value!r} holds" if layout.long else f"the columns {raters} hold"
+    return KappaFrameError(
+        f"{where} an infinite score: a score must be a finite number. "
+        "Replace them (with null to leave them out) first.",
+        option="value" if layout.long else "raters",
     )

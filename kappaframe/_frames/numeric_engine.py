@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from .._errors import KappaFrameTypeError
 from .engines import EngineFrame, _narwhals, _present, _to_pandas
+from .numeric import not_a_number
 
 __all__ = [
     "SUM_NAMES",
@@ -45,16 +45,11 @@ def sum_column(name: str, i: int, j: int) -> str:
 
 
 def _numeric(frame: EngineFrame, raters: Sequence[Hashable]) -> dict[str, Any]:
+    """The dtypes of the rater columns, each checked numeric (``_check_numeric``)."""
     schema = frame.frame.collect_schema()
     dtypes = {str(r): schema[str(r)] for r in raters}
     for r, dtype in dtypes.items():
-        if not dtype.is_numeric():
-            raise KappaFrameTypeError(
-                f"column {r!r} has type {dtype} in the {frame.engine} input, which is not a "
-                "number: these statistics need numeric ratings. Cast it in the engine first "
-                "(e.g. CAST(col AS DOUBLE)), or leave it out of the raters.",
-                option="raters",
-            )
+        _check_numeric(frame, r, dtype, "raters")
     return dtypes
 
 
@@ -183,12 +178,7 @@ def _check_numeric(engine: EngineFrame, name: str, dtype: Any, option: str) -> N
     nw = _narwhals()
     shown = _to_pandas(engine.frame.filter(~nw.col(name).is_null()).select(name).head(1))
     value = shown.iloc[0, 0] if len(shown) else None
-    raise KappaFrameTypeError(
-        f"column {name!r} holds {value!r} ({dtype}): numeric ratings must be numbers "
-        "(int or float; missing as NaN or null). Cast the column in the engine first, or "
-        "use pairwise()/overall() for categorical labels.",
-        option=option,
-    )
+    raise not_a_number(name, value, dtype, option)
 
 
 def _shift(engine: EngineFrame, name: str, dtype: Any) -> float:
