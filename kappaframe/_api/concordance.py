@@ -18,12 +18,12 @@ from __future__ import annotations
 import numbers
 import warnings
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .._encode.codes import encode_groups, sort_ratings
+from .._encode.codes import encode_groups
 from .._errors import _QUIET_UNDEFINED as _QUIET
 from .._errors import (
     KappaFrameError,
@@ -35,7 +35,7 @@ from .._errors import (
 )
 from .._frames.engines import EngineFrame
 from .._frames.native import eager_adapter, take
-from .._frames.numeric import column_numbers, refuse_infinite
+from .._frames.numeric import refuse_infinite
 from .._frames.numeric_engine import (
     SUM_NAMES,
     engine_long_sums,
@@ -58,23 +58,16 @@ from .._stats.concordance import PairMoments, bland_altman_stats, lin_ccc
 from .._types import Duplicates
 from .assemble import matrix_columns
 from .lazy import Planned, lazy_result, planned_layout
-from .numeric import (
-    NumericLayout,
-    infinite_in_engine,
-    long_columns,
-    numeric_layout,
-    refuse_row_numbers,
-)
+from .numeric import NumericLayout, infinite_in_engine, numeric_layout, scores
 from .options import (
     as_list,
-    check_columns,
     check_level,
     check_reference,
     rater_pairs,
     with_reference,
 )
 from .plan import adapt
-from .prepare import Frame, KeysFrame, _sorted_ids, merge_keys, wide_raters
+from .prepare import Frame, KeysFrame, merge_keys
 
 __all__ = [
     "NumericRatings",
@@ -158,48 +151,18 @@ class NumericRatings:
 def numeric_ratings(
     frame: Frame, raters: Any, layout: NumericLayout, min_raters: int = 2
 ) -> NumericRatings:
-    """Read the numeric ratings of one eager frame, wide or long layout.
+    """Read the numeric ratings of one eager frame, wide or long layout (``scores``).
 
     Wide: ``raters`` are the rater columns (default: every column not in ``by``).
-    Long: ``raters`` are the rater ids to keep (default: every id, sorted); ids asked
-    for that this frame lacks are left out (a part of a bigger input may lack some).
+    Long: ``raters`` are the rater ids to keep (default: every id, sorted); with
+    ``min_raters=0`` (a part of a bigger input) ids asked for that this frame lacks are
+    left out.
     """
-    names = frame.columns()
-    by = as_list(layout.by, names)
-    check_columns(by, names, "by column")
-    if not layout.long:
-        rater_list = wide_raters(names, raters, by, min_raters)
-        frame.load([*by, *rater_list])
-        n = frame.n_rows
-        values = np.empty((len(rater_list), n))
-        for i, r in enumerate(rater_list):
-            values[i] = column_numbers(frame, r)
-            if not as_list(raters):
-                refuse_row_numbers(r, values[i])
-        groups = encode_groups([frame.keys(b) for b in by], n)
-        return NumericRatings(
-            rater_list, values, groups.codes, groups.n_groups, _keys(frame, by, groups), by
-        )
-    item, rater, value = layout.item, layout.rater, layout.value
-    long_columns(names, by, layout)
-    frame.load([*by, item, rater, value])
-    items = frame.labels(item)
-    ids = _sorted_ids(frame.labels(rater))
-    ratings_of = column_numbers(frame, value, "value")
-    row_groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
-    ratings = sort_ratings(items, ids, row_groups, layout.duplicates, item, rater)
-    kept = ratings.order
-    values = np.full((len(ids.uniques), ratings.n_units), np.nan)
-    values[ids.codes[kept], ratings.unit[kept]] = ratings_of[kept]
-    found = list(ids.uniques)
-    wanted = as_list(raters)
-    if wanted:  # the ids asked for that occur here, in the order asked for
-        position = {r: i for i, r in enumerate(found)}
-        found = [r for r in wanted if r in position]
-        values = values[[position[r] for r in found]]
-    units = ratings.unit_groups
-    keys = _keys(frame, by, units)
-    return NumericRatings(found, values, units.codes, units.n_groups, keys, by, value)
+    s = scores(frame, replace(layout, raters=raters), min_raters=min_raters)
+    # No rater here: a part of the long layout lacking those asked for.
+    none = np.empty((0, 0 if layout.long else frame.n_rows))
+    values = np.stack(s.columns) if s.columns else none
+    return NumericRatings(s.raters, values, s.group, s.n_groups, s.keys(), s.by, s.value)
 
 
 def _keys(frame: Frame, by: list[Hashable], groups: Any) -> Any:

@@ -158,14 +158,25 @@ class Scores:
         return take(native, self.by, self.groups.first_row[: self.groups.n_groups])
 
 
-def scores(frame: Frame, layout: NumericLayout, raters: Sequence[Hashable] | None = None) -> Scores:
-    """Read the scores of one eager frame (``raters``: the long layout's ids, if known)."""
+def scores(
+    frame: Frame,
+    layout: NumericLayout,
+    raters: Sequence[Hashable] | None = None,
+    min_raters: int = 2,
+) -> Scores:
+    """Read the scores of one eager frame, wide or long layout.
+
+    ``raters``: the long layout's ids, if known (a part of an input whose ids were read
+    first). ``min_raters=0`` reads a part of a bigger input: its long layout keeps the ids
+    asked for that occur in it (the others are looked for in the whole input) and may
+    hold fewer than two raters.
+    """
     names = frame.columns()
     by = as_list(layout.by, names)
     check_columns(by, names, "by column")
     if layout.long:
-        return _long_scores(frame, names, by, layout, raters)
-    rater_list = wide_raters(names, layout.raters, by)
+        return _long_scores(frame, names, by, layout, raters, min_raters)
+    rater_list = wide_raters(names, layout.raters, by, min_raters)
     frame.load([*by, *rater_list])
     columns = [column_numbers(frame, r) for r in rater_list]
     if not as_list(layout.raters):
@@ -199,6 +210,7 @@ def _long_scores(
     by: list[Hashable],
     layout: NumericLayout,
     known: Sequence[Hashable] | None,
+    min_raters: int = 2,
 ) -> Scores:
     item, rater, value = layout.item, layout.rater, layout.value
     long_columns(names, by, layout)
@@ -208,10 +220,12 @@ def _long_scores(
     values = column_numbers(frame, value, "value")
     row_groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     wanted = as_list(layout.raters)
-    if wanted:
+    if wanted and min_raters and known is None:
         err = missing_columns(wanted, ids.uniques, f"rater id in column {rater!r}")
-        if err is not None and known is None:
+        if err is not None:
             raise err
+    if wanted and not min_raters:  # a part: the ids asked for that occur in it
+        wanted = [r for r in wanted if r in set(ids.uniques)]
     rater_list = list(known) if known is not None else (wanted or _sorted(ids.uniques))
     position = {r: i for i, r in enumerate(rater_list)}
     lookup = np.array([position.get(u, -1) for u in ids.uniques] + [-1], dtype=np.intp)
@@ -231,8 +245,8 @@ def _long_scores(
         row_groups = _subset(row_groups, rows)
     fact = Factorized(codes, rater_list)
     ratings = sort_ratings(items, fact, row_groups, layout.duplicates, item, rater)
-    if known is None and len(rater_list) < 2:
-        raise too_few_raters(2, rater_list, rater)
+    if known is None and len(rater_list) < min_raters:
+        raise too_few_raters(min_raters, rater_list, rater)
     kept = ratings.order
     n_units = ratings.n_units
     matrix = np.full((len(rater_list), n_units), np.nan)
