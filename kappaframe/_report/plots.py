@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast, get_args
 import numpy as np
 
 from .._api.assemble import square_values
-from .._api.concordance import check_agreement, read_numeric
-from .._api.numeric import numeric_layout
+from .._api.concordance import check_agreement
+from .._api.numeric import numeric_layout, read_numeric
 from .._api.options import check_level, check_stat
 from .._api.plan import adapt, prepare_input
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional_import
