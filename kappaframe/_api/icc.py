@@ -367,7 +367,7 @@ def kendall_w(
         )
     frame = numeric_input(data)
     if isinstance(frame, EngineFrame):
-        raise refuse_engine(frame, "kendall_w()")
+        raise refuse_engine(frame, "kendall_w()", "ranks each rater's scores over the items")
     if isinstance(frame, PartReader):
         s = gather_parts(frame, layout)
         render: Any = s.frame

@@ -57,6 +57,7 @@ __all__ = [
     "PairSums",
     "Part",
     "Scores",
+    "chosen_ids",
     "combine_sums",
     "engine_icc_sums",
     "gather_parts",
@@ -301,6 +302,24 @@ def _subset(groups: Groups, rows: np.ndarray) -> Groups:
     return Groups(lookup[codes], int(present.sum()), groups.first_row[present])
 
 
+def chosen_ids(
+    found: Sequence[Hashable], raters: Any, column: Hashable, min_raters: int = 2
+) -> list[Hashable]:
+    """The long layout's raters: the ids asked for (each must occur), else every id found.
+
+    Every id found is sorted (in the order found when ids cannot be compared); fewer
+    than ``min_raters`` is refused.
+    """
+    wanted = as_list(raters)
+    err = missing_columns(wanted, list(found), f"rater id in column {column!r}")
+    if err is not None:
+        raise err
+    chosen = list(wanted) or _sorted(list(found))
+    if len(chosen) < min_raters:
+        raise too_few_raters(min_raters, chosen, column)
+    return chosen
+
+
 def _sorted(ids: list[Any]) -> list[Any]:
     try:
         return sorted(ids)
@@ -356,14 +375,7 @@ def _rater_ids(reader: PartReader, layout: NumericLayout) -> list[Hashable] | No
         return None
     found = reader.map([layout.rater], _ids_part, reader.wrap(), layout.rater)
     ids = list(dict.fromkeys(x for f in found for x in f))
-    wanted = as_list(layout.raters)
-    err = missing_columns(wanted, ids, f"rater id in column {layout.rater!r}")
-    if err is not None:
-        raise err
-    chosen = wanted or _sorted(ids)
-    if len(chosen) < 2:
-        raise too_few_raters(2, chosen, layout.rater)
-    return chosen
+    return chosen_ids(ids, layout.raters, layout.rater)
 
 
 def _ids_part(part: Any, wrap: Any, rater: Hashable) -> list[Any]:
@@ -478,12 +490,16 @@ def renderer(s: Scores, output: str) -> Any:
     return s.frame
 
 
-def refuse_engine(frame: EngineFrame, what: str) -> KappaFrameError:
-    """The error for a statistic that ranks the scores, on an engine input."""
+def refuse_engine(frame: EngineFrame, what: str, needs: str) -> KappaFrameError:
+    """The error for a use of the scores that is not a sum, on an engine input.
+
+    ``needs``: what ``what`` does with the scores that an engine cannot add up.
+    """
     return KappaFrameError(
-        f"{what} ranks each rater's scores over the items, which is not a sum the "
-        f"{frame.engine} engine can add up; bring the scores into pandas or polars first "
-        "(e.g. the relation's .pl() or .toPandas()). icc() computes its sums in the engine."
+        f"{what} {needs}, which is not a sum the {frame.engine} engine can add up; bring "
+        "the ratings into pandas or polars first (e.g. relation.pl() in DuckDB, "
+        "spark_frame.toPandas()). icc(), ccc() and bland_altman() compute their sums in "
+        "the engine."
     )
 
 
@@ -569,10 +585,15 @@ def _engine_query(
     scores(empty, layout, [])  # the columns and the value's type, with pandas' messages
     wanted = as_list(layout.raters)
     ids, groups, totals, dropped, shift = long_sums(
-        engine, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
+        engine,
+        by,
+        layout.item,
+        layout.rater,
+        layout.value,
+        wanted,
+        layout.duplicates,
+        lambda found: chosen_ids(found, wanted, layout.rater),
     )
-    if len(ids) < 2:
-        raise too_few_raters(2, ids, layout.rater)
     k = len(ids)
     if by:
         cols = [str(b) for b in by]
@@ -745,15 +766,6 @@ def _reader_plan(
     return [*by, *first.raters], list(first.raters)
 
 
-def _refuse_engine(data: Any) -> None:
-    if isinstance(data, EngineFrame):
-        raise KappaFrameError(
-            f"this needs every numeric rating of the {data.engine} input in Python (ccc() "
-            "and bland_altman() sum them in the engine instead); bring the ratings into "
-            "pandas or polars first (e.g. relation.pl() in DuckDB, spark_frame.toPandas())."
-        )
-
-
 def _engine_sums(
     frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
 ) -> PairSums:
@@ -811,18 +823,7 @@ def _engine_long_sums(
     answer, origin, found = engine_long_sums(
         frame, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
     )
-    if wanted:
-        err = missing_columns(wanted, found, f"rater id in column {layout.rater!r}")
-        if err is not None:
-            raise err
-        names = list(wanted)
-    else:
-        try:
-            names = sorted(found)
-        except TypeError:
-            names = found
-    if len(names) < min_raters:
-        raise too_few_raters(min_raters, names, layout.rater)
+    names = chosen_ids(found, wanted, layout.rater, min_raters)
     if by:
         keys_of = cast(Frame, eager_adapter(answer))
         groups = encode_groups([keys_of.keys(b) for b in by], len(answer))
@@ -891,19 +892,7 @@ def _combine_two(parts: list[PairSums]) -> PairSums:
 
 def _check_ids(total: PairSums, raters: Any, layout: NumericLayout, min_raters: int) -> PairSums:
     """The long layout: every id asked for found, enough raters, ids in their order."""
-    wanted = as_list(raters)
-    if wanted:
-        err = missing_columns(wanted, total.raters, f"rater id in column {layout.rater!r}")
-        if err is not None:
-            raise err
-        order = wanted
-    else:
-        try:
-            order = sorted(total.raters)  # type: ignore[type-var]
-        except TypeError:
-            order = list(total.raters)
-    if len(order) < min_raters:
-        raise too_few_raters(min_raters, order, layout.rater)
+    order = chosen_ids(total.raters, raters, layout.rater, min_raters)
     if order != total.raters:
         position = {r: i for i, r in enumerate(total.raters)}
         idx = np.asarray([position[r] for r in order], dtype=np.intp)
@@ -915,15 +904,16 @@ def _check_ids(total: PairSums, raters: Any, layout: NumericLayout, min_raters: 
 
 
 def read_numeric(
-    data: Any, raters: Any, layout: NumericLayout, min_raters: int = 2
+    data: Any, raters: Any, layout: NumericLayout, min_raters: int = 2, what: str = "this"
 ) -> NumericRatings:
     """Every numeric rating of any input, as one ``NumericRatings`` (parts stacked).
 
     The long layout's raters are the ids asked for, in that order (each must occur), else
-    every id, sorted.
+    every id, sorted. ``what``: the caller, as an engine input's refusal names it.
     """
     frame = adapt(data)
-    _refuse_engine(frame)
+    if isinstance(frame, EngineFrame):
+        raise refuse_engine(frame, what, "draws every rating")
     if not isinstance(frame, PartReader):
         ratings = numeric_ratings(cast(Frame, frame), raters, layout, min_raters)
     else:

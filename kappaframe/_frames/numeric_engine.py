@@ -19,7 +19,7 @@ A missing rating is null, or NaN in a float column. The answers come back as pan
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .engines import EngineFrame, _narwhals, _present, _to_pandas
@@ -247,10 +247,12 @@ def long_sums(
     value: Hashable,
     raters: Sequence[Hashable],
     duplicates: str,
+    choose: Callable[[list[Any]], list[Any]],
 ) -> tuple[list[Any], Any, Any, Any, float]:
     """The sums of the long layout (one row per score), per group, as pandas frames.
 
-    Returns the rater ids (those asked for, else every id, sorted), the per-group item
+    ``choose`` picks the raters from the ids found (those asked for, each checked to
+    occur, else every id, sorted). Returns the rater ids, the per-group item
     sums (``by``, ``count``, ``total``, ``squares``, ``item_squares``), each rater's
     total (``by``, ``rater``, ``rater_total``), the items left out (``by``,
     ``dropped``) and the shift subtracted from every score before summing. An item is
@@ -261,15 +263,10 @@ def long_sums(
     keys, item, rater, value = [str(b) for b in by], str(item), str(rater), str(value)
     _check_numeric(engine, value, schema[value], "value")
     ratings = engine.frame
+    found = _to_pandas(ratings.select(nw.col(rater)).unique())[rater].tolist()
+    ids = choose(found)
     if raters:
-        ratings = ratings.filter(nw.col(rater).is_in(list(raters)))
-        ids = list(raters)
-    else:
-        found = _to_pandas(ratings.select(nw.col(rater)).unique())[rater].tolist()
-        try:
-            ids = sorted(found)
-        except TypeError:
-            ids = found
+        ratings = ratings.filter(nw.col(rater).is_in(list(ids)))
     EngineFrame._check_duplicates(nw, ratings, keys, item, rater, duplicates)
     shift = _shift(engine, value, schema[value])
     scored = ratings.filter(_present(nw, value, schema[value])).select(

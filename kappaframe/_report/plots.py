@@ -1000,7 +1000,7 @@ def bland_altman_plot(
     )
     level = None if ci is None else check_level(ci)
     k = check_agreement(agreement)
-    ratings = read_numeric(data, raters, layout)
+    ratings = read_numeric(data, raters, layout, what="bland_altman_plot()")
     if len(ratings.raters) != 2:
         shown = [str(r) for r in ratings.raters[:10]]
         raise KappaFrameError(
