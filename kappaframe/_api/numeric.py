@@ -547,6 +547,14 @@ def _sorted_groups(frames: list[Any], by: list[Hashable]) -> tuple[Any, list[np.
     return keys, [codes[bounds[i] : bounds[i + 1]] for i in range(len(frames))]
 
 
+def _answer_groups(answer: Any, by: list[Hashable]) -> tuple[np.ndarray, int, Any]:
+    """An engine answer's rows' group codes, the number of groups and their sorted keys."""
+    if not by:
+        return np.zeros(len(answer), dtype=np.intp), 1, None
+    keys, (codes,) = _sorted_groups([answer[[str(b) for b in by]]], by)
+    return np.asarray(codes, dtype=np.intp), len(keys), keys
+
+
 def engine_icc_sums(
     engine: EngineFrame, layout: NumericLayout
 ) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
@@ -675,13 +683,6 @@ def numeric_ratings(
     return NumericRatings(s.raters, values, s.group, s.n_groups, s.keys(), s.by, s.value)
 
 
-def _keys(frame: Frame, by: list[Hashable], groups: Any) -> Any:
-    if not by:
-        return None
-    native = frame.frame  # type: ignore[attr-defined]
-    return take(native, by, groups.first_row[: groups.n_groups])
-
-
 # ----------------------------------------------------------------------------- sums
 
 
@@ -789,13 +790,7 @@ def _engine_wide_sums(
     by, names = first.by, list(first.raters)
     shift = np.asarray(engine_means(frame, names), dtype=np.float64)
     answer = engine_pair_sums(frame, names, by, shift.tolist())
-    if by:
-        keys_of = cast(Frame, eager_adapter(answer))
-        groups = encode_groups([keys_of.keys(b) for b in by], len(answer))
-        codes = np.asarray(groups.codes, dtype=np.intp)
-        n_groups, keys = groups.n_groups, _keys(keys_of, by, groups)
-    else:
-        codes, n_groups, keys = np.zeros(len(answer), dtype=np.intp), 1, None
+    codes, n_groups, keys = _answer_groups(answer, by)
     r = len(names)
     n, s, q, c = (np.zeros((n_groups, r, r)) for _ in range(4))
     for i in range(r):
@@ -824,13 +819,7 @@ def _engine_long_sums(
         frame, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
     )
     names = chosen_ids(found, wanted, layout.rater, min_raters)
-    if by:
-        keys_of = cast(Frame, eager_adapter(answer))
-        groups = encode_groups([keys_of.keys(b) for b in by], len(answer))
-        codes = np.asarray(groups.codes, dtype=np.intp)
-        n_groups, keys = groups.n_groups, _keys(keys_of, by, groups)
-    else:
-        codes, n_groups, keys = np.zeros(len(answer), dtype=np.intp), 1, None
+    codes, n_groups, keys = _answer_groups(answer, by)
     position = {r: i for i, r in enumerate(names)}
     i = np.asarray([position[r] for r in answer["rater_a"]], dtype=np.intp)
     j = np.asarray([position[r] for r in answer["rater_b"]], dtype=np.intp)
