@@ -30,7 +30,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._encode.codes import Factorized, Groups, encode_groups, sort_ratings
-from .._errors import KappaFrameError, arg, bad_option, missing_columns, too_few_raters
+from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
 from .._frames.engines import EngineFrame
 from .._frames.native import concat, eager_adapter, take
 from .._frames.numeric import column_numbers, refuse_infinite
@@ -47,7 +47,7 @@ from .._frames.parts import PartReader
 from .._stats.concordance import PairMoments
 from .._stats.icc import IccSums, icc_sums
 from .assemble import key_columns
-from .options import DUPLICATES, as_list, check_columns
+from .options import as_list, check_columns, check_layout
 from .plan import adapt
 from .prepare import Frame, KeysFrame, merge_keys, wide_raters
 
@@ -125,31 +125,11 @@ def numeric_layout(
         )
     said = "label" if label is not None else "value"  # the name the caller used
     value = label if value is None else value
-    if isinstance(raters, (list, tuple)) and len(raters) == 0:
-        raise KappaFrameError(
-            "raters=[] names no rater; pass raters=None for every column not in by "
-            "(wide layout) or every rater id (long layout), or list at least two.",
-            option="raters",
-        )
-    if duplicates not in DUPLICATES:
-        raise bad_option("duplicates", duplicates, DUPLICATES)
-    roles = {"item": item, "rater": rater, said: value}
-    if all(v is None for v in roles.values()):
+    long = check_layout(
+        raters, item=item, rater=rater, label=value, duplicates=duplicates, label_word=said
+    )
+    if long is None:
         return NumericLayout(raters, by, duplicates=str(duplicates))
-    lacking = [k for k, v in roles.items() if v is None]
-    if lacking:
-        raise KappaFrameError(
-            f"the long layout needs {arg('item')}, {arg('rater')} and {arg(said)}; "
-            f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater (wide "
-            "layout) pass none of them.",
-            option=next(k for k, v in roles.items() if v is not None),
-        )
-    if len({item, rater, value}) < 3:
-        raise KappaFrameError(
-            f"{arg('item')}, {arg('rater')} and {arg(said)} must be three different "
-            f"columns; got {roles}.",
-            option="item",
-        )
     return NumericLayout(raters, by, item, rater, value, str(duplicates))
 
 
