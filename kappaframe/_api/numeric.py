@@ -657,8 +657,13 @@ def numeric_ratings(
     left out.
     """
     s = scores(frame, replace(layout, raters=raters), min_raters=min_raters)
-    # No rater here: a part of the long layout lacking those asked for.
-    none = np.empty((0, 0 if layout.long else frame.n_rows))
+    return _as_ratings(s, layout, frame.n_rows)
+
+
+def _as_ratings(s: Scores, layout: NumericLayout, n_rows: int) -> NumericRatings:
+    """Scores as one ``(R, N)`` array (``n_rows``: the wide layout's items when no rater)."""
+    # No rater: a part of the long layout lacking those asked for.
+    none = np.empty((0, 0 if layout.long else n_rows))
     values = np.stack(s.columns) if s.columns else none
     return NumericRatings(s.raters, values, s.group, s.n_groups, s.keys(), s.by, s.value)
 
@@ -703,30 +708,15 @@ def _union(lists: list[list[Hashable]]) -> list[Hashable]:
     """The raters of every part: as they are when the parts agree, else in order met.
 
     Parts of the wide layout read the same columns; the long layout's parts may each lack
-    some rater ids, and their order is settled once all are known (``_rater_order``).
+    some rater ids, and their order is settled once all are known (``chosen_ids``).
     """
     if all(lst == lists[0] for lst in lists[1:]):
         return list(lists[0])
     return list(dict.fromkeys(r for lst in lists for r in lst))
 
 
-def _rater_order(found: list[Hashable], raters: Any) -> list[Hashable]:
-    """The long layout's raters: the ids asked for, in that order, else every id sorted."""
-    wanted = as_list(raters)
-    if wanted:
-        return [r for r in wanted if r in set(found)]
-    try:
-        return sorted(found)  # type: ignore[type-var]
-    except TypeError:
-        return list(found)
-
-
 def _sums_part(part: Any, wrap: Any, raters: Any, layout: NumericLayout) -> PairSums:
     return numeric_ratings(wrap(part), raters, layout, min_raters=0).sums()
-
-
-def _ratings_part(part: Any, wrap: Any, raters: Any, layout: NumericLayout) -> NumericRatings:
-    return numeric_ratings(wrap(part), raters, layout, min_raters=0)
 
 
 def _reader_plan(
@@ -885,8 +875,8 @@ def read_numeric(
         raise refuse_engine(frame, what, "draws every rating")
     if not isinstance(frame, PartReader):
         ratings = numeric_ratings(cast(Frame, frame), raters, layout, min_raters)
-    else:
-        ratings = _stacked(frame, raters, layout, min_raters)
+    else:  # the parts' scores stacked, as kendall_w reads them
+        ratings = _as_ratings(gather_parts(frame, replace(layout, raters=raters)), layout, 0)
     ratings.refuse_infinite()
     if layout.long:
         wanted = as_list(raters)
@@ -896,31 +886,3 @@ def read_numeric(
         if len(ratings.raters) < min_raters:
             raise too_few_raters(min_raters, ratings.raters, layout.rater)
     return ratings
-
-
-def _stacked(
-    reader: PartReader, raters: Any, layout: NumericLayout, min_raters: int
-) -> NumericRatings:
-    """The parts' ratings side by side: raters and groups aligned."""
-    needed, over = _reader_plan(reader, raters, layout, min_raters)
-    together = layout.item if layout.long else None
-    parts = reader.map(needed, _ratings_part, reader.wrap(), over, layout, together=together)
-    if not parts:
-        return _ratings_part(reader.empty(), reader.wrap(), over, layout)
-    raters_all = _union([p.raters for p in parts])
-    if layout.long:
-        raters_all = _rater_order(raters_all, raters)
-    keys, group_maps = merge_keys(parts)
-    position = {r: i for i, r in enumerate(raters_all)}
-    blocks, groups = [], []
-    for part, gmap in zip(parts, group_maps, strict=True):
-        block = np.full((len(raters_all), part.values.shape[1]), np.nan)
-        mine = [i for i, r in enumerate(part.raters) if r in position]
-        block[[position[part.raters[i]] for i in mine]] = part.values[mine]
-        blocks.append(block)
-        codes = np.zeros(part.values.shape[1], np.intp) if part.group is None else part.group
-        groups.append(np.asarray(gmap, dtype=np.intp)[codes])
-    by = parts[0].by
-    values = np.concatenate(blocks, axis=1)
-    group = np.concatenate(groups) if by else None
-    return NumericRatings(raters_all, values, group, 1 if not by else len(keys), keys, by)
