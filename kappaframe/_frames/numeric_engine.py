@@ -1,20 +1,21 @@
-"""Numeric ratings in a SQL engine (DuckDB, PySpark): the sums per rater pair, computed there.
+"""Numeric ratings in a SQL engine (DuckDB, PySpark): their sums, computed there.
 
-Lin's CCC and Bland-Altman limits of a pair are functions of six sums over the items both
-raters rated. For an engine input (wide layout: one numeric column per rater) two queries,
-written with narwhals' lazy API, run in the engine and only their small answers travel:
+The one engine module of the statistics of scores. Written with narwhals' lazy API; the
+queries run in the engine and only their small answers travel, as pandas frames. Every
+rating column is checked numeric first (a text column is named with one of its values).
 
-1. each rater's mean (the origin the sums are taken about, so that no digits are lost to
-   a large common offset);
-2. per group (``GROUP BY`` the ``by`` columns), for every pair of raters ``a <= b``: the
-   items both rated, the sums of ``a`` and of ``b`` about their origins over those items,
-   their sums of squares, and the sum of cross products.
+- Lin's CCC and Bland-Altman (``engine_means``, ``engine_pair_sums``,
+  ``engine_long_sums``): per group and pair of raters ``a <= b``, six sums over the items
+  both rated (their number, the sums of ``a`` and of ``b`` about an origin, their sums of
+  squares, the sum of cross products). The origin is each rater's mean (wide layout) or
+  the mean of every rating (long layout), so that no digits are lost to a large offset.
+- The intraclass correlation (``wide_sums``, ``long_sums``): per group, over the items
+  every rater scored, their number, the sum and sum of squares of their scores, the sum
+  of their squared item totals and each rater's total, and the items left out.
 
 The long layout (one row per rating) is joined with itself on the item within its group
-in the engine, then summed per pair of rater ids (``engine_long_sums``).
-
-A missing rating is null, or NaN in a float column. The answers come back as pandas frames;
-``kappaframe._api.concordance`` turns them into the pairs' moments.
+(pairs), or summed per item (complete items). A missing rating is null, or NaN in a float
+column. ``kappaframe._api.numeric`` turns the answers into what each statistic needs.
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ def engine_long_sums(
     return _to_pandas(sums), origin, ids
 
 
-# ---- numeric ratings: the additive sums of the intraclass correlation, in the engine ----
+# ---- the additive sums of the intraclass correlation ------------------------------------
 #
 # Per group, over the complete items (every rater scored them): their number, the sum and
 # the sum of squares of their scores, the sum of their squared item totals and each
