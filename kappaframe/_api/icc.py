@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .._encode.codes import Groups, encode_groups
+from .._encode.codes import Groups
 from .._errors import (
     KappaFrameError,
     UndefinedKappaWarning,
@@ -21,137 +21,33 @@ from .._errors import (
     too_few_raters,
     user_stacklevel,
 )
-from .._frames.engines import EngineFrame, long_sums, wide_sums
-from .._frames.native import concat, take
+from .._frames.engines import EngineFrame
 from .._frames.numeric import refuse_infinite
 from .._frames.parts import PartReader
 from .._schema import ICC_CI_COLUMNS, ICC_COLUMNS, KENDALL_COLUMNS, Column, Table
-from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, IccSums, icc_forms, icc_sums
+from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, icc_forms
 from .._stats.kendall import kendall_w as _kendall_w
 from .._types import Duplicates
 from .numeric import (
-    NumericLayout,
     Scores,
+    engine_icc_sums,
     gather_parts,
+    icc_part_sums,
     key_rows,
+    no_icc_sums,
     numeric_input,
+    numeric_layout,
     reduce_parts,
     refuse_engine,
     renderer,
     scores,
 )
-from .options import as_list, check_columns, check_level
-from .prepare import KeysFrame, eager_adapter, wide_raters
+from .options import check_level
+from .prepare import KeysFrame
 
 __all__ = ["icc", "kendall_w"]
 
 FrameT = TypeVar("FrameT")
-
-
-def _sums_of(s: Scores) -> IccSums:
-    sums = icc_sums(s.columns, s.group, s.n_groups)
-    if not np.isfinite(sums.squares).all():  # an infinite score: say where
-        refuse_infinite(s.columns, s.raters, s.value)
-    return sums
-
-
-def _no_sums(n_groups: int, k: int) -> IccSums:
-    zeros = np.zeros(n_groups)
-    return IccSums(
-        np.zeros(n_groups, np.int64),
-        np.zeros(n_groups, np.int64),
-        zeros,
-        zeros,
-        zeros,
-        np.zeros((n_groups, k)),
-    )
-
-
-def _sorted_groups(frames: list[Any], by: list[Hashable]) -> tuple[Any, list[np.ndarray]]:
-    """The sorted union of the group keys of ``frames``; each frame's rows' group codes."""
-    stacked = concat(frames)
-    adapter = eager_adapter(stacked)
-    adapter.load(by)
-    groups = encode_groups([adapter.keys(b) for b in by], adapter.n_rows)
-    codes = groups.codes if groups.codes is not None else np.zeros(adapter.n_rows, np.intp)
-    keys = take(stacked, by, groups.first_row[: groups.n_groups])
-    bounds = np.cumsum([0] + [len(f) for f in frames])
-    return keys, [codes[bounds[i] : bounds[i + 1]] for i in range(len(frames))]
-
-
-def _engine_sums(
-    engine: EngineFrame, layout: NumericLayout
-) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
-    """The sums computed in the engine, checked finite (no infinite score)."""
-    sums, keys, raters, by = _engine_query(engine, layout)
-    if not (np.isfinite(sums.squares).all() and np.isfinite(sums.rater_sums).all()):
-        where = f"column {layout.value!r} holds" if layout.long else f"the columns {raters} hold"
-        raise KappaFrameError(
-            f"{where} an infinite score: a score must be a finite number. "
-            "Replace them (with null to leave them out) first.",
-            option="value" if layout.long else "raters",
-        )
-    return sums, keys, raters, by
-
-
-def _engine_query(
-    engine: EngineFrame, layout: NumericLayout
-) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
-    """The sums computed in the engine; checks first on an empty frame of its schema."""
-    empty = eager_adapter(engine.empty())
-    names = empty.columns()
-    by = as_list(layout.by, names)
-    check_columns(by, names, "by column")
-    if not layout.long:
-        raters = wide_raters(names, layout.raters, by)
-        table, shift = wide_sums(engine, raters, by)
-        k = len(raters)
-        sums = IccSums(
-            table["count"].to_numpy(np.int64),
-            table["dropped"].to_numpy(np.int64),
-            table["total"].to_numpy(float),
-            table["squares"].to_numpy(float),
-            table["item_squares"].to_numpy(float),
-            np.column_stack([table[f"rater_{j}"].to_numpy(float) for j in range(k)]),
-            shift,
-        )
-        if not by:
-            return sums, None, raters, by
-        keys, (codes,) = _sorted_groups([table[[str(b) for b in by]]], by)
-        return sums.take(codes, len(keys)), keys, raters, by
-    scores(empty, layout, [])  # the columns and the value's type, with pandas' messages
-    wanted = as_list(layout.raters)
-    ids, groups, totals, dropped, shift = long_sums(
-        engine, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
-    )
-    if len(ids) < 2:
-        raise too_few_raters(2, ids, layout.rater)
-    k = len(ids)
-    if by:
-        cols = [str(b) for b in by]
-        keys, (g1, g2, g3) = _sorted_groups([groups[cols], totals[cols], dropped[cols]], by)
-        n_groups = len(keys)
-    else:
-        keys, n_groups = None, 1
-        g1 = np.zeros(len(groups), np.intp)
-        g2 = np.zeros(len(totals), np.intp)
-        g3 = np.zeros(len(dropped), np.intp)
-    sums = _no_sums(n_groups, k)
-    sums.shift = shift
-    np.add.at(sums.count, g1, groups["count"].to_numpy(np.int64))
-    sums.total = np.bincount(g1, groups["total"].to_numpy(float), minlength=n_groups)
-    sums.squares = np.bincount(g1, groups["squares"].to_numpy(float), minlength=n_groups)
-    sums.item_squares = np.bincount(g1, groups["item_squares"].to_numpy(float), minlength=n_groups)
-    np.add.at(sums.dropped, g3, dropped["dropped"].to_numpy(np.int64))
-    position = {r: j for j, r in enumerate(ids)}
-    rater_of = np.array([position.get(r, -1) for r in totals[str(layout.rater)]], np.intp)
-    known = rater_of >= 0
-    np.add.at(
-        sums.rater_sums,
-        (g2[known], rater_of[known]),
-        totals["rater_total"].to_numpy(float)[known],
-    )
-    return sums, keys, ids, by
 
 
 def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
@@ -315,24 +211,26 @@ def icc(
     >>> round(float(res["f"].iloc[2]), 2), int(res["df2"].iloc[2])
     (11.03, 15)
     """
-    layout = NumericLayout(raters, by, item, rater, value, duplicates).check()
+    layout = numeric_layout(
+        raters, by=by, item=item, rater=rater, value=value, duplicates=duplicates
+    )
     if ci is not None:
         ci = check_level(ci)
     frame = numeric_input(data)
     render: Any
     if isinstance(frame, EngineFrame):
-        sums, keys, rater_list, by_list = _engine_sums(frame, layout)
+        sums, keys, rater_list, by_list = engine_icc_sums(frame, layout)
         s = Scores(KeysFrame(keys, "pandas"), rater_list, [], _key_groups(keys, by_list), by_list)
         render = s.frame
     elif isinstance(frame, PartReader):
-        sums, keys, rater_list, by_list = reduce_parts(frame, layout, _sums_of, _no_sums)
+        sums, keys, rater_list, by_list = reduce_parts(frame, layout, icc_part_sums, no_icc_sums)
         s = Scores(
             KeysFrame(keys, frame.output), rater_list, [], _key_groups(keys, by_list), by_list
         )
         render = s.frame
     else:
         s = scores(frame, layout)
-        sums = _sums_of(s)
+        sums = icc_part_sums(s)
         render = renderer(s, frame.output)
     if len(s.raters) < 2:
         raise too_few_raters(2, s.raters, layout.rater)
@@ -460,14 +358,16 @@ def kendall_w(
     >>> round(float(res["w"].iloc[0]), 3), round(float(res["chi2"].iloc[0]), 1)
     (0.54, 30.8)
     """
-    layout = NumericLayout(raters, by, item, rater, value, duplicates).check()
+    layout = numeric_layout(
+        raters, by=by, item=item, rater=rater, value=value, duplicates=duplicates
+    )
     if not isinstance(correct, (bool, np.bool_)):
         raise KappaFrameError(
             f"{arg('correct')} must be True or False; got {correct!r}.", option="correct"
         )
     frame = numeric_input(data)
     if isinstance(frame, EngineFrame):
-        raise refuse_engine(frame, "kendall_w()")
+        raise refuse_engine(frame, "kendall_w()", "ranks each rater's scores over the items")
     if isinstance(frame, PartReader):
         s = gather_parts(frame, layout)
         render: Any = s.frame

@@ -1,24 +1,30 @@
-"""Numeric ratings in: the items x raters scores of any input, per group.
+"""Numeric ratings in: the one way in for every statistic of scores on a scale.
 
-The statistics of scores (``kappaframe.icc``, ``kappaframe.kendall_w``) take the values
-themselves, not label codes: every rater's scores become a float64 column over the items
-(NaN where the rater gave none), with the items' group codes. Wide layout (one column
-per rater, one row per item) or long layout (``item``, ``rater``, ``value``); any input:
+``icc``, ``kendall_w``, ``ccc``, ``bland_altman`` and the Bland-Altman plot take the
+values themselves, not label codes. Here, once for all of them:
 
-- an eager frame (pandas, polars) is read once (``scores``);
-- a reader of parts (LazyFrame batches, Dask partitions, files) is read part by part and
-  each part reduced by the caller's function: to additive sums (``reduce_parts``) or to
-  its scores, stacked (``gather_parts``); the long layout keeps every rating of an item
-  in one part;
-- an engine (DuckDB, PySpark) computes the sums itself (``kappaframe._frames.engines``).
+- the layout is checked before any data is read (``numeric_layout``: wide, or the long
+  layout's ``item``, ``rater``, ``value``/``label``; ``by``; ``duplicates``);
+- an eager frame (pandas, polars) is read once (``scores``): every rater's scores become
+  a float64 column over the items (NaN where the rater gave none), with the items' group
+  codes; a value that is not a number, a boolean, an infinite score, a column that
+  numbers the rows are refused alike (``kappaframe._frames.numeric``);
+- a reader of parts (LazyFrame batches, Dask partitions, files) is read part by part,
+  the long layout keeping every rating of an item in one part;
+- an engine (DuckDB, PySpark) computes the sums itself
+  (``kappaframe._frames.numeric_engine``).
 
-Nothing here computes a statistic.
+Each statistic gets what it needs: the intraclass correlation the sums over the items
+every rater scored, per group (``icc_part_sums``, ``reduce_parts``,
+``engine_icc_sums``); Kendall's W the scores themselves (``gather_parts``); Lin's CCC
+and Bland-Altman the sums over each pair's complete cases (``read_pair_sums``), the plot
+the ratings (``read_numeric``). Nothing here computes a statistic.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import numpy as np
@@ -26,9 +32,20 @@ import numpy as np
 from .._encode.codes import Factorized, Groups, encode_groups, sort_ratings
 from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
 from .._frames.engines import EngineFrame
-from .._frames.native import take
-from .._frames.numeric import numeric_values
+from .._frames.native import concat, eager_adapter, take
+from .._frames.numeric import column_numbers, refuse_infinite
+from .._frames.numeric_engine import (
+    SUM_NAMES,
+    engine_long_sums,
+    engine_means,
+    engine_pair_sums,
+    long_sums,
+    sum_column,
+    wide_sums,
+)
 from .._frames.parts import PartReader
+from .._stats.concordance import PairMoments
+from .._stats.icc import IccSums, icc_sums
 from .assemble import key_columns
 from .options import as_list, check_columns, check_layout
 from .plan import adapt
@@ -36,13 +53,27 @@ from .prepare import Frame, KeysFrame, merge_keys, wide_raters
 
 __all__ = [
     "NumericLayout",
+    "NumericRatings",
+    "PairSums",
     "Part",
     "Scores",
+    "chosen_ids",
+    "combine_sums",
+    "engine_icc_sums",
     "gather_parts",
+    "icc_part_sums",
+    "infinite_in_engine",
     "key_rows",
+    "long_columns",
+    "no_icc_sums",
     "numeric_input",
+    "numeric_layout",
+    "numeric_ratings",
+    "read_numeric",
+    "read_pair_sums",
     "reduce_parts",
     "refuse_engine",
+    "refuse_row_numbers",
     "renderer",
     "scores",
 ]
@@ -63,32 +94,43 @@ class NumericLayout:
     def long(self) -> bool:
         return self.item is not None
 
-    def check(self) -> NumericLayout:
-        """Check the options before reading anything (the long layout's triple complete)."""
-        check_layout(self.raters, duplicates=self.duplicates)
-        given = {"item": self.item, "rater": self.rater, "value": self.value}
-        lacking = [k for k, v in given.items() if v is None]
-        if lacking and len(lacking) < 3:
-            raise KappaFrameError(
-                f"the long layout needs {arg('item')}, {arg('rater')} and {arg('value')}; "
-                f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater "
-                "(wide layout) pass none of them.",
-                option=next(k for k, v in given.items() if v is not None),
-            )
-        if not lacking and len({self.item, self.rater, self.value}) < 3:
-            raise KappaFrameError(
-                f"{arg('item')}, {arg('rater')} and {arg('value')} must be three different "
-                f"columns; got {given}.",
-                option="item",
-            )
-        return self
-
     def needed(self, names: Sequence[Hashable]) -> list[Hashable]:
         """The columns to read."""
         by = as_list(self.by, names)
         if self.long:
             return [*by, self.item, self.rater, self.value]
         return [*by, *wide_raters(names, self.raters, by)]
+
+
+def numeric_layout(
+    raters: Any,
+    *,
+    by: Any = None,
+    item: Hashable | None = None,
+    rater: Hashable | None = None,
+    value: Hashable | None = None,
+    label: Hashable | None = None,
+    duplicates: Any = "raise",
+) -> NumericLayout:
+    """Check how the ratings are to be read, before reading any.
+
+    ``label`` is another name of ``value`` (the kappa functions' word for the long
+    layout's rating column); both at once is refused.
+    """
+    if label is not None and value is not None:
+        raise KappaFrameError(
+            f"{arg('value')} and {arg('label')} name the same column (the ratings of the "
+            f"long layout); pass one of them: value={value!r} or label={label!r}.",
+            option="value",
+        )
+    said = "label" if label is not None else "value"  # the name the caller used
+    value = label if value is None else value
+    long = check_layout(
+        raters, item=item, rater=rater, label=value, duplicates=duplicates, label_word=said
+    )
+    if long is None:
+        return NumericLayout(raters, by, duplicates=str(duplicates))
+    return NumericLayout(raters, by, item, rater, value, str(duplicates))
 
 
 @dataclass
@@ -123,19 +165,30 @@ class Scores:
         return take(native, self.by, self.groups.first_row[: self.groups.n_groups])
 
 
-def scores(frame: Frame, layout: NumericLayout, raters: Sequence[Hashable] | None = None) -> Scores:
-    """Read the scores of one eager frame (``raters``: the long layout's ids, if known)."""
+def scores(
+    frame: Frame,
+    layout: NumericLayout,
+    raters: Sequence[Hashable] | None = None,
+    min_raters: int = 2,
+) -> Scores:
+    """Read the scores of one eager frame, wide or long layout.
+
+    ``raters``: the long layout's ids, if known (a part of an input whose ids were read
+    first). ``min_raters=0`` reads a part of a bigger input: its long layout keeps the ids
+    asked for that occur in it (the others are looked for in the whole input) and may
+    hold fewer than two raters.
+    """
     names = frame.columns()
     by = as_list(layout.by, names)
     check_columns(by, names, "by column")
     if layout.long:
-        return _long_scores(frame, names, by, layout, raters)
-    rater_list = wide_raters(names, layout.raters, by)
+        return _long_scores(frame, names, by, layout, raters, min_raters)
+    rater_list = wide_raters(names, layout.raters, by, min_raters)
     frame.load([*by, *rater_list])
-    columns = [numeric_values(frame, r) for r in rater_list]
+    columns = [column_numbers(frame, r) for r in rater_list]
     if not as_list(layout.raters):
         for name, values in zip(rater_list, columns, strict=True):
-            _refuse_row_numbers(name, values)
+            refuse_row_numbers(name, values)
     groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     return Scores(frame, rater_list, columns, groups, by)
 
@@ -145,7 +198,7 @@ def scores(frame: Frame, layout: NumericLayout, raters: Sequence[Hashable] | Non
 ROW_NUMBERS_FROM = 20
 
 
-def _refuse_row_numbers(name: Hashable, values: np.ndarray) -> None:
+def refuse_row_numbers(name: Hashable, values: np.ndarray) -> None:
     n = len(values)
     if n < ROW_NUMBERS_FROM or values[0] not in (0.0, 1.0) or values[1] != values[0] + 1:
         return
@@ -164,19 +217,22 @@ def _long_scores(
     by: list[Hashable],
     layout: NumericLayout,
     known: Sequence[Hashable] | None,
+    min_raters: int = 2,
 ) -> Scores:
     item, rater, value = layout.item, layout.rater, layout.value
-    _long_columns(names, by, layout)
+    long_columns(names, by, layout)
     frame.load([*by, item, rater, value])
     items = frame.labels(item)
     ids = frame.labels(rater)
-    values = numeric_values(frame, value)
+    values = column_numbers(frame, value, "value")
     row_groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     wanted = as_list(layout.raters)
-    if wanted:
+    if wanted and min_raters and known is None:
         err = missing_columns(wanted, ids.uniques, f"rater id in column {rater!r}")
-        if err is not None and known is None:
+        if err is not None:
             raise err
+    if wanted and not min_raters:  # a part: the ids asked for that occur in it
+        wanted = [r for r in wanted if r in set(ids.uniques)]
     rater_list = list(known) if known is not None else (wanted or _sorted(ids.uniques))
     position = {r: i for i, r in enumerate(rater_list)}
     lookup = np.array([position.get(u, -1) for u in ids.uniques] + [-1], dtype=np.intp)
@@ -196,8 +252,8 @@ def _long_scores(
         row_groups = _subset(row_groups, rows)
     fact = Factorized(codes, rater_list)
     ratings = sort_ratings(items, fact, row_groups, layout.duplicates, item, rater)
-    if known is None and len(rater_list) < 2:
-        raise too_few_raters(2, rater_list, rater)
+    if known is None and len(rater_list) < min_raters:
+        raise too_few_raters(min_raters, rater_list, rater)
     kept = ratings.order
     n_units = ratings.n_units
     matrix = np.full((len(rater_list), n_units), np.nan)
@@ -207,7 +263,7 @@ def _long_scores(
     return Scores(frame, rater_list, list(matrix), groups, by, value)
 
 
-def _long_columns(names: Sequence[Hashable], by: list[Hashable], layout: NumericLayout) -> None:
+def long_columns(names: Sequence[Hashable], by: list[Hashable], layout: NumericLayout) -> None:
     roles = {"item": layout.item, "rater": layout.rater, "value": layout.value}
     for role, col in roles.items():
         check_columns([col], names, f"{role} column")
@@ -224,6 +280,24 @@ def _subset(groups: Groups, rows: np.ndarray) -> Groups:
     present = np.bincount(codes, minlength=groups.n_groups) > 0
     lookup = np.cumsum(present) - 1
     return Groups(lookup[codes], int(present.sum()), groups.first_row[present])
+
+
+def chosen_ids(
+    found: Sequence[Hashable], raters: Any, column: Hashable, min_raters: int = 2
+) -> list[Hashable]:
+    """The long layout's raters: the ids asked for (each must occur), else every id found.
+
+    Every id found is sorted (in the order found when ids cannot be compared); fewer
+    than ``min_raters`` is refused.
+    """
+    wanted = as_list(raters)
+    err = missing_columns(wanted, list(found), f"rater id in column {column!r}")
+    if err is not None:
+        raise err
+    chosen = list(wanted) or _sorted(list(found))
+    if len(chosen) < min_raters:
+        raise too_few_raters(min_raters, chosen, column)
+    return chosen
 
 
 def _sorted(ids: list[Any]) -> list[Any]:
@@ -270,7 +344,7 @@ def _first(reader: PartReader, layout: NumericLayout) -> Scores:
         names = empty.columns()
         by = as_list(layout.by, names)
         check_columns(by, names, "by column")
-        _long_columns(names, by, layout)
+        long_columns(names, by, layout)
         return Scores(empty, [], [], Groups(None, 1, np.zeros(1, np.intp)), by)
     return scores(empty, layout)
 
@@ -281,14 +355,7 @@ def _rater_ids(reader: PartReader, layout: NumericLayout) -> list[Hashable] | No
         return None
     found = reader.map([layout.rater], _ids_part, reader.wrap(), layout.rater)
     ids = list(dict.fromkeys(x for f in found for x in f))
-    wanted = as_list(layout.raters)
-    err = missing_columns(wanted, ids, f"rater id in column {layout.rater!r}")
-    if err is not None:
-        raise err
-    chosen = wanted or _sorted(ids)
-    if len(chosen) < 2:
-        raise too_few_raters(2, chosen, layout.rater)
-    return chosen
+    return chosen_ids(ids, layout.raters, layout.rater)
 
 
 def _ids_part(part: Any, wrap: Any, rater: Hashable) -> list[Any]:
@@ -403,10 +470,419 @@ def renderer(s: Scores, output: str) -> Any:
     return s.frame
 
 
-def refuse_engine(frame: EngineFrame, what: str) -> KappaFrameError:
-    """The error for a statistic that ranks the scores, on an engine input."""
+def refuse_engine(frame: EngineFrame, what: str, needs: str) -> KappaFrameError:
+    """The error for a use of the scores that is not a sum, on an engine input.
+
+    ``needs``: what ``what`` does with the scores that an engine cannot add up.
+    """
     return KappaFrameError(
-        f"{what} ranks each rater's scores over the items, which is not a sum the "
-        f"{frame.engine} engine can add up; bring the scores into pandas or polars first "
-        "(e.g. the relation's .pl() or .toPandas()). icc() computes its sums in the engine."
+        f"{what} {needs}, which is not a sum the {frame.engine} engine can add up; bring "
+        "the ratings into pandas or polars first (e.g. relation.pl() in DuckDB, "
+        "spark_frame.toPandas()). icc(), ccc() and bland_altman() compute their sums in "
+        "the engine."
     )
+
+
+def infinite_in_engine(layout: NumericLayout, raters: list[Hashable]) -> KappaFrameError:
+    """The error for sums an engine returned not finite: an infinite score in its input."""
+    where = f"column {layout.value!r} holds" if layout.long else f"the columns {raters} hold"
+    return KappaFrameError(
+        f"{where} an infinite score: a score must be a finite number. "
+        "Replace them (with null to leave them out) first.",
+        option="value" if layout.long else "raters",
+    )
+
+
+# ---- what the intraclass correlation needs: sums over the complete items, per group ----
+
+
+def icc_part_sums(s: Scores) -> IccSums:
+    sums = icc_sums(s.columns, s.group, s.n_groups)
+    if not np.isfinite(sums.squares).all():  # an infinite score: say where
+        refuse_infinite(s.columns, s.raters, s.value)
+    return sums
+
+
+def no_icc_sums(n_groups: int, k: int) -> IccSums:
+    zeros = np.zeros(n_groups)
+    return IccSums(
+        np.zeros(n_groups, np.int64),
+        np.zeros(n_groups, np.int64),
+        zeros,
+        zeros,
+        zeros,
+        np.zeros((n_groups, k)),
+    )
+
+
+def _sorted_groups(frames: list[Any], by: list[Hashable]) -> tuple[Any, list[np.ndarray]]:
+    """The sorted union of the group keys of ``frames``; each frame's rows' group codes."""
+    stacked = concat(frames)
+    adapter = eager_adapter(stacked)
+    adapter.load(by)
+    groups = encode_groups([adapter.keys(b) for b in by], adapter.n_rows)
+    codes = groups.codes if groups.codes is not None else np.zeros(adapter.n_rows, np.intp)
+    keys = take(stacked, by, groups.first_row[: groups.n_groups])
+    bounds = np.cumsum([0] + [len(f) for f in frames])
+    return keys, [codes[bounds[i] : bounds[i + 1]] for i in range(len(frames))]
+
+
+def _answer_groups(answer: Any, by: list[Hashable]) -> tuple[np.ndarray, int, Any]:
+    """An engine answer's rows' group codes, the number of groups and their sorted keys."""
+    if not by:
+        return np.zeros(len(answer), dtype=np.intp), 1, None
+    keys, (codes,) = _sorted_groups([answer[[str(b) for b in by]]], by)
+    return np.asarray(codes, dtype=np.intp), len(keys), keys
+
+
+def engine_icc_sums(
+    engine: EngineFrame, layout: NumericLayout
+) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
+    """The sums computed in the engine, checked finite (no infinite score)."""
+    sums, keys, raters, by = _engine_query(engine, layout)
+    if not (np.isfinite(sums.squares).all() and np.isfinite(sums.rater_sums).all()):
+        raise infinite_in_engine(layout, raters)
+    return sums, keys, raters, by
+
+
+def _engine_query(
+    engine: EngineFrame, layout: NumericLayout
+) -> tuple[IccSums, Any, list[Hashable], list[Hashable]]:
+    """The sums computed in the engine; checks first on an empty frame of its schema."""
+    empty = eager_adapter(engine.empty())
+    names = empty.columns()
+    by = as_list(layout.by, names)
+    check_columns(by, names, "by column")
+    if not layout.long:
+        raters = wide_raters(names, layout.raters, by)
+        table, shift = wide_sums(engine, raters, by)
+        k = len(raters)
+        sums = IccSums(
+            table["count"].to_numpy(np.int64),
+            table["dropped"].to_numpy(np.int64),
+            table["total"].to_numpy(float),
+            table["squares"].to_numpy(float),
+            table["item_squares"].to_numpy(float),
+            np.column_stack([table[f"rater_{j}"].to_numpy(float) for j in range(k)]),
+            shift,
+        )
+        if not by:
+            return sums, None, raters, by
+        keys, (codes,) = _sorted_groups([table[[str(b) for b in by]]], by)
+        return sums.take(codes, len(keys)), keys, raters, by
+    scores(empty, layout, [])  # the columns and the value's type, with pandas' messages
+    wanted = as_list(layout.raters)
+    ids, groups, totals, dropped, shift = long_sums(
+        engine,
+        by,
+        layout.item,
+        layout.rater,
+        layout.value,
+        wanted,
+        layout.duplicates,
+        lambda found: chosen_ids(found, wanted, layout.rater),
+    )
+    k = len(ids)
+    if by:
+        cols = [str(b) for b in by]
+        keys, (g1, g2, g3) = _sorted_groups([groups[cols], totals[cols], dropped[cols]], by)
+        n_groups = len(keys)
+    else:
+        keys, n_groups = None, 1
+        g1 = np.zeros(len(groups), np.intp)
+        g2 = np.zeros(len(totals), np.intp)
+        g3 = np.zeros(len(dropped), np.intp)
+    sums = no_icc_sums(n_groups, k)
+    sums.shift = shift
+    np.add.at(sums.count, g1, groups["count"].to_numpy(np.int64))
+    sums.total = np.bincount(g1, groups["total"].to_numpy(float), minlength=n_groups)
+    sums.squares = np.bincount(g1, groups["squares"].to_numpy(float), minlength=n_groups)
+    sums.item_squares = np.bincount(g1, groups["item_squares"].to_numpy(float), minlength=n_groups)
+    np.add.at(sums.dropped, g3, dropped["dropped"].to_numpy(np.int64))
+    position = {r: j for j, r in enumerate(ids)}
+    rater_of = np.array([position.get(r, -1) for r in totals[str(layout.rater)]], np.intp)
+    known = rater_of >= 0
+    np.add.at(
+        sums.rater_sums,
+        (g2[known], rater_of[known]),
+        totals["rater_total"].to_numpy(float)[known],
+    )
+    return sums, keys, ids, by
+
+
+# ---- what ccc and bland_altman need: sums over each pair's complete cases -------------
+
+
+@dataclass
+class NumericRatings:
+    """Numeric ratings of one eager frame: one float per rater and item (NaN: not rated).
+
+    ``values`` has shape ``(R, N)``; an item of the long layout is an item id within
+    its group. ``group`` holds each item's group code (``None``: no ``by``); ``keys``
+    the group keys, one row per group in sorted order (a frame of the input's library;
+    ``None`` without ``by``).
+    """
+
+    raters: list[Hashable]
+    values: np.ndarray
+    group: np.ndarray | None
+    n_groups: int
+    keys: Any
+    by: list[Hashable]
+
+    #: The long layout's rating column (``None``: the wide layout, one column per rater).
+    value: Hashable | None = None
+
+    def refuse_infinite(self) -> None:
+        """Refuse an infinite rating, naming where it is."""
+        refuse_infinite(self.values, self.raters, self.value)
+
+    def sums(self) -> PairSums:
+        """The per-pair sums of these ratings."""
+        with np.errstate(invalid="ignore", over="ignore"):  # an infinity: refused below
+            moments = PairMoments.of(self.values, self.group, self.n_groups)
+        if not (np.isfinite(moments.mean).all() and np.isfinite(moments.ss).all()):
+            self.refuse_infinite()
+        return PairSums(list(self.raters), moments, self.keys, self.by, self.values.shape[1])
+
+
+def numeric_ratings(
+    frame: Frame, raters: Any, layout: NumericLayout, min_raters: int = 2
+) -> NumericRatings:
+    """Read the numeric ratings of one eager frame, wide or long layout (``scores``).
+
+    Wide: ``raters`` are the rater columns (default: every column not in ``by``).
+    Long: ``raters`` are the rater ids to keep (default: every id, sorted); with
+    ``min_raters=0`` (a part of a bigger input) ids asked for that this frame lacks are
+    left out.
+    """
+    s = scores(frame, replace(layout, raters=raters), min_raters=min_raters)
+    return _as_ratings(s, layout, frame.n_rows)
+
+
+def _as_ratings(s: Scores, layout: NumericLayout, n_rows: int) -> NumericRatings:
+    """Scores as one ``(R, N)`` array (``n_rows``: the wide layout's items when no rater)."""
+    # No rater: a part of the long layout lacking those asked for.
+    none = np.empty((0, 0 if layout.long else n_rows))
+    values = np.stack(s.columns) if s.columns else none
+    return NumericRatings(s.raters, values, s.group, s.n_groups, s.keys(), s.by, s.value)
+
+
+# ----------------------------------------------------------------------------- sums
+
+
+@dataclass
+class PairSums:
+    """Per-pair sums of numeric ratings (``PairMoments``) with their raters and groups.
+
+    Sums of parts of one input add up (``combine_sums``): raters and groups are aligned
+    by name and key.
+    """
+
+    raters: list[Hashable]
+    moments: PairMoments
+    keys: Any
+    by: list[Hashable]
+    n_items: int
+    output: str = "pandas"
+
+
+def combine_sums(parts: list[PairSums]) -> PairSums:
+    """The sums of several parts of one input: raters and groups aligned, moments added."""
+    parts = [p for p in parts if p is not None]
+    if len(parts) == 1:
+        return parts[0]
+    raters = _union([p.raters for p in parts])
+    keys, group_maps = merge_keys(parts)
+    n_groups = 1 if not parts[0].by else len(keys)
+    position = {r: i for i, r in enumerate(raters)}
+    total = PairMoments.empty(n_groups, len(raters))
+    for part, gmap in zip(parts, group_maps, strict=True):
+        where = np.asarray([position[r] for r in part.raters], dtype=np.intp)
+        groups = np.asarray(gmap, dtype=np.intp)[: part.moments.n.shape[0]]
+        total = total + part.moments.placed(where, len(raters), groups, n_groups)
+    return PairSums(raters, total, keys, parts[0].by, sum(p.n_items for p in parts))
+
+
+def _union(lists: list[list[Hashable]]) -> list[Hashable]:
+    """The raters of every part: as they are when the parts agree, else in order met.
+
+    Parts of the wide layout read the same columns; the long layout's parts may each lack
+    some rater ids, and their order is settled once all are known (``chosen_ids``).
+    """
+    if all(lst == lists[0] for lst in lists[1:]):
+        return list(lists[0])
+    return list(dict.fromkeys(r for lst in lists for r in lst))
+
+
+def _sums_part(part: Any, wrap: Any, raters: Any, layout: NumericLayout) -> PairSums:
+    return numeric_ratings(wrap(part), raters, layout, min_raters=0).sums()
+
+
+def _reader_plan(
+    reader: PartReader, raters: Any, layout: NumericLayout, min_raters: int
+) -> tuple[list[Hashable], Any]:
+    """The columns each part needs, and the raters to read it over.
+
+    Checked first on an empty frame of the input's schema (the messages of an eager
+    input); that also tells a file reader which columns are group keys, before any batch
+    is read (its CSV cells become numbers per column set).
+    """
+    first = numeric_ratings(
+        reader.wrap()(reader.empty()), raters, layout, 0 if layout.long else min_raters
+    )
+    by = first.by
+    if layout.long:
+        return [*by, layout.item, layout.rater, layout.value], as_list(raters)
+    return [*by, *first.raters], list(first.raters)
+
+
+def _engine_sums(
+    frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
+) -> PairSums:
+    """The per-pair sums of a DuckDB or PySpark input, summed in its engine."""
+    total = (
+        _engine_long_sums(frame, raters, layout, min_raters)
+        if layout.long
+        else _engine_wide_sums(frame, raters, layout, min_raters)
+    )
+    m = total.moments
+    if not (np.isfinite(m.mean).all() and np.isfinite(m.ss).all()):
+        raise infinite_in_engine(layout, total.raters)
+    return total
+
+
+def _engine_wide_sums(
+    frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
+) -> PairSums:
+    """The wide layout's per-pair sums, one query for the means, one for the sums."""
+    first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, min_raters)
+    by, names = first.by, list(first.raters)
+    shift = np.asarray(engine_means(frame, names), dtype=np.float64)
+    answer = engine_pair_sums(frame, names, by, shift.tolist())
+    codes, n_groups, keys = _answer_groups(answer, by)
+    r = len(names)
+    n, s, q, c = (np.zeros((n_groups, r, r)) for _ in range(4))
+    for i in range(r):
+        for j in range(i, r):
+            got = {
+                k: answer[sum_column(k, i, j)].to_numpy(dtype=np.float64, na_value=0.0)
+                for k in SUM_NAMES
+            }
+            n[codes, i, j] = n[codes, j, i] = got["n"]
+            s[codes, i, j], s[codes, j, i] = got["s_a"], got["s_b"]
+            q[codes, i, j], q[codes, j, i] = got["q_a"], got["q_b"]
+            c[codes, i, j] = c[codes, j, i] = got["c"]
+    moments = PairMoments.from_sums(n, s, q, c, shift)
+    rated = int(np.diagonal(moments.n, axis1=1, axis2=2).max(axis=1, initial=0).sum())
+    return PairSums(names, moments, keys, by, rated)
+
+
+def _engine_long_sums(
+    frame: EngineFrame, raters: Any, layout: NumericLayout, min_raters: int
+) -> PairSums:
+    """The long layout's per-pair sums, from the engine's self-join on the item."""
+    first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, 0)
+    by = first.by
+    wanted = as_list(raters)
+    answer, origin, found = engine_long_sums(
+        frame, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
+    )
+    names = chosen_ids(found, wanted, layout.rater, min_raters)
+    codes, n_groups, keys = _answer_groups(answer, by)
+    position = {r: i for i, r in enumerate(names)}
+    i = np.asarray([position[r] for r in answer["rater_a"]], dtype=np.intp)
+    j = np.asarray([position[r] for r in answer["rater_b"]], dtype=np.intp)
+    got = {k: answer[k].to_numpy(dtype=np.float64, na_value=0.0) for k in SUM_NAMES}
+    r = len(names)
+    n, s, q, c = (np.zeros((n_groups, r, r)) for _ in range(4))
+    n[codes, i, j] = n[codes, j, i] = got["n"]
+    s[codes, i, j], s[codes, j, i] = got["s_a"], got["s_b"]
+    q[codes, i, j], q[codes, j, i] = got["q_a"], got["q_b"]
+    c[codes, i, j] = c[codes, j, i] = got["c"]
+    moments = PairMoments.from_sums(n, s, q, c, np.full(r, origin))
+    rated = int(np.diagonal(moments.n, axis1=1, axis2=2).max(axis=1, initial=0).sum())
+    return PairSums(names, moments, keys, by, rated)
+
+
+def read_pair_sums(
+    data: Any, raters: Any, layout: NumericLayout, min_raters: int = 2
+) -> tuple[PairSums, str]:
+    """The per-pair sums of any input, and the kind of frame results come back as.
+
+    An eager frame is read at once; a reader of parts (LazyFrame batches, Dask
+    partitions, file batches) part by part, each part's sums added to the others'.
+    """
+    frame = adapt(data)
+    if isinstance(frame, EngineFrame):
+        total = _engine_sums(frame, raters, layout, min_raters)
+        total.output = frame.output
+        return total, frame.output
+    if isinstance(frame, PartReader):
+        needed, over = _reader_plan(frame, raters, layout, min_raters)
+        together = layout.item if layout.long else None
+        compact = [layout.item, layout.rater, layout.value] if layout.long else []
+        total = frame.reduce(
+            needed,
+            _sums_part,
+            _combine_two,
+            frame.wrap(),
+            over,
+            layout,
+            together=together,
+            compact=compact,
+        )
+        if total is None:
+            total = _sums_part(frame.empty(), frame.wrap(), over, layout)
+        output = frame.output
+    else:
+        eager = cast(Frame, frame)
+        total = numeric_ratings(eager, raters, layout, min_raters).sums()
+        output = eager.output
+    if layout.long:
+        total = _check_ids(total, raters, layout, min_raters)
+    total.output = output
+    return total, output
+
+
+def _combine_two(parts: list[PairSums]) -> PairSums:
+    return combine_sums(parts)
+
+
+def _check_ids(total: PairSums, raters: Any, layout: NumericLayout, min_raters: int) -> PairSums:
+    """The long layout: every id asked for found, enough raters, ids in their order."""
+    order = chosen_ids(total.raters, raters, layout.rater, min_raters)
+    if order != total.raters:
+        position = {r: i for i, r in enumerate(total.raters)}
+        idx = np.asarray([position[r] for r in order], dtype=np.intp)
+        m = total.moments
+        where = np.ix_(np.arange(m.n.shape[0]), idx, idx)
+        moved = PairMoments(m.n[where], m.mean[where], m.ss[where], m.cross[where])
+        total = PairSums(list(order), moved, total.keys, total.by, total.n_items)
+    return total
+
+
+def read_numeric(
+    data: Any, raters: Any, layout: NumericLayout, min_raters: int = 2, what: str = "this"
+) -> NumericRatings:
+    """Every numeric rating of any input, as one ``NumericRatings`` (parts stacked).
+
+    The long layout's raters are the ids asked for, in that order (each must occur), else
+    every id, sorted. ``what``: the caller, as an engine input's refusal names it.
+    """
+    frame = adapt(data)
+    if isinstance(frame, EngineFrame):
+        raise refuse_engine(frame, what, "draws every rating")
+    if not isinstance(frame, PartReader):
+        ratings = numeric_ratings(cast(Frame, frame), raters, layout, min_raters)
+    else:  # the parts' scores stacked, as kendall_w reads them
+        ratings = _as_ratings(gather_parts(frame, replace(layout, raters=raters)), layout, 0)
+    ratings.refuse_infinite()
+    if layout.long:
+        wanted = as_list(raters)
+        err = missing_columns(wanted, ratings.raters, f"rater id in column {layout.rater!r}")
+        if err is not None:
+            raise err
+        if len(ratings.raters) < min_raters:
+            raise too_few_raters(min_raters, ratings.raters, layout.rater)
+    return ratings

@@ -439,10 +439,12 @@ def check_layout(
     label: Hashable | None = None,
     categories: Any = None,
     duplicates: Any = "raise",
+    label_word: str = "label",
 ) -> LongLayout | None:
     """Check the arguments that say how to read the ratings, before reading any.
 
-    Returns the long layout's columns, or ``None`` for the wide layout.
+    Returns the long layout's columns, or ``None`` for the wide layout. ``label_word``:
+    the name the caller gave the rating column (``"value"`` for numeric ratings).
     """
     if isinstance(raters, (list, tuple)) and len(raters) == 0:
         raise KappaFrameError(
@@ -453,20 +455,20 @@ def check_layout(
     check_categories(categories)
     if duplicates not in DUPLICATES:
         raise bad_option("duplicates", duplicates, DUPLICATES)
-    long_args = {"item": item, "rater": rater, "label": label}
+    long_args = {"item": item, "rater": rater, label_word: label}
     if all(v is None for v in long_args.values()):
         return None
     lacking = [k for k, v in long_args.items() if v is None]
     if lacking:
         raise KappaFrameError(
-            f"the long layout needs {arg('item')}, {arg('rater')} and {arg('label')}; "
+            f"the long layout needs {arg('item')}, {arg('rater')} and {arg(label_word)}; "
             f"{', '.join(arg(k) for k in lacking)} missing. For one column per rater (wide "
             "layout) pass none of them.",
             option=next(k for k, v in long_args.items() if v is not None),
         )
     if len({item, rater, label}) < 3:
         raise KappaFrameError(
-            f"{arg('item')}, {arg('rater')} and {arg('label')} must be three different "
+            f"{arg('item')}, {arg('rater')} and {arg(label_word)} must be three different "
             f"columns; got {long_args}.",
             option="item",
         )

@@ -1,90 +1,95 @@
 """Numeric ratings out of a frame: one float64 NumPy array per column, NaN where missing.
 
-For the statistics of scores (intraclass correlation, Kendall's W), which take the values
-themselves rather than label codes. Missing (NaN, None, ``pd.NA``, polars null) becomes
-NaN; anything that is not a number is refused, naming the column and the value
-(``refuse_infinite`` refuses infinite scores when a statistic finds one).
+The one reader of numeric columns, for every statistic of scores on a scale
+(intraclass correlation, Kendall's W, Lin's CCC, Bland-Altman). A column of a numeric
+dtype (NumPy ints and floats, pandas' nullable and pyarrow-backed numbers, polars'
+integers, floats and decimals) is read as it is; any other column value by value, so
+that a value that is not a number is named. Missing (NaN, None, ``pd.NA``, polars null)
+becomes NaN; a boolean, a string, a date is refused, naming the column and the value
+(``column_numbers``). ``refuse_infinite`` names an infinite score when a statistic finds
+its sums not finite (one pass over the scores only then).
 """
 
 from __future__ import annotations
 
+import numbers as real_numbers
+import sys
 from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._encode.codes import Factorized
 from .._errors import KappaFrameError, KappaFrameTypeError
+from .._io.read import plain_number
 
-__all__ = ["numeric_values", "refuse_infinite"]
-
-
-def numeric_values(frame: Any, name: Hashable) -> np.ndarray:
-    """Column ``name`` of an eager adapter (pandas or polars) as float64, NaN = missing."""
-    native = frame.frame
-    if isinstance(native, pd.DataFrame):
-        return _pandas_values(native[name], name)
-    return _polars_values(native.get_column(str(name)), name)
+__all__ = ["column_numbers", "numbers", "numeric_values", "refuse_infinite"]
 
 
-def _refuse(name: Hashable, value: Any, dtype: Any) -> KappaFrameTypeError:
+def column_numbers(frame: Any, name: Hashable, option: str = "raters") -> np.ndarray:
+    """The column ``name`` of a loaded adapter as float64 (NaN where missing).
+
+    A column of a numeric dtype is read as it is; any other is read value by value
+    (``numeric_values``), so a value that is not a number is named.
+    """
+    fast = numbers(frame, name)
+    if fast is not None:
+        return fast
+    return numeric_values(frame.labels(name), name, option)
+
+
+def numeric_values(fact: Factorized, column: Hashable, option: str = "raters") -> np.ndarray:
+    """The float64 values of a factorized column (NaN where missing).
+
+    Every value must be a real number (not a boolean, a string or a date): a rating on a
+    scale is never guessed from text. Raises ``KappaFrameTypeError`` naming the column
+    and the first value that is not.
+    """
+    uniques = fact.uniques
+    kinds = set(map(type, uniques))
+    bad = {
+        k for k in kinds if not issubclass(k, real_numbers.Real) or issubclass(k, (bool, np.bool_))
+    }
+    if bad:
+        raise not_a_number(column, next(u for u in uniques if type(u) in bad), option=option)
+    values = np.asarray(uniques, dtype=np.float64).reshape(-1)
+    return np.append(values, np.nan)[np.asarray(fact.codes, dtype=np.intp)]
+
+
+def not_a_number(
+    column: Hashable, value: Any, dtype: Any = None, option: str = "raters"
+) -> KappaFrameTypeError:
+    """The error for a value that is not a number, naming the column, the value, its type.
+
+    ``dtype``: an engine column's type (its way out is a cast in the engine).
+    """
     if isinstance(value, np.generic):
         value = value.item()
     shown = repr(value)
     shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    kind = type(value).__name__ if dtype is None else str(dtype)
+    hint = ""
+    if isinstance(value, str) and plain_number(value):
+        hint = (
+            " (A file's column whose numbers are written two ways, such as 1 and 1.0, "
+            "stays text: give it a type, kf.scan(path, csv_options={'convert': "
+            f"{{'column_types': {{{str(column)!r}: 'float64'}}}}}}).)"
+        )
+    way_out = (
+        "Cast it in the engine first (e.g. CAST(col AS DOUBLE))"
+        if dtype is not None
+        else "Convert the column first (e.g. pd.to_numeric, or .cast(pl.Float64))"
+    )
     return KappaFrameTypeError(
-        f"column {name!r} holds {shown} ({dtype}): numeric ratings must be numbers "
-        "(int or float; missing as NaN or null). Convert the column first, e.g. map "
-        "labels to scores, or use pairwise()/overall() for categorical labels.",
-        option="raters",
+        f"column {column!r} holds {shown} ({kind}), which is not a number: numeric "
+        f"ratings must be numbers (int or float; missing as NaN or null). {way_out}, or "
+        f"leave it out of the raters (pairwise() and overall() take labels).{hint}",
+        option=option,
     )
 
 
-def _pandas_values(series: pd.Series, name: Hashable) -> np.ndarray:
-    dtype = series.dtype
-    if isinstance(dtype, pd.CategoricalDtype):
-        series = series.astype(dtype.categories.dtype)
-        dtype = series.dtype
-    kind = getattr(dtype, "kind", "O")
-    if kind in "iuf" and not pd.api.types.is_bool_dtype(dtype):
-        if isinstance(dtype, np.dtype):
-            return np.asarray(series.to_numpy(), dtype=np.float64)
-        return series.to_numpy(dtype=np.float64, na_value=np.nan)
-    present = series[series.notna()]
-    if kind == "O" and len(present):
-        values = present.to_numpy()
-        numeric = np.fromiter(
-            (isinstance(v, (int, float, np.integer, np.floating)) for v in values),
-            dtype=bool,
-            count=len(values),
-        )
-        booleans = np.fromiter(
-            (isinstance(v, (bool, np.bool_)) for v in values), dtype=bool, count=len(values)
-        )
-        bad = np.flatnonzero(~numeric | booleans)
-        if bad.size:
-            raise _refuse(name, values[bad[0]], dtype)
-        return pd.to_numeric(series).to_numpy(dtype=np.float64, na_value=np.nan)
-    if not len(present):  # nothing rated: every rating missing
-        return np.full(len(series), np.nan)
-    raise _refuse(name, present.iloc[0], dtype)
-
-
-def _polars_values(series: Any, name: Hashable) -> np.ndarray:
-    import polars as pl
-
-    dtype = series.dtype
-    if dtype.is_numeric():
-        return series.cast(pl.Float64).fill_null(np.nan).to_numpy()
-    present = series.drop_nulls()
-    if dtype == pl.Null or not len(present):
-        return np.full(len(series), np.nan)
-    raise _refuse(name, present[0], dtype)
-
-
-def refuse_infinite(
-    columns: list[np.ndarray], names: list[Hashable], value: Hashable | None = None
-) -> None:
+def refuse_infinite(columns: Any, names: list[Hashable], value: Hashable | None = None) -> None:
     """Refuse an infinite score, naming where it is (one pass per column).
 
     ``names``: the wide layout's rater columns (the row is said too), or, with ``value``
@@ -104,3 +109,31 @@ def refuse_infinite(
                 "NaN to leave them out) first.",
                 option="raters" if value is None else "value",
             )
+
+
+def numbers(adapter: Any, name: Hashable) -> np.ndarray | None:
+    """The column ``name`` of a loaded adapter as float64 (NaN missing), or ``None``.
+
+    ``None`` for any dtype that is not numeric (text, booleans, categoricals, objects),
+    which the caller reads value by value instead.
+    """
+    native = getattr(adapter, "frame", None)
+    if isinstance(native, pd.DataFrame):
+        column = native[name]
+        if not isinstance(column, pd.Series):
+            return None  # a duplicated name: the adapter's own reading says so
+        dtype = column.dtype
+        if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+            return None
+        if not pd.api.types.is_numeric_dtype(dtype):
+            return None
+        if isinstance(dtype, np.dtype):
+            return np.asarray(column.to_numpy(), dtype=np.float64)
+        return np.asarray(column.to_numpy(dtype=np.float64, na_value=np.nan))
+    pl = sys.modules.get("polars")
+    if pl is not None and isinstance(native, pl.DataFrame):
+        series = native.get_column(str(name))
+        if not series.dtype.is_numeric():
+            return None
+        return np.asarray(series.cast(pl.Float64).fill_null(np.nan).to_numpy(), dtype=np.float64)
+    return None

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast, get_args
 import numpy as np
 
 from .._api.assemble import square_values
-from .._api.concordance import check_agreement, numeric_layout, read_numeric
+from .._api.concordance import check_agreement
+from .._api.numeric import numeric_layout, read_numeric
 from .._api.options import check_level, check_stat
 from .._api.plan import adapt, prepare_input
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional_import
@@ -1000,7 +1001,7 @@ def bland_altman_plot(
     )
     level = None if ci is None else check_level(ci)
     k = check_agreement(agreement)
-    ratings = read_numeric(data, raters, layout)
+    ratings = read_numeric(data, raters, layout, what="bland_altman_plot()")
     if len(ratings.raters) != 2:
         shown = [str(r) for r in ratings.raters[:10]]
         raise KappaFrameError(

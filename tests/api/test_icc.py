@@ -606,3 +606,55 @@ def test_duckdb_only_sums_come_back(duck: Any, monkeypatch: pytest.MonkeyPatch) 
     duck.register("many_long", long_of(data, ["group"]))
     kf.icc(duck.sql("SELECT * FROM many_long"), by="group", **LONG)
     assert sizes and max(sizes) <= 3 * 4  # per group, or per group and rater (4 raters)
+
+
+# ---- one way in: icc, kendall_w, ccc and bland_altman read numeric ratings alike ----
+
+
+def test_every_numeric_statistic_names_a_value_that_is_not_a_number() -> None:
+    data = SF.astype(object)
+    data.loc[3, "j2"] = "high"
+    for call in (kf.icc, kf.kendall_w, kf.ccc, kf.bland_altman):
+        with pytest.raises(kf.KappaFrameTypeError, match=r"column 'j2' holds 'high' \(str\)"):
+            call(data)
+
+
+def test_every_numeric_statistic_names_an_infinite_score_and_its_row() -> None:
+    data = SF.astype(float).assign(j3=[1, 2, -np.inf, 4, 5, 6])
+    for call in (kf.icc, kf.kendall_w, kf.ccc, kf.bland_altman):
+        with pytest.raises(kf.KappaFrameError, match=r"column 'j3' holds -inf \(row 2\)"):
+            call(data)
+        with pytest.raises(kf.KappaFrameError, match=r"column 'score' holds -inf \(rater 'j3'"):
+            call(long_of(data), **LONG)
+
+
+def test_every_numeric_statistic_refuses_a_column_that_numbers_the_rows() -> None:
+    data = pd.DataFrame({"id": np.arange(30), "a": np.arange(30) % 7, "b": np.arange(30) % 5})
+    for call in (kf.icc, kf.kendall_w, kf.ccc, kf.bland_altman):
+        with pytest.raises(kf.KappaFrameError, match=r"column 'id' numbers the rows"):
+            call(data)
+        call(data, ["a", "b"])  # named raters: no guess to refuse
+
+
+def test_every_numeric_statistic_takes_the_long_layout_alike() -> None:
+    long = long_of(SF)
+    for call in (kf.icc, kf.kendall_w, kf.ccc, kf.bland_altman):
+        with pytest.raises(kf.KappaFrameError, match="value= missing"):
+            call(long, item="item", rater="judge")
+        with pytest.raises(kf.KappaFrameError, match="more than once"):
+            call(pd.concat([long, long]), **LONG)
+
+
+def test_engines_refuse_infinite_scores_and_unknown_rater_ids_alike(duck: Any) -> None:
+    duck.register("inf", SF.astype(float).assign(j3=[1, 2, np.inf, 4, 5, 6]))
+    for call in (kf.icc, kf.ccc, kf.bland_altman):
+        with pytest.raises(kf.KappaFrameError, match="infinite score"):
+            call(duck.sql("SELECT * FROM inf"))
+    duck.register("long", long_of(SF))
+    for call in (kf.icc, kf.ccc, kf.bland_altman):
+        with pytest.raises(kf.KappaFrameError, match=r"'j9'"):
+            call(duck.sql("SELECT * FROM long"), ["j1", "j9"], **LONG)
+    duck.register("text", pd.DataFrame({"a": ["x", "y"], "b": [1.0, 2.0]}))
+    for call in (kf.icc, kf.ccc):
+        with pytest.raises(kf.KappaFrameTypeError, match=r"column 'a' holds 'x' \(String\)"):
+            call(duck.sql("SELECT * FROM text"))
