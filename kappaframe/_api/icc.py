@@ -64,7 +64,10 @@ def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
             f"with no score in a group leaves it none; pass {arg('raters', ...)} to choose)"
         )
     if count - few:
-        reasons.append(f"{count - few} with no variance to compare (every score equal)")
+        reasons.append(
+            f"{count - few} where a denominator is 0 (no variance to compare: every score "
+            "equal; or mean squares that cancel)"
+        )
     warnings.warn(
         f"{what} is undefined (NaN) for {count} of {values.size} groups: {'; '.join(reasons)}.",
         UndefinedKappaWarning,
@@ -238,7 +241,8 @@ def icc(
     stats = icc_forms(sums, ci)
     n_groups = len(sums.count)
     n_forms = len(FORMS)
-    _warn_undefined(stats["icc"][:, 0], sums.count, "the intraclass correlation")
+    every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
+    _warn_undefined(every_form, sums.count, "the intraclass correlation (some form)")
     group_of_row = np.repeat(np.arange(n_groups), n_forms)
     form_of_row = np.tile(np.arange(n_forms), n_groups)
     schema = (*ICC_COLUMNS, *(ICC_CI_COLUMNS if ci is not None else ()))

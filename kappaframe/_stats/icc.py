@@ -29,6 +29,8 @@ __all__ = [
 
 #: The six forms, as R psych's ``ICC`` names them (and pingouin before 0.7).
 FORMS = ("ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k")
+#: A denominator at most this share of the mean squares is rounding: the form is undefined.
+ROUNDING = 1e-9
 #: The same forms in McGraw & Wong's (1996) notation (pingouin 0.7's ``Type``).
 MCGRAW_WONG = ("ICC(1,1)", "ICC(A,1)", "ICC(C,1)", "ICC(1,k)", "ICC(A,k)", "ICC(C,k)")
 #: psych's and pingouin's description of each form.
@@ -232,13 +234,20 @@ def icc_forms(sums: IccSums, ci: float | None = 0.95) -> dict[str, np.ndarray]:
     ms = mean_squares(sums)
     msr, msc, mse, msw, n, k = (ms[key] for key in ("msr", "msc", "mse", "msw", "n", "k"))
     sp = _special()
+    # A denominator within rounding of 0 (next to the mean squares it is made of) is 0:
+    # the form is undefined there, not a huge number made of rounding noise.
+    tiny = ROUNDING * (msr + msc + mse + msw)
+
+    def form(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+        return np.where(np.abs(bottom) > tiny, top / bottom, np.nan)
+
     with np.errstate(divide="ignore", invalid="ignore"):
-        icc1 = (msr - msw) / (msr + (k - 1) * msw)
-        icc2 = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
-        icc3 = (msr - mse) / (msr + (k - 1) * mse)
-        icc1k = (msr - msw) / msr
-        icc2k = (msr - mse) / (msr + (msc - mse) / n)
-        icc3k = (msr - mse) / msr
+        icc1 = form(msr - msw, msr + (k - 1) * msw)
+        icc2 = form(msr - mse, msr + (k - 1) * mse + k * (msc - mse) / n)
+        icc3 = form(msr - mse, msr + (k - 1) * mse)
+        icc1k = form(msr - msw, msr)
+        icc2k = form(msr - mse, msr + (msc - mse) / n)
+        icc3k = form(msr - mse, msr)
         f1 = msr / msw
         f3 = msr / mse
     df1 = n - 1
@@ -259,6 +268,9 @@ def icc_forms(sums: IccSums, ci: float | None = 0.95) -> dict[str, np.ndarray]:
     for key in ("icc", "f", "p_value", "ci_low", "ci_high"):
         if key in out:
             out[key] = np.where(valid[:, None], out[key], np.nan)
+    for key in ("ci_low", "ci_high"):  # no interval around an undefined form
+        if key in out:
+            out[key] = np.where(np.isfinite(out["icc"]), out[key], np.nan)
     return out
 
 
