@@ -24,30 +24,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_stats import best_of
 from bench_w1 import make_frame
 
 import kappaframe as kf
-
-
-def best_of(repeat: int, contenders: dict[str, Callable[[], Any]]) -> dict[str, tuple[float, Any]]:
-    best: dict[str, float] = dict.fromkeys(contenders, np.inf)
-    results: dict[str, Any] = {}
-    for _ in range(repeat):
-        for name, run in contenders.items():
-            start = time.perf_counter()
-            results[name] = run()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return {name: (best[name], results[name]) for name in contenders}
 
 
 def main(argv: list[str] | None = None) -> None:

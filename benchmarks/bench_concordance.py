@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,8 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+
+from bench_stats import best_of  # noqa: E402
 
 import kappaframe as kf  # noqa: E402
 
@@ -71,17 +71,6 @@ def floor(values: np.ndarray) -> np.ndarray:
     """One pass of the sums over a ready array: four matrix products, no groups, no NaN."""
     mask = np.ones_like(values)
     return np.stack([mask @ mask.T, values @ mask.T, (values * values) @ mask.T, values @ values.T])
-
-
-def best_of(repeat: int, contenders: dict[str, Callable[[], Any]]) -> dict[str, tuple[float, Any]]:
-    best: dict[str, float] = dict.fromkeys(contenders, np.inf)
-    results: dict[str, Any] = {}
-    for _ in range(repeat):
-        for name, run in contenders.items():
-            start = time.perf_counter()
-            results[name] = run()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return {name: (best[name], results[name]) for name in contenders}
 
 
 def main() -> None:

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -49,6 +48,8 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+
+from bench_stats import best_of  # noqa: E402
 
 import kappaframe as kf  # noqa: E402
 from kappaframe._stats import bootstrap as _bootstrap  # noqa: E402
@@ -92,17 +93,6 @@ def draw_floor(freqs: list[np.ndarray]) -> int:
         n = int(freq.sum())
         total += int(rng.multinomial(n, freq / n, size=N_BOOT)[:, 0].sum())
     return total
-
-
-def best_of(repeat: int, contenders: dict[str, Callable[[], Any]]) -> dict[str, tuple[float, Any]]:
-    best: dict[str, float] = dict.fromkeys(contenders, np.inf)
-    results: dict[str, Any] = {}
-    for _ in range(repeat):
-        for name, run in contenders.items():
-            start = time.perf_counter()
-            results[name] = run()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return {name: (best[name], results[name]) for name in contenders}
 
 
 def one_cpu(call: Callable[[], pd.DataFrame]) -> Callable[[], pd.DataFrame]:
