@@ -17,7 +17,7 @@ from typing import IO, Any
 from . import EXIT_OK
 from .logs import log, relay
 from .messages import line_numbers, shown_input
-from .output import records_provenance, write_sidecar
+from .output import records_provenance, table_format, write_sidecar
 from .parser import TOOL_FORMATS
 from .ratings import (
     coerce,
@@ -33,20 +33,11 @@ from .report import settings, window_options
 
 
 def _format(args: argparse.Namespace) -> str:
-    from .._errors import KappaFrameError
-    from .._io.formats import STDIO, output_format
-
     if args.format in TOOL_FORMATS:
         return str(args.format)
-    fmt = output_format(args.output, args.format)
-    if fmt == "html":
-        raise KappaFrameError(
-            "the items table has no HTML report; write csv, tsv, json, jsonl, parquet, text "
-            "or markdown (--format), or label-studio or prodigy for the queue."
-        )
-    if fmt == "parquet" and (args.output is None or args.output == STDIO):
-        raise KappaFrameError("parquet is binary: name a file with --output.")
-    return fmt
+    return table_format(
+        args.output, args.format, "the items table", ", or label-studio or prodigy for the queue"
+    )
 
 
 def _long(args: argparse.Namespace) -> bool:

@@ -182,3 +182,23 @@ def _markdown(frame: Any) -> str:
     from .._report.report import _markdown_table
 
     return _markdown_table(frame)
+
+
+def table_format(output: str | None, given: str | None, what: str, also: str = "") -> str:
+    """The format of a command that writes a table, not a report.
+
+    HTML is refused, and Parquet without a file. ``what`` names the table; ``also`` adds
+    the other formats the command takes.
+    """
+    from .._errors import KappaFrameError
+    from .._io.formats import STDIO, output_format
+
+    fmt = output_format(output, given)
+    if fmt == "html":
+        raise KappaFrameError(
+            f"{what} has no HTML report; write csv, tsv, json, jsonl, parquet, text or "
+            f"markdown (--format){also}."
+        )
+    if fmt == "parquet" and (output is None or output == STDIO):
+        raise KappaFrameError("parquet is binary: name a file with --output.")
+    return fmt

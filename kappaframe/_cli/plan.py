@@ -15,24 +15,13 @@ from typing import IO, Any
 from . import EXIT_OK
 from .logs import log, relay
 from .messages import line_numbers, shown_input
-from .output import records_provenance, write_sidecar
+from .output import records_provenance, table_format, write_sidecar
 from .ratings import coerce, needed_columns, read_whole, resolve_exclude, text_options
 from .report import settings
 
 
 def _format(args: argparse.Namespace) -> str:
-    from .._errors import KappaFrameError
-    from .._io.formats import STDIO, output_format
-
-    fmt = output_format(args.output, args.format)
-    if fmt == "html":
-        raise KappaFrameError(
-            "the plan has no HTML report; write csv, tsv, json, jsonl, parquet, text or "
-            "markdown (--format)."
-        )
-    if fmt == "parquet" and (args.output is None or args.output == STDIO):
-        raise KappaFrameError("parquet is binary: name a file with --output.")
-    return fmt
+    return table_format(args.output, args.format, "the plan")
 
 
 def _pilot_flags(args: argparse.Namespace) -> None:
