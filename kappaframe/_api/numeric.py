@@ -364,6 +364,30 @@ def _ids_part(part: Any, wrap: Any, rater: Hashable) -> list[Any]:
     return list(frame.labels(rater).uniques)
 
 
+def _mapped(
+    reader: PartReader, layout: NumericLayout, reduce: Callable[[Scores], Any]
+) -> tuple[Any, list[Hashable] | None, list[Any]]:
+    """The first part's layout, the rater ids asked for, and ``reduce`` of every part.
+
+    A long layout's ratings of one item stay in one part (``together``).
+    """
+    first = _first(reader, layout)
+    known = _rater_ids(reader, layout)
+    together = layout.item if layout.long else None
+    compact = [layout.item, layout.rater, layout.value] if layout.long else []
+    parts = reader.map(
+        layout.needed(reader.columns()),
+        _part,
+        reader.wrap(),
+        layout,
+        known,
+        reduce,
+        together=together,
+        compact=compact,
+    )
+    return first, known, parts
+
+
 def reduce_parts(
     reader: PartReader,
     layout: NumericLayout,
@@ -377,21 +401,7 @@ def reduce_parts(
     n_raters)`` the result of no data. Returns the sum, the group keys (sorted, one row
     per group), the raters and the ``by`` columns.
     """
-    first = _first(reader, layout)
-    names = reader.columns()
-    known = _rater_ids(reader, layout)
-    together = layout.item if layout.long else None
-    compact = [layout.item, layout.rater, layout.value] if layout.long else []
-    parts = reader.map(
-        layout.needed(names),
-        _part,
-        reader.wrap(),
-        layout,
-        known,
-        reduce,
-        together=together,
-        compact=compact,
-    )
+    first, known, parts = _mapped(reader, layout, reduce)
     parts = [p for p in parts if p.n_groups and (p.keys is None or len(p.keys))]
     raters = known if known is not None else list(first.raters)
     if layout.long and known is None and parts:
@@ -409,21 +419,7 @@ def reduce_parts(
 
 def gather_parts(reader: PartReader, layout: NumericLayout) -> Scores:
     """Every part's scores, stacked: the scores of the whole input, groups merged."""
-    first = _first(reader, layout)
-    names = reader.columns()
-    known = _rater_ids(reader, layout)
-    together = layout.item if layout.long else None
-    compact = [layout.item, layout.rater, layout.value] if layout.long else []
-    parts = reader.map(
-        layout.needed(names),
-        _part,
-        reader.wrap(),
-        layout,
-        known,
-        _keep,
-        together=together,
-        compact=compact,
-    )
+    first, _, parts = _mapped(reader, layout, _keep)
     parts = [p for p in parts if p.result.columns and len(p.result.columns[0])]
     if not parts:
         return Scores(
