@@ -17,7 +17,7 @@ from typing import IO, Any
 from . import EXIT_OK
 from .logs import log, relay
 from .messages import line_numbers, shown_input
-from .output import records_provenance, table_format, write_sidecar
+from .output import records_provenance, table_format, write_table
 from .parser import TOOL_FORMATS
 from .ratings import (
     coerce,
@@ -150,29 +150,8 @@ def write_items(
 
     ``by``: the group columns (the tools' formats tell them from the raters' labels).
     """
-    from .._io.formats import STDIO, TABLE_FORMATS
-    from .._io.provenance import METADATA_KEY, provenance_json
-    from .._io.write import plain, table_bytes, write_output
-    from .._report.report import _markdown_table, render_text, spreadsheet_safe
-
-    target = STDIO if output is None else output
-    if fmt in TABLE_FORMATS:
-        metadata = None
-        if fmt == "parquet" and provenance is not None:
-            metadata = {METADATA_KEY: provenance_json(provenance)}
-        frame = plain(table)
-        if fmt in ("csv", "tsv") and not raw:
-            frame = spreadsheet_safe(frame)
-        data = table_bytes(frame, fmt, metadata=metadata)
-    elif fmt in TOOL_FORMATS:
-        data = _tool_bytes(table, fmt, list(by or []), categories)
-    elif fmt == "markdown":
-        data = f"# Items of {source}\n\n{_markdown_table(table)}".encode()
-    else:
-        data = render_text(table).encode("utf-8")
-    write_output(target, data, out)
-    if target != STDIO:
-        write_sidecar(target, fmt, provenance)
+    tool = _tool_bytes(table, fmt, list(by or []), categories) if fmt in TOOL_FORMATS else None
+    write_table(table, fmt, output, raw, out, provenance, f"Items of {source}", tool)
 
 
 def _tool_bytes(queue: Any, fmt: str, by: list[Any], categories: list[Any] | None = None) -> bytes:

@@ -202,3 +202,42 @@ def table_format(output: str | None, given: str | None, what: str, also: str = "
     if fmt == "parquet" and (output is None or output == STDIO):
         raise KappaFrameError("parquet is binary: name a file with --output.")
     return fmt
+
+
+def write_table(
+    table: Any,
+    fmt: str,
+    output: str | None,
+    raw: bool,
+    out: IO[str],
+    provenance: dict[str, Any] | None,
+    title: str,
+    data: bytes | None = None,
+) -> None:
+    """Write a command's one table in ``fmt`` to ``output`` (or stdout), with its provenance.
+
+    A table format (Parquet with its provenance in the metadata; CSV and TSV made safe
+    for spreadsheets unless ``raw``), Markdown under the heading ``title``, or text.
+    ``data``: the bytes already made in a format of the command's own (a tool's queue).
+    """
+    from .._io.formats import STDIO, TABLE_FORMATS
+    from .._io.provenance import METADATA_KEY, provenance_json
+    from .._io.write import plain, table_bytes, write_output
+    from .._report.report import _markdown_table, render_text, spreadsheet_safe
+
+    target = STDIO if output is None else output
+    if data is None and fmt in TABLE_FORMATS:
+        metadata = None
+        if fmt == "parquet" and provenance is not None:
+            metadata = {METADATA_KEY: provenance_json(provenance)}
+        frame = plain(table)
+        if fmt in ("csv", "tsv") and not raw:
+            frame = spreadsheet_safe(frame)
+        data = table_bytes(frame, fmt, metadata=metadata)
+    elif data is None and fmt == "markdown":
+        data = f"# {title}\n\n{_markdown_table(table)}".encode()
+    elif data is None:
+        data = render_text(table).encode("utf-8")
+    write_output(target, data, out)
+    if target != STDIO:
+        write_sidecar(target, fmt, provenance)

@@ -15,7 +15,7 @@ from typing import IO, Any
 from . import EXIT_OK
 from .logs import log, relay
 from .messages import line_numbers, shown_input
-from .output import records_provenance, table_format, write_sidecar
+from .output import records_provenance, table_format, write_table
 from .ratings import coerce, needed_columns, read_whole, resolve_exclude, text_options
 from .report import settings
 
@@ -136,24 +136,4 @@ def write_plan(
     source: str,
 ) -> None:
     """Write the plan in ``fmt`` to ``output`` (or stdout), with its provenance."""
-    from .._io.formats import STDIO, TABLE_FORMATS
-    from .._io.provenance import METADATA_KEY, provenance_json
-    from .._io.write import plain, table_bytes, write_output
-    from .._report.report import _markdown_table, render_text, spreadsheet_safe
-
-    target = STDIO if output is None else output
-    if fmt in TABLE_FORMATS:
-        metadata = None
-        if fmt == "parquet" and provenance is not None:
-            metadata = {METADATA_KEY: provenance_json(provenance)}
-        frame = plain(table)
-        if fmt in ("csv", "tsv") and not raw:
-            frame = spreadsheet_safe(frame)
-        data = table_bytes(frame, fmt, metadata=metadata)
-    elif fmt == "markdown":
-        data = f"# How many items? ({source})\n\n{_markdown_table(table)}".encode()
-    else:
-        data = render_text(table).encode("utf-8")
-    write_output(target, data, out)
-    if target != STDIO:
-        write_sidecar(target, fmt, provenance)
+    write_table(table, fmt, output, raw, out, provenance, f"How many items? ({source})")
