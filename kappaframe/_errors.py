@@ -28,6 +28,7 @@ __all__ = [
     "optional_import",
     "quiet_undefined",
     "refuse_nested",
+    "spelled",
     "spelled_as",
     "too_few_raters",
     "user_stacklevel",
@@ -123,12 +124,16 @@ def ways(python: str, command_line: str) -> str:
     return python if _FLAGS.get() is None else command_line
 
 
+def spelled(name: str) -> str:
+    """An option's name as the caller writes it: ``weights`` in Python, ``--weights``."""
+    flags = _FLAGS.get()
+    return name if flags is None else flags.get(name, name)
+
+
 def bad_option(name: str, value: object, allowed: Iterable[object]) -> KappaFrameError:
     """Build the error for an option outside its allowed values (scikit-learn's template)."""
     choices = ", ".join(repr(a) for a in allowed)
-    flags = _FLAGS.get()
-    shown = name if flags is None else flags.get(name, name)
-    return KappaFrameError(f"{shown} must be one of {choices}; got {value!r}.", option=name)
+    return KappaFrameError(f"{spelled(name)} must be one of {choices}; got {value!r}.", option=name)
 
 
 def refuse_nested(frame: Any, name: str) -> None:

@@ -18,13 +18,14 @@ from typing import Any, get_args
 
 import numpy as np
 
-from .._errors import KappaFrameError, KappaFrameTypeError, arg, ways
+from .._errors import KappaFrameError, KappaFrameTypeError, ways
 from .._frames.native import append_rows, eager_adapter
 from .._frames.render import render
 from .._schema import BASELINE_COLUMNS, MARK, Column, Table, check_names
 from .._stats.compare import difference
 from .._types import BaselineState
-from .options import check_level
+from .options import check_level, check_max_drop
+from .settings.bind import declared
 
 __all__ = ["STATES", "against_baseline", "result_layout"]
 
@@ -80,21 +81,6 @@ def result_layout(names: Sequence[Hashable], what: str) -> Layout:
         )
     keys = list(names[: list(names).index(count)])
     return Layout(keys, value)
-
-
-def _check_max_drop(max_drop: Any) -> float:
-    if (
-        isinstance(max_drop, (bool, np.bool_))
-        or not isinstance(max_drop, numbers.Real)
-        or not 0 <= float(max_drop) < 2
-    ):
-        raise KappaFrameError(
-            f"{arg('max_drop', max_drop)}: the largest drop that does not matter is a "
-            "number in [0, 2) (a coefficient lies in [-1, 1]), e.g. 0.1; got "
-            f"{max_drop!r}.",
-            option="max_drop",
-        )
-    return float(max_drop)
 
 
 def _frame(data: Any, name: str) -> Any:
@@ -189,6 +175,7 @@ def states(change: np.ndarray, low: np.ndarray, high: np.ndarray, max_drop: floa
     return out
 
 
+@declared
 def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float = 0.95) -> Any:
     """Compare a result with an earlier one, row by row: ok, dropped, or cannot tell.
 
@@ -306,7 +293,7 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     of 0.19 cannot be ruled out, so it is inconclusive.
     """
     level = check_level(ci)
-    drop = _check_max_drop(max_drop)
+    drop = check_max_drop(max_drop)
     new_frame, old_frame = _frame(result, "result"), _frame(baseline, "baseline")
     new_names, old_names = new_frame.columns(), old_frame.columns()
     new_names = [c for c in new_names if c not in BASELINE_COLUMNS]

@@ -20,6 +20,7 @@ from .._errors import (
     arg,
     bad_option,
     missing_columns,
+    spelled,
     ways,
 )
 from .._schema import BENCHMARK_COLUMNS, CI_COLUMNS, check_names
@@ -46,6 +47,7 @@ __all__ = [
     "check_conventions",
     "check_layout",
     "check_level",
+    "check_max_drop",
     "check_min_items",
     "check_min_overlap",
     "check_overall_options",
@@ -257,7 +259,8 @@ def check_population(population: Any) -> float | None:
         or not float(population) > 0
     ):
         raise KappaFrameError(
-            f"population must be the number of items in the population the rated items "
+            f"{spelled('population')} must be the number of items in the population the "
+            f"rated items "
             f"were drawn from (a positive number, e.g. 500); got {population!r}.",
             option="population",
         )
@@ -350,6 +353,22 @@ def check_columns(asked: Sequence[Hashable], names: Sequence[Hashable], role: st
         if c in seen:
             raise KappaFrameError(f"{role} {c!r} is listed twice.")
         seen.add(c)
+
+
+def check_max_drop(max_drop: Any) -> float:
+    """``against_baseline``'s ``max_drop``: a number in [0, 2) (a coefficient is in [-1, 1])."""
+    if (
+        isinstance(max_drop, (bool, np.bool_))
+        or not isinstance(max_drop, numbers.Real)
+        or not 0 <= float(max_drop) < 2
+    ):
+        raise KappaFrameError(
+            f"{arg('max_drop', max_drop)}: the largest drop that does not matter is a "
+            "number in [0, 2) (a coefficient lies in [-1, 1]), e.g. 0.1; got "
+            f"{max_drop!r}.",
+            option="max_drop",
+        )
+    return float(max_drop)
 
 
 def check_min_overlap(min_overlap: Any) -> int | None:
