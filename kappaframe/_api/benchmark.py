@@ -14,6 +14,7 @@ from .._schema import Column, Table
 from .._stats.scales import resolve_scale
 from .._types import BandOrder
 from .options import check_level
+from .settings.bind import declared
 
 __all__ = ["BAND_ORDERS", "benchmark"]
 
@@ -21,6 +22,7 @@ __all__ = ["BAND_ORDERS", "benchmark"]
 BAND_ORDERS: tuple[str, ...] = get_args(BandOrder)
 
 
+@declared
 def benchmark(
     coeff: float,
     se: float,

@@ -18,6 +18,7 @@ from .._frames.render import render
 from .._schema import ITEM_KEY, Column, Table
 from .._types import Duplicates
 from .plan import adapt, gather_units
+from .settings.bind import declared
 from .units import sorted_units
 
 __all__ = ["category_counts"]
@@ -25,6 +26,7 @@ __all__ = ["category_counts"]
 FrameT = TypeVar("FrameT")
 
 
+@declared
 def category_counts(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,

@@ -33,6 +33,7 @@ from .._types import CompareMethod, Duplicates
 from .assemble import key_columns
 from .many_common import prepare_ratings
 from .options import check_level, check_settings
+from .settings.bind import declared
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -74,6 +75,7 @@ def _test_columns(out: dict[str, np.ndarray], test: str, n_rows: int) -> list[Co
     return columns
 
 
+@declared
 def compare(
     data: Any,
     first: Any,

@@ -44,6 +44,7 @@ from .options import (
     with_reference,
 )
 from .prepare import KeysFrame
+from .settings.bind import declared
 
 __all__ = ["bland_altman", "ccc", "check_agreement"]
 
@@ -199,6 +200,7 @@ def _plan_bland_altman(names: list[Hashable], o: dict[str, Any]) -> Planned:
     return _plan_numeric(names, o, _ba_names(_check_ci(o["ci"])))
 
 
+@declared
 @lazy_result(_plan_ccc, counted=False)
 def ccc(
     data: FrameT,
@@ -375,6 +377,7 @@ def _ccc_matrix(sums: PairSums) -> Table:
     return table
 
 
+@declared
 @lazy_result(_plan_bland_altman, counted=False)
 def bland_altman(
     data: FrameT,

@@ -46,6 +46,7 @@ from .prepare import (
     same_keys,
     take,
 )
+from .settings.bind import declared
 
 __all__ = ["Counts", "combine", "read_pair_table"]
 
@@ -185,6 +186,7 @@ class Counts:
     __hash__ = None  # type: ignore[assignment]
 
     # ------------------------------------------------------------- finalising
+    @declared
     def pairwise(
         self,
         *,
@@ -234,6 +236,7 @@ class Counts:
         )
         return prep.frame.render(table)
 
+    @declared
     def matrix(
         self, *, stat: str = "kappa", weights: Any = None, min_overlap: int | None = None
     ) -> Any:
@@ -249,6 +252,7 @@ class Counts:
         prep = self.prepared(check_min_overlap(min_overlap))
         return prep.frame.render(matrix_table(prep, stat, weights))
 
+    @declared
     def prepared(self, min_overlap: int | None = None) -> Prepared:
         """Return the ``kappaframe._api.prepare.Prepared`` view the statistics read."""
         g = self.n_groups
@@ -267,6 +271,7 @@ class Counts:
             label_columns=self.label_columns,
         )
 
+    @declared
     def with_raters(self, raters: Sequence[Hashable]) -> Counts:
         """Return the same counts over ``raters`` (a superset, in an order this one agrees with)."""
         g, k = self.n_groups, len(self.categories)
@@ -331,6 +336,7 @@ class Counts:
         return _CountsFrame(self, eager=True).render(Table(columns))
 
     @classmethod
+    @declared
     def from_frame(
         cls,
         cells: Any,
@@ -440,6 +446,7 @@ class Counts:
         )
 
     @classmethod
+    @declared
     def from_table(
         cls,
         table: Any,

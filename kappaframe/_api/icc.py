@@ -44,6 +44,7 @@ from .numeric import (
 )
 from .options import check_level
 from .prepare import KeysFrame
+from .settings.bind import declared
 
 __all__ = ["icc", "kendall_w"]
 
@@ -86,6 +87,7 @@ def _need_items(n: np.ndarray, dropped: np.ndarray, what: str) -> None:
         )
 
 
+@declared
 def icc(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,
@@ -278,6 +280,7 @@ def _key_groups(keys: Any, by: list[Hashable]) -> Groups:
     return Groups(None, n, np.arange(n, dtype=np.intp))
 
 
+@declared
 def kendall_w(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,

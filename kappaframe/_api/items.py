@@ -51,6 +51,7 @@ from .options import (
     with_reference,
 )
 from .plan import adapt, gather_units
+from .settings.bind import declared
 from .units import UnitRatings, key_raters, sorted_units
 from .windows import check_windows, in_windows
 
@@ -313,6 +314,7 @@ def _key(item: Hashable | None, rater: Hashable | None, label: Hashable | None) 
     return item if rater is None and label is None else None
 
 
+@declared
 @lazy_result(_plan_items, counted=False)
 def items(
     data: FrameT,
@@ -657,6 +659,7 @@ def _dawid_skene(
     return Consensus(posterior, chosen, support, tied)
 
 
+@declared
 def rater_confusion(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,

@@ -74,6 +74,7 @@ from .options import (
 )
 from .per_label import set_distance_weights, set_options
 from .prepare import Prepared
+from .settings.bind import declared
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -241,6 +242,7 @@ def _rows(results: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
     return np.stack([res[key] for res in results], axis=1).reshape(-1)
 
 
+@declared
 def overall(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,
@@ -756,6 +758,7 @@ def overall(
     return source.frame.render(Table(columns, mark=record))
 
 
+@declared
 def per_category(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,

@@ -42,6 +42,7 @@ from .options import (
     with_reference,
 )
 from .plan import adapt, count_input, prepare_input
+from .settings.bind import declared
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ def _plan_matrix(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
     return Planned.of(matrix_schema(by, rater_list, o["stat"]), o["raters"], count, rater_list)
 
 
+@declared
 @lazy_result(_plan_pairwise)
 def pairwise(
     data: FrameT,
@@ -387,6 +389,7 @@ def pairwise(
     )
 
 
+@declared
 @lazy_result(_plan_matrix)
 def matrix(
     data: FrameT,
@@ -468,6 +471,7 @@ def matrix(
     return prep.frame.render(matrix_table(prep, stat, weights))
 
 
+@declared
 def score(
     data: Any,
     a: Hashable,
@@ -522,6 +526,7 @@ def score(
     return float(stats["kappa"][0, 0])
 
 
+@declared
 def confusion(
     data: FrameT,
     a: Hashable,
@@ -575,6 +580,7 @@ def confusion(
     return prep.frame.render(Table(columns, index=[a], columns_name=b))
 
 
+@declared
 def counts(
     data: Any,
     raters: Hashable | Sequence[Hashable] | None = None,
@@ -637,6 +643,7 @@ def counts(
     )
 
 
+@declared
 def cohen_kappa(
     y1: ArrayLike,
     y2: ArrayLike,

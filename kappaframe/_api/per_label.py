@@ -29,6 +29,7 @@ from .._types import Duplicates, LabelMethod, Scale
 from .assemble import key_columns
 from .many_common import prepare_ratings
 from .options import check_categories, check_min_items, check_pair_options, check_settings
+from .settings.bind import declared
 
 __all__ = ["LABEL_METHODS", "per_label", "set_distance_weights", "set_options"]
 
@@ -128,6 +129,7 @@ def _warn_undefined(values: np.ndarray) -> None:
         )
 
 
+@declared
 def per_label(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,

@@ -22,6 +22,7 @@ from .._types import Closed, Duplicates
 from .assemble import key_columns
 from .many_common import WHY_SYMMETRIC, pair_tables, prepare_ratings
 from .options import check_settings
+from .settings.bind import declared
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ __all__ = ["raters"]
 FrameT = TypeVar("FrameT")
 
 
+@declared
 def raters(
     data: FrameT,
     raters: Hashable | Sequence[Hashable] | None = None,

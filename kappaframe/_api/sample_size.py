@@ -27,6 +27,7 @@ from .._stats.multirater import ratings_of
 from .._types import Duplicates, SizeAlternative, SizeMethod
 from .assemble import key_columns
 from .many_common import prepare_ratings
+from .settings.bind import declared
 
 __all__ = ["sample_size"]
 
@@ -397,6 +398,7 @@ def _check_seed(seed: Any) -> int:
     return int(seed)
 
 
+@declared
 def sample_size(
     data: FrameT | None = None,
     raters: Hashable | Sequence[Hashable] | None = None,

@@ -20,6 +20,7 @@ from .._frames.pandas import render as pandas_render
 from .._schema import SWEEP_COLUMNS, Column, Table, check_names
 from .._stats.agreement import agreement, weight_matrix
 from .options import as_list
+from .settings.bind import declared
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -32,6 +33,7 @@ FrameT = TypeVar("FrameT")
 _BINARY_SETS = ({0, 1}, {-1, 1}, {False, True})
 
 
+@declared
 def threshold_sweep(
     y_true: Any,
     scores: Any,

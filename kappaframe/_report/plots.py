@@ -21,6 +21,7 @@ from .._api.concordance import check_agreement
 from .._api.numeric import numeric_layout, read_numeric
 from .._api.options import check_level, check_stat
 from .._api.plan import adapt, prepare_input
+from .._api.settings.bind import declared
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional_import
 from .._schema import Column, Table
 from .._stats.agreement import agreement, weight_matrix
@@ -143,6 +144,7 @@ def _group_titles(prep: Any) -> list[str]:
     return [", ".join(f"{b} = {v}" for b, v in zip(prep.by, row, strict=True)) for row in rows]
 
 
+@declared
 @_plain_text
 def heatmap(
     data: Any,
@@ -827,6 +829,7 @@ def _share_text(share: float, count: float) -> str:
     return "<0.01" if share < 0.005 else f"{share:.2f}"
 
 
+@declared
 @_plain_text
 def confusion_plot(
     data: Any,
@@ -928,6 +931,7 @@ def confusion_plot(
     return fig
 
 
+@declared
 @_plain_text
 def bland_altman_plot(
     data: Any,
@@ -1066,6 +1070,7 @@ def bland_altman_plot(
 _SERIES = ("rater_a", "rater_b", "method", "rater")
 
 
+@declared
 @_plain_text
 def trend_plot(
     data: Any,

@@ -1,0 +1,70 @@
+"""Bind a call to its declarations: every argument checked before the function's body runs.
+
+``declared`` wraps a public callable. A call binds to its signature and each argument that
+is not the default is checked against its declaration (``params.PARAMS``), in the
+signature's order, before the body opens any source: a bad option is refused naming the
+option even when the data cannot be read. The rules that join several options (``n_boot``
+only with ``ci_method="bootstrap"``) stay in the body, where they also run before any read.
+The binding costs microseconds per call, never anything per row or batch.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .constraints import ANY
+from .params import Param, declaration
+
+__all__ = ["declarations", "declared"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The attribute of a declared callable that holds its declarations, by parameter name.
+ATTRIBUTE = "__kappaframe_params__"
+
+
+def declarations(func: Callable[..., Any]) -> dict[str, Param]:
+    """The declarations of a public callable's parameters, by name (empty if undeclared)."""
+    return dict(getattr(func, ATTRIBUTE, {}))
+
+
+def declared(func: F) -> F:
+    """Check each argument of a call against its declaration before the body runs."""
+    signature = inspect.signature(func)
+    where = func.__qualname__
+    params = {
+        name: declaration(where, name)
+        for name in signature.parameters
+        if name not in ("self", "cls")
+    }
+    checks = tuple(
+        (name, param.constraint, signature.parameters[name].default)
+        for name, param in params.items()
+        if param.constraint is not ANY
+    )
+    bind = signature.bind
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            arguments = bind(*args, **kwargs).arguments
+        except TypeError:
+            return func(*args, **kwargs)  # Python's own message for a call that cannot bind
+        for name, rule, default in checks:
+            if name in arguments:
+                value = arguments[name]
+                if value is not default:
+                    rule.check(name, value)
+        return func(*args, **kwargs)
+
+    # The wrapper lives in the module of the function it wraps (its globals), so that
+    # doctest finds the function's examples there; its body reads only its closure.
+    wrapper = types.FunctionType(
+        call.__code__, func.__globals__, func.__name__, None, call.__closure__
+    )
+    functools.update_wrapper(wrapper, func)
+    setattr(wrapper, ATTRIBUTE, params)
+    return wrapper  # type: ignore[return-value]

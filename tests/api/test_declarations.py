@@ -1,0 +1,318 @@
+"""PARAMS, the one declaration of each public option, against everything that spells it.
+
+Every parameter of every public callable has exactly one declaration; its default, its
+documented choices and its command-line flag equal the declaration's; and every value a
+declaration refuses is refused by every callable that takes the option, naming it, before
+any source is read (scikit-learn's ``test_public_functions`` is the model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import math
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import kappaframe as kf
+from kappaframe._api.settings.bind import declarations
+from kappaframe._api.settings.constraints import OneOf
+from kappaframe._api.settings.params import PARAMS, REQUIRED, Param, declaration
+from kappaframe._cli.parser import build_parser
+
+
+def public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
+    """Every public function, and every public method of the public classes."""
+    for name in kf.__all__:
+        value = getattr(kf, name)
+        if inspect.isfunction(value):
+            yield name, value
+        elif isinstance(value, type) and name in ("Counts", "FileScan"):
+            for member, func in vars(value).items():
+                if member.startswith("_"):
+                    continue
+                if isinstance(func, (classmethod, staticmethod)):
+                    func = func.__func__
+                if inspect.isfunction(func):
+                    yield f"{name}.{member}", func
+
+
+CALLABLES = dict(public_callables())
+PARAMETERS = [
+    (where, name)
+    for where, func in CALLABLES.items()
+    for name in inspect.signature(func).parameters
+    if name not in ("self", "cls")
+]
+#: Public callables whose checks run in their own body, not at binding: they are not
+#: wrapped (the reason beside each), though their parameters are declared.
+UNWRAPPED = {
+    "Counts.from_prepared": "takes a Prepared, made inside kappaframe; called once per part",
+    "Counts.to_frame": "takes no options",
+    "provenance": "lives below the public functions (_io), checks its own options",
+    "scan": "lives below the public functions (_io), checks its own options",
+    "read_annotations": "lives below the public functions (_io), checks its own options",
+    "FileScan.batches": "lives below the public functions (_io)",
+}
+
+
+def test_there_are_many_public_callables() -> None:
+    assert len(CALLABLES) >= 35
+    assert len(PARAMETERS) >= 340
+
+
+@pytest.mark.parametrize(("where", "name"), PARAMETERS, ids=[f"{w}-{n}" for w, n in PARAMETERS])
+def test_every_parameter_has_exactly_one_declaration(where: str, name: str) -> None:
+    param = declaration(where, name)
+    default = inspect.signature(CALLABLES[where]).parameters[name].default
+    if default is inspect.Parameter.empty:
+        assert param.default is REQUIRED
+    elif isinstance(default, float) and math.isnan(default):
+        assert math.isnan(param.default)
+    else:
+        assert param.default == default and type(param.default) is type(default)
+
+
+def test_every_declaration_serves_a_callable() -> None:
+    used = {id(declaration(where, name)) for where, name in PARAMETERS}
+    unused = [(p.name, p.where) for p in PARAMS if id(p) not in used]
+    assert unused == []
+
+
+def test_a_name_has_at_most_one_general_declaration() -> None:
+    general = [p.name for p in PARAMS if p.where is None]
+    assert sorted(general) == sorted(set(general))
+
+
+@pytest.mark.parametrize(("where", "name"), PARAMETERS, ids=[f"{w}-{n}" for w, n in PARAMETERS])
+def test_a_default_passes_its_own_declaration(where: str, name: str) -> None:
+    param = declaration(where, name)
+    if param.default is not REQUIRED:
+        param.constraint.check(name, param.default)
+
+
+def _doc_entry(doc: str, name: str) -> str | None:
+    """The type line of ``name``'s entry in a numpydoc Parameters section."""
+    for line in inspect.cleandoc(doc).splitlines():
+        grouped = line and not line.startswith(" ") and " : " not in line and "," in line
+        if grouped and name in [n.strip() for n in line.split(",")]:
+            return line
+        if line.startswith(" ") or " : " not in line:
+            continue
+        names = [n.strip() for n in line.split(" : ")[0].split(",")]
+        if name in names:
+            return line
+    return None
+
+
+@pytest.mark.parametrize(("where", "name"), PARAMETERS, ids=[f"{w}-{n}" for w, n in PARAMETERS])
+def test_the_documented_choices_are_the_declared_ones(where: str, name: str) -> None:
+    doc = CALLABLES[where].__doc__ or ""
+    if where.startswith(("Counts.", "FileScan.")) and "Parameters" not in doc:
+        pytest.skip(f"{where} documents its parameters on its class")
+    entry = _doc_entry(doc, name)
+    same = re.search(r"Parameters are those of ``kappaframe\.(\w+)``", doc)
+    if entry is None and same is not None:
+        entry = _doc_entry(getattr(kf, same.group(1)).__doc__ or "", name)
+    if name in ("self", "cls") or (entry is None and name == "data" and "data" not in doc):
+        return
+    assert entry is not None, f"{where} does not document {name}"
+    choices = declaration(where, name).choices
+    braces = re.search(r" : \{([^}]*)\}", entry)
+    if braces is None or not choices:
+        return
+    documented = [c.strip().strip('"') for c in braces.group(1).split(",")]
+    documented = [c for c in documented if c != "None"]
+    if isinstance(declaration(where, name).constraint, OneOf):
+        assert documented == [str(c) for c in choices]
+    else:  # a name among other kinds of value (weights: also a matrix): those documented
+        assert set(documented) <= {str(c) for c in choices}
+
+
+def _flags() -> dict[str, list[tuple[str, argparse.Action]]]:
+    """Each flag's actions by destination, with the subcommand that has it."""
+    parser = build_parser()
+    found: dict[str, list[tuple[str, argparse.Action]]] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command, sub in action.choices.items():
+                for a in sub._actions:
+                    if any(s.startswith("--") for s in a.option_strings):
+                        found.setdefault(a.dest, []).append((command, a))
+    return found
+
+
+FLAGS = _flags()
+FLAGGED = [p for p in PARAMS if p.flag is not None]
+
+
+@pytest.mark.parametrize("param", FLAGGED, ids=[f"{p.name}{p.where or ''}" for p in FLAGGED])
+def test_a_declared_flag_is_the_command_lines_flag(param: Param) -> None:
+    actions = FLAGS.get(param.name, [])
+    assert actions, f"the command line has no flag for {param.name}"
+    for command, action in actions:
+        assert param.flag in action.option_strings
+        if action.choices is None:
+            continue
+        offered = list(action.choices)
+        declared = [list(p.choices) for p in PARAMS if p.name == param.name and p.choices]
+        if command == "demo":  # the demo simulates with a few of the choices
+            assert any(set(offered) <= set(d) for d in declared), offered
+        else:  # one of the declarations of this name (a subcommand's meaning) has them
+            assert offered in declared, f"{param.flag} offers {offered}"
+
+
+#: Flags of the command line's own (where the output goes, its format): not options of a
+#: Python function, though a function has a parameter of the same name.
+OWN_FLAGS = {"format", "output"}
+
+
+def test_every_option_flag_of_the_command_line_is_declared() -> None:
+    names = {p.name for p in PARAMS} - OWN_FLAGS
+    undeclared = sorted(
+        dest
+        for dest in FLAGS
+        if dest in names and not any(p.flag for p in PARAMS if p.name == dest)
+    )
+    # The flags the command line has for options of the plan and items commands that
+    # feed their own subcommand (they are declared where a callable takes them).
+    assert undeclared == []
+
+
+# ----------------------------------------------------------- refusals before any read
+
+
+@pytest.fixture(scope="module")
+def corrupt(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A source that cannot be read at all: an option's error must come first."""
+    path = tmp_path_factory.mktemp("corrupt") / "ratings.csv.xz"
+    path.write_bytes(b"\xfd7zXZ\x00 this is not xz data")
+    return str(path)
+
+
+def _counts() -> kf.Counts:
+    team = kf.datasets.labeling_team()
+    return kf.counts(team, ["ana", "ben", "cai"])
+
+
+#: The arguments each callable needs besides the option under test (``data`` is the
+#: corrupt source where the callable reads one).
+def _needed(where: str, source: str) -> tuple[Callable[..., Any], dict[str, Any]]:
+    func = CALLABLES[where]
+    if where.startswith("Counts."):
+        counts = _counts()
+        method = getattr(counts, where.split(".")[1], None)
+        if where == "Counts.from_frame":
+            return kf.Counts.from_frame, {"cells": source}
+        if where == "Counts.from_table":
+            return kf.Counts.from_table, {"table": source}
+        return method, {"raters": ["ana", "ben"]} if where == "Counts.with_raters" else {}
+    needed: dict[str, Any] = {}
+    for name, p in inspect.signature(func).parameters.items():
+        if p.default is not inspect.Parameter.empty:
+            continue
+        needed[name] = {
+            "data": source,
+            "a": "ana",
+            "b": "ben",
+            "y1": [1, 2],
+            "y2": [1, 2],
+            "first": ("ana", "ben"),
+            "result": source,
+            "baseline": source,
+            "max_drop": 0.1,
+            "coeff": 0.5,
+            "se": 0.1,
+            "y_true": "gold",
+            "scores": "score",
+        }[name]
+    if "data" in inspect.signature(func).parameters and "data" not in needed:
+        needed["data"] = source
+    return func, needed
+
+
+def _call(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
+    """Call with positional-only arguments by position, the others by name."""
+    params = inspect.signature(func).parameters
+    positional = [
+        arguments.pop(n)
+        for n, p in list(params.items())
+        if p.kind is inspect.Parameter.POSITIONAL_ONLY and n in arguments
+    ]
+    return func(*positional, **arguments)
+
+
+REFUSALS = [
+    (where, name, bad)
+    for where, name in PARAMETERS
+    if where not in UNWRAPPED
+    for bad in declaration(where, name).constraint.invalid()
+]
+
+
+@pytest.mark.parametrize(
+    ("where", "name", "bad"),
+    REFUSALS,
+    ids=[f"{w}-{n}-{type(b).__name__}{i}" for i, (w, n, b) in enumerate(REFUSALS)],
+)
+def test_an_invalid_value_is_refused_naming_its_option_before_any_read(
+    where: str, name: str, bad: Any, corrupt: str
+) -> None:
+    func, needed = _needed(where, corrupt)
+    with pytest.raises(kf.KappaFrameError) as refused:
+        _call(func, {**needed, name: bad})
+    assert refused.value.option == name, str(refused.value)
+    assert name in str(refused.value) or repr(bad) in str(refused.value)
+
+
+@pytest.mark.parametrize("where", [w for w in CALLABLES if w not in UNWRAPPED])
+def test_every_public_callable_is_bound_to_its_declarations(where: str) -> None:
+    params = declarations(CALLABLES[where])
+    assert list(params) == [
+        n for n in inspect.signature(CALLABLES[where]).parameters if n not in ("self", "cls")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("call", "option"),
+    [
+        (lambda s: kf.pairwise(s, categories=3), "categories"),
+        (lambda s: kf.pairwise(s, reference=["c"]), "reference"),
+        (lambda s: kf.pairwise(s, item=["i"], rater="r", label="l"), "item"),
+        (lambda s: kf.cohen_kappa([1, 2], [1, 2], labels=3), "labels"),
+        (lambda s: kf.cohen_kappa([1, 2], [1, 2], sample_weight="w"), "sample_weight"),
+        (lambda s: kf.Counts.from_frame(s, raters=5), "raters"),
+        (lambda s: kf.heatmap(s, ax=np.array([1, 2])), "ax"),
+        (lambda s: kf.overall(s, categories=["a"], by={"g": 1}), "by"),
+    ],
+    ids=["categories", "reference", "item", "labels", "sample_weight", "from_frame", "ax", "by"],
+)
+def test_wrong_types_named_in_the_issue_are_refused(
+    call: Callable[[str], Any], option: str, corrupt: str
+) -> None:
+    with pytest.raises(kf.KappaFrameError) as refused:
+        call(corrupt)
+    assert refused.value.option == option
+
+
+def test_the_command_line_names_the_flag_for_a_declared_refusal(
+    corrupt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kappaframe import cli
+
+    code = cli.main(["report", corrupt, "--raters", "a", "b", "--ci", "0.95", "--population", "0"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--population" in err and "xz" not in err.lower()
+
+
+def test_binding_costs_no_more_than_the_call_it_guards(tmp_path: Path) -> None:
+    # Not a timing: the wrapper binds once per call, and internal per-part calls go to
+    # unwrapped callables (Counts.from_prepared), so no part is bound again.
+    assert "Counts.from_prepared" in UNWRAPPED
+    assert not hasattr(kf.Counts.from_prepared, "__kappaframe_params__")
