@@ -79,6 +79,7 @@ def _run(args: argparse.Namespace, flags: dict[str, str]) -> int:
     ``flags``: each option's flag, which messages name instead of the Python argument.
     """
     from ._cli import demo, items, plan, report
+    from ._cli.bind import check_options
     from ._cli.logs import log
     from ._errors import KappaFrameError, missing_dependency, spelled_as
 
@@ -86,6 +87,7 @@ def _run(args: argparse.Namespace, flags: dict[str, str]) -> int:
     try:
         # Messages built inside name the flags (--categories), not Python's categories=.
         with spelled_as(flags):
+            check_options(args)  # every option's value, before any input is opened
             if args.command == "demo":
                 code = demo.run(args, sys.stdout)
             elif args.command == "items":

@@ -45,8 +45,8 @@ examples:
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``kappaframe`` command."""
+    from .._api.settings.params import choices_of
     from .._io.formats import OUTPUT_FORMATS
-    from .._stats.scales import SCALES
     from .._types import (
         AlphaCentre,
         Alternative,
@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--by", nargs="+", metavar="COL", help="group columns")
     stats.add_argument(
         "--weights",
-        choices=list(NAMED_WEIGHTS),
+        choices=choices_of("weights"),
         help="weighted kappa: linear, quadratic, or Gwet's ordinal, radical, ratio, circular, "
         "bipolar (irrCAC's definitions)",
     )
@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also one row per rater (kf.raters): items, labels used, mean kappa, ...",
     )
     stats.add_argument(
-        "--scale", choices=sorted(SCALES), default="landis_koch", help="interpretation bands"
+        "--scale", choices=choices_of("scale"), default="landis_koch", help="interpretation bands"
     )
     stats.add_argument(
         "--ci",
@@ -726,10 +726,6 @@ def _message_flags(command: argparse.ArgumentParser) -> None:
         help="also say what is read, which raters are taken, what is written, with "
         "timings; -vv adds details for debugging",
     )
-
-
-#: The named weights ``--weights`` offers (those of kappaframe's ``weights=``).
-NAMED_WEIGHTS = ("linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
 
 
 def _number(text: str, kind: type[float] | type[int] = float) -> Any:

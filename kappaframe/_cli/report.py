@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from typing import IO, Any
 
 from . import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_OK
+from .bind import keyword_value
 from .logs import log, relay
 from .messages import comma_hint, line_numbers, shown_input, usage_error
 from .output import SIDECAR_MARK, records_provenance, write_result, written_files
@@ -235,7 +236,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             **_test_options(args),
             min_overlap=args.min_overlap,
             min_items=args.min_items,
-            stats=args.stats[0] if args.stats == ["all"] else args.stats,
+            stats=keyword_value("stats", args.stats),
             reference=args.reference,
         )
         many = (
