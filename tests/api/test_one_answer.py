@@ -145,3 +145,39 @@ def test_compare_bootstrap_is_one_answer_on_every_way_in(
         return to_pandas(res)[["se", "ci_low", "ci_high"]].to_numpy(dtype=float)
 
     np.testing.assert_allclose(se(WAYS[way](team, tmp_path)), se(team), rtol=1e-12, atol=0)
+
+
+def _consensus(data: Any, **options: Any) -> pd.Series:
+    res = to_pandas(kf.items(data, TEAM, ties="random", seed=0, **options))
+    return res.set_index("item")["consensus"].astype(str).sort_index()
+
+
+@pytest.mark.parametrize("way", list(WAYS))
+def test_a_random_tie_break_picks_the_same_label_per_item_on_every_way_in(
+    way: str, team: pd.DataFrame, tmp_path: Path
+) -> None:
+    expected = _consensus(team)
+    assert to_pandas(kf.items(team, TEAM))["tied"].sum() > 50  # ties to break
+    pd.testing.assert_series_equal(_consensus(WAYS[way](team, tmp_path)), expected)
+
+
+def test_a_random_tie_break_of_the_long_layout_ignores_the_row_order() -> None:
+    long = kf.datasets.labeling_team(layout="long")
+    options = {"item": "item", "rater": "annotator", "label": "grade"}
+
+    def consensus(data: pd.DataFrame) -> pd.Series:
+        res = kf.items(data, ties="random", seed=0, **options)
+        return res.set_index("item")["consensus"].astype(str)
+
+    expected = consensus(long)
+    shuffled = long.sample(frac=1.0, random_state=3)
+    as_text = shuffled.astype({"grade": object})
+    pd.testing.assert_series_equal(consensus(shuffled), expected)
+    pd.testing.assert_series_equal(consensus(as_text), expected)
+
+
+def test_a_random_tie_break_by_group_ignores_the_row_order(team: pd.DataFrame) -> None:
+    expected = _consensus(team, by="project")
+    pd.testing.assert_series_equal(
+        _consensus(team.sample(frac=1.0, random_state=11), by="project"), expected
+    )
