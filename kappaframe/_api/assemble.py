@@ -83,9 +83,7 @@ def tidy(
     keys = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
     kappa = rows(stats["kappa"])
     extras = (
-        pair_extras(counts, w.matrix, stats["kappa"], extra, prep.categories)
-        if extra.names
-        else {}
+        pair_extras(counts, w.matrix, stats["kappa"], extra, prep.categories) if extra.names else {}
     )
     extras = {name: rows(values) for name, values in extras.items()}
     whole = counted_whole(counts)

@@ -31,9 +31,9 @@ __all__ = [
     "UnitRatings",
     "key_raters",
     "sorted_units",
-    "units_by_key",
     "stack_units",
     "unit_ratings",
+    "units_by_key",
 ]
 
 #: How the wide layout names its items: by the frame's index (pandas, Dask) or by the row's
@@ -336,9 +336,7 @@ def sorted_units(units: UnitRatings) -> tuple[np.ndarray, np.ndarray, int]:
     return np.lexsort((within, group)), group, groups.n_groups
 
 
-def units_by_key(
-    units: UnitRatings, order: np.ndarray, group: np.ndarray
-) -> np.ndarray | None:
+def units_by_key(units: UnitRatings, order: np.ndarray, group: np.ndarray) -> np.ndarray | None:
     """The output rows (the units in ``order``, of groups ``group``) sorted by item key.
 
     The order a draw over the items is made in, whatever the order of the input rows:

@@ -276,9 +276,9 @@ def canonical_order(categories: Sequence[Any]) -> np.ndarray:
     return np.array(sorted(range(len(values)), key=keys.__getitem__), dtype=np.intp)
 
 
-def _label_key(value: Any) -> tuple[str, str]:
+def _label_key(value: Any) -> tuple[str, Any]:
     if isinstance(value, (set, frozenset)):
-        return ("set", repr(sorted(_label_key(v) for v in value)))
+        return ("set", tuple(sorted(_label_key(v) for v in value)))
     if isinstance(value, np.generic):
         value = value.item()
     return (_kind(value), repr(value))

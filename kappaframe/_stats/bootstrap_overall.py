@@ -82,9 +82,7 @@ class Patterns:
     by_rater: bool
 
 
-def item_patterns(
-    rt: Ratings, by_rater: bool, categories: Sequence[Any] | None = None
-) -> Patterns:
+def item_patterns(rt: Ratings, by_rater: bool, categories: Sequence[Any] | None = None) -> Patterns:
     """Fold the items of ``rt`` into patterns: per-item counts, or codes rater by rater.
 
     With ``categories`` (the labels the codes stand for), the patterns are sorted as if
@@ -98,8 +96,9 @@ def item_patterns(
         digits = np.asarray(rt.given_counts, dtype=float)
     else:
         digits = np.rint(rt.counts).astype(np.int64)
-    known = categories is not None and len(categories) == rt.n_categories
-    order = canonical_order(categories) if known else None  # type: ignore[arg-type]
+    order = None
+    if categories is not None and len(categories) == rt.n_categories:
+        order = canonical_order(categories)
     if order is None or np.array_equal(order, np.arange(len(order))):
         first, of_item, freq = _unique_rows(group, digits)
     elif by_rater:

@@ -181,3 +181,14 @@ def test_a_random_tie_break_by_group_ignores_the_row_order(team: pd.DataFrame) -
     pd.testing.assert_series_equal(
         _consensus(team.sample(frac=1.0, random_state=11), by="project"), expected
     )
+
+
+def test_the_labels_own_order_is_sorted_by_value_whatever_the_codes() -> None:
+    from kappaframe._encode.codes import canonical_order
+
+    assert canonical_order(["good", "bad", "ok"]).tolist() == [1, 0, 2]
+    assert canonical_order([10.0, 2.5, 0.5]).tolist() == [2, 1, 0]
+    sets = [frozenset({"b", "c"}), frozenset({"a"}), frozenset()]
+    assert canonical_order(sets).tolist() == [2, 1, 0]
+    assert canonical_order([2, "a", 1]).tolist() == [2, 0, 1]  # numbers, then text
+    assert canonical_order([]).tolist() == []
