@@ -82,7 +82,9 @@ def tidy(
 
     keys = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
     kappa = rows(stats["kappa"])
-    extras = pair_extras(counts, w.matrix, stats["kappa"], extra) if extra.names else {}
+    extras = (
+        pair_extras(counts, w.matrix, stats["kappa"], extra, prep.categories) if extra.names else {}
+    )
     extras = {name: rows(values) for name, values in extras.items()}
     whole = counted_whole(counts)
     n = rows(stats["n"]).astype(np.int64 if whole else np.float64)
@@ -166,14 +168,19 @@ EXTRAS_CHUNK_PAIRS = 1 << 15
 
 
 def pair_extras(
-    counts: Any, weights: np.ndarray, kappa: np.ndarray, options: PairOptions
+    counts: Any,
+    weights: np.ndarray,
+    kappa: np.ndarray,
+    options: PairOptions,
+    categories: Sequence[Any] | None = None,
 ) -> dict[str, np.ndarray]:
     """Compute the optional columns for tables ``counts[..., K, K]``, in output order.
 
     With ``ci``: ``se``, ``ci_low``, ``ci_high`` (Fleiss, Cohen & Everitt, or the
     percentile bootstrap), ``se0``, ``z`` and ``p_value`` (always the large-sample test
     of kappa = 0, against ``options.alternative``). Then the ``stats`` columns (see
-    ``kappaframe._stats.family.family``).
+    ``kappaframe._stats.family.family``). ``categories`` (the labels of the tables' rows)
+    fix the order of the bootstrap's draws (``kappaframe._stats.bootstrap``).
     ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
     not read (it may be the diagonal-only counts of many categories).
     """
@@ -188,6 +195,7 @@ def pair_extras(
                 weights,
                 kappa[s : s + EXTRAS_CHUNK_PAIRS],
                 options,
+                categories,
             )
             for s in range(0, n_pairs, EXTRAS_CHUNK_PAIRS)
         ]
@@ -197,7 +205,14 @@ def pair_extras(
         errors = standard_errors(counts, weights, kappa, options.ci, **options.test)
         if options.ci_method == "bootstrap":
             errors.update(
-                bootstrap_kappa(counts, weights, options.ci, options.n_boot or 1000, options.seed)
+                bootstrap_kappa(
+                    counts,
+                    weights,
+                    options.ci,
+                    options.n_boot or 1000,
+                    options.seed,
+                    categories=categories,
+                )
             )
         out.update((name, errors[name]) for name in CI_COLUMNS)
     if options.stats:

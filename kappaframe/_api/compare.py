@@ -356,7 +356,7 @@ def _compare_pairs(
     p1 = (local[pair1[0]], local[pair1[1]])
     p2 = (local[pair2[0]], local[pair2[1]])
     if method == "bootstrap":
-        out = paired_bootstrap(patterns, p1, p2, w, level, n_boot, seed)
+        out = paired_bootstrap(patterns, p1, p2, w, level, n_boot, seed, categories=prep.categories)
     else:
         out = paired_delta(patterns, p1, p2, w, level)
     output = (*COMPARE_PAIRED_COLUMNS, *COMPARE_COLUMNS)

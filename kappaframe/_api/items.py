@@ -17,7 +17,7 @@ from typing import Any, TypeVar, get_args
 
 import numpy as np
 
-from .._encode.codes import object_array, require_order
+from .._encode.codes import canonical_order, object_array, require_order
 from .._errors import (
     KappaFrameError,
     KappaFrameTypeError,
@@ -38,7 +38,7 @@ from .._schema import (
 )
 from .._stats import dawid_skene as _model
 from .._stats.bootstrap import make_rng
-from .._stats.consensus import Consensus, check_ties, majority
+from .._stats.consensus import Consensus, Draws, check_ties, majority
 from .._stats.items import per_item
 from .._types import Closed, ConsensusModel, Duplicates, Ties
 from .lazy import Planned, lazy_result, planned_layout
@@ -52,7 +52,7 @@ from .options import (
 )
 from .plan import adapt, gather_units
 from .settings.bind import declared
-from .units import UnitRatings, key_raters, sorted_units
+from .units import UnitRatings, key_raters, sorted_units, units_by_key
 from .windows import check_windows, in_windows
 
 __all__ = ["CONFUSION_COLUMNS", "CONSENSUS_MODELS", "MAX_LABEL_CELLS", "items", "rater_confusion"]
@@ -448,8 +448,10 @@ def items(
     -----
     An item rated by one rater has ``n_ratings`` 1, its label as consensus with support
     1.0, entropy 0 and no ``p_i``. Missing labels are not ratings; an item whose labels
-    are all missing has ``n_ratings`` 0 and no consensus. The random tie break draws in
-    the output order, so the same data and seed give the same labels on every way in.
+    are all missing has ``n_ratings`` 0 and no consensus. The random tie break draws
+    item by item in the order of the item keys (groups by key, then items by key), and
+    picks among the tied labels in their own sorted order, so the same data and seed give
+    the same labels whatever the row order, the label codes or the way in.
 
     References
     ----------
@@ -530,15 +532,18 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
         )
     counts = units.counts(leave_out=ref)[order]
     group = group_of_unit[order]
+    draws = None
+    if s.ties == "random":  # items by key, tied labels in their own order: any way in
+        draws = Draws(units_by_key(units, order, group), canonical_order(units.categories))
     stats = per_item(counts)
     if not len(units.categories):  # no label at all: no consensus to look for
         n = len(counts)
         nothing = np.full(n, np.nan)
         found = Consensus(counts.astype(float), np.full(n, -1), nothing, np.zeros(n, bool))
     elif s.consensus == "majority":
-        found = majority(counts, s.ties, s.seed)
+        found = majority(counts, s.ties, s.seed, draws)
     else:
-        found = _dawid_skene(units, order, group, n_groups, ref, s)
+        found = _dawid_skene(units, order, group, n_groups, ref, s, draws=draws)
     rated = stats["n_ratings"] > 0
     top = np.full(len(counts), np.nan)
     if rated.any():
@@ -603,6 +608,13 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
     return item_table(keys, item, values, reference, shown_labels)
 
 
+def _group_draws(draws: Draws | None, lo: int, hi: int) -> Draws | None:
+    """The draws of the output rows ``lo:hi`` (one group: its rows come together)."""
+    if draws is None or draws.rows is None:
+        return draws
+    return Draws(draws.rows[lo:hi] - lo, draws.categories)
+
+
 def _dawid_skene(
     units: UnitRatings,
     order: np.ndarray,
@@ -611,10 +623,12 @@ def _dawid_skene(
     ref: int | None,
     s: ItemSettings,
     fits: list[tuple[int, np.ndarray, Consensus]] | None = None,
+    draws: Draws | None = None,
 ) -> Consensus:
     """Dawid-Skene's consensus of each unit (in output order), fitted group by group.
 
     ``fits`` collects each group's model: ``(group, its raters' positions, the fit)``.
+    ``draws``: the order of the random tie break (its rows in output order).
     """
     k = len(units.categories)
     n = len(order)
@@ -649,6 +663,7 @@ def _dawid_skene(
             tol=s.tol,
             ties=s.ties,
             seed=s.seed,
+            draws=_group_draws(draws, lo, hi),
         )
         if fits is not None:
             fits.append((g, present, fit))

@@ -33,6 +33,7 @@ __all__ = [
     "sorted_units",
     "stack_units",
     "unit_ratings",
+    "units_by_key",
 ]
 
 #: How the wide layout names its items: by the frame's index (pandas, Dask) or by the row's
@@ -333,3 +334,21 @@ def sorted_units(units: UnitRatings) -> tuple[np.ndarray, np.ndarray, int]:
                 "of several types); convert them to one type first, e.g. .astype(str)."
             ) from None
     return np.lexsort((within, group)), group, groups.n_groups
+
+
+def units_by_key(units: UnitRatings, order: np.ndarray, group: np.ndarray) -> np.ndarray | None:
+    """The output rows (the units in ``order``, of groups ``group``) sorted by item key.
+
+    The order a draw over the items is made in, whatever the order of the input rows:
+    groups by key, then items by key. ``None`` where the output order is that order
+    already (the long layout's items, or wide rows named by their position).
+    """
+    if units.codes is None or units.item_column is None:
+        return None
+    adapter: Any = eager_adapter(units.keys)
+    adapter.load([units.item_column])
+    try:
+        within = adapter.keys(units.item_column)[0]
+    except KappaFrameError:  # keys of several types: the rows' order
+        return None
+    return np.lexsort((np.asarray(within)[order], group))

@@ -26,6 +26,7 @@ from .._errors import KappaFrameError, MissingTokenWarning, arg, user_stacklevel
 __all__ = [
     "Factorized",
     "Groups",
+    "canonical_order",
     "codes_of_offsets",
     "encode_groups",
     "encode_labels",
@@ -255,6 +256,32 @@ ID_MIN_DISTINCT = 20
 ID_SHARE = 0.9
 
 _INDEX_COLUMN = re.compile(r"__index_level_\d+__")
+
+
+def canonical_order(categories: Sequence[Any]) -> np.ndarray:
+    """The positions of ``categories`` in the order of the labels themselves.
+
+    Labels of one kind sort as they are (numbers numerically, text alphabetically), label
+    sets by their sorted members; labels that cannot be compared sort by type, then text.
+    What a random draw reads in this order depends on the labels, not on how a backend or
+    a declared order coded them, so every way in to the same ratings draws alike.
+    """
+    values = list(categories)
+    if not any(isinstance(v, (set, frozenset)) for v in values):
+        try:
+            return np.array(sorted(range(len(values)), key=values.__getitem__), dtype=np.intp)
+        except TypeError:
+            pass
+    keys = [_label_key(v) for v in values]
+    return np.array(sorted(range(len(values)), key=keys.__getitem__), dtype=np.intp)
+
+
+def _label_key(value: Any) -> tuple[str, Any]:
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted(_label_key(v) for v in value)))
+    if isinstance(value, np.generic):
+        value = value.item()
+    return (_kind(value), repr(value))
 
 
 def is_index_column(name: Hashable) -> bool:

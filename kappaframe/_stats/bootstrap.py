@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import numbers
 import os
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
+from .._encode.codes import canonical_order
 from .._errors import KappaFrameError, KappaFrameTypeError
 from .agreement import agreement, finish_agreement
 
@@ -115,6 +117,7 @@ def bootstrap_kappa(
     seed: Any = None,
     chunk_bytes: int = CHUNK_BYTES,
     workers: int | None = None,
+    categories: Sequence[Any] | None = None,
 ) -> dict[str, np.ndarray]:
     """Percentile bootstrap of (weighted) kappa for each table of ``counts[..., K, K]``.
 
@@ -129,12 +132,19 @@ def bootstrap_kappa(
     own child of ``seed``, so the same call with the same seed gives the same numbers with
     any number of ``workers`` (threads; default: the CPUs this process may use). (Adding a
     pair or a group changes the draws of the others.)
+
+    ``categories`` (the labels the rows and columns stand for): the draws are made over
+    the categories that occur, in the order of the labels themselves
+    (``kappaframe._encode.codes.canonical_order``), so the same ratings give the same
+    numbers however they were coded (a declared order, another backend, a file).
     """
     if not 0 < level < 1:
         raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
     n_boot = check_bootstrap(n_boot)
     rng = make_rng(seed)
     counts = np.asarray(counts)
+    if categories is not None and len(categories) == counts.shape[-1]:
+        counts, weights = _canonical_tables(counts, weights, categories)
     lead = counts.shape[:-2]
     k = counts.shape[-1]
     cells = k * k
@@ -189,6 +199,27 @@ def bootstrap_kappa(
             for done in [pool.submit(run, s, c) for s, c in zip(starts, children, strict=True)]:
                 done.result()
     return {"se": se.reshape(lead), "ci_low": low.reshape(lead), "ci_high": high.reshape(lead)}
+
+
+def _canonical_tables(
+    counts: np.ndarray, weights: np.ndarray, categories: Sequence[Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The tables and weights over the categories that occur, in the labels' own order.
+
+    Kappa is the same for any order of the categories (rows, columns and weights turned
+    alike); the multinomial draws are not, so they are made in an order fixed by the labels.
+    """
+    k = counts.shape[-1]
+    if k == 0:
+        return counts, weights
+    occurs = counts.reshape(-1, k, k)
+    occurs = (occurs.sum(axis=(0, 1)) + occurs.sum(axis=(0, 2))) > 0
+    order = canonical_order(categories)
+    order = order[occurs[order]]
+    if order.size == k and np.array_equal(order, np.arange(k)):
+        return counts, weights
+    turned = counts[..., order, :][..., order]
+    return turned, np.asarray(weights, dtype=np.float64)[np.ix_(order, order)]
 
 
 def _occupied_replicates(

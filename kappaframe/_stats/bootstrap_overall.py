@@ -13,8 +13,10 @@ one matrix product ``M @ F`` (replicates x patterns times patterns x terms), and
 coefficient is finished from them for every replicate at once, with the same formulas as
 the point estimate.
 
-The patterns are sorted (group, then the counts or codes in lexicographic order), so the
-draws do not depend on the order of the rows: every way in gives the same intervals.
+The patterns are sorted (group, then the counts or codes in lexicographic order, the
+categories taken in the order of the labels themselves), so the draws depend neither on
+the order of the rows nor on how the labels were coded: every way in gives the same
+intervals.
 Each group draws from its own child of the call's seed, and its replicates come in
 blocks of ``REPLICATES_PER_SEED`` (a multiple of it for a group with few distinct items),
 each block from its own child of the group's seed; blocks run side by side on the CPUs
@@ -33,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from .._count.kernel import MAX_COUNT_BYTES, all_pairs
+from .._encode.codes import canonical_order
 from .._errors import KappaFrameError
 from . import bootstrap as _bootstrap
 from .agreement import chance_corrected, finish_agreement
@@ -79,8 +82,13 @@ class Patterns:
     by_rater: bool
 
 
-def item_patterns(rt: Ratings, by_rater: bool) -> Patterns:
-    """Fold the items of ``rt`` into patterns: per-item counts, or codes rater by rater."""
+def item_patterns(rt: Ratings, by_rater: bool, categories: Sequence[Any] | None = None) -> Patterns:
+    """Fold the items of ``rt`` into patterns: per-item counts, or codes rater by rater.
+
+    With ``categories`` (the labels the codes stand for), the patterns are sorted as if
+    the labels were coded in their own order (``kappaframe._encode.codes.canonical_order``):
+    the order of the draws then does not depend on how a way in coded them.
+    """
     group = np.asarray(rt.group, dtype=np.int64)
     if by_rater:
         digits = np.ascontiguousarray(rt.codes.T, dtype=np.int64) + 1  # missing -> 0
@@ -88,7 +96,18 @@ def item_patterns(rt: Ratings, by_rater: bool) -> Patterns:
         digits = np.asarray(rt.given_counts, dtype=float)
     else:
         digits = np.rint(rt.counts).astype(np.int64)
-    first, of_item, freq = _unique_rows(group, digits)
+    order = None
+    if categories is not None and len(categories) == rt.n_categories:
+        order = canonical_order(categories)
+    if order is None or np.array_equal(order, np.arange(len(order))):
+        first, of_item, freq = _unique_rows(group, digits)
+    elif by_rater:
+        rank = np.empty(len(order) + 1, dtype=np.int64)
+        rank[0] = 0  # missing stays 0
+        rank[order + 1] = np.arange(1, len(order) + 1)
+        first, of_item, freq = _unique_rows(group, rank[digits])
+    else:
+        first, of_item, freq = _unique_rows(group, digits[:, order])
     rows = digits[first] - 1 if by_rater else digits[first].astype(float)
     pattern_group = group[first]
     bounds = np.searchsorted(pattern_group, np.arange(rt.n_groups + 1))
@@ -578,7 +597,7 @@ def bootstrap_overall(
     k = rt.n_categories
     n_groups = rt.n_groups
     by_rater = any(m in NEEDS_RATERS for m in methods)
-    pat = item_patterns(rt, by_rater)
+    pat = item_patterns(rt, by_rater, categories)
     width = 4 + 2 * k + len(methods)
     width += k * rt.codes.shape[0] if "conger" in methods else 0
     width += k * k if "krippendorff" in methods and level == "ordinal" else 0

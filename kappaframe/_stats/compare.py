@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .._encode.codes import canonical_order
 from .._errors import KappaFrameError
 from .agreement import agreement, finish_agreement, weight_matrix
 from .bootstrap import _workers, check_bootstrap, make_rng
@@ -325,6 +326,7 @@ def paired_bootstrap(
     n_boot: int = 1000,
     seed: Any = None,
     workers: int | None = None,
+    categories: Sequence[Any] | None = None,
 ) -> dict[str, np.ndarray]:
     """Compare two kappas of the same items by resampling the items once for both.
 
@@ -336,7 +338,10 @@ def paired_bootstrap(
     interval its ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (percentile
     bootstrap), ``z = difference / se`` with a two-sided normal ``p_value``; the
     ``difference`` itself is the one of the point estimates. Each group draws from its own
-    child of ``seed``, so the numbers do not depend on ``workers`` (threads).
+    child of ``seed``, so the numbers do not depend on ``workers`` (threads). With
+    ``categories`` (the labels the codes stand for), patterns of equal count are drawn in
+    the order of their labels (``kappaframe._encode.codes.canonical_order``), not of their
+    codes, so every way in to the same ratings draws alike.
 
     Returns the ``difference`` columns and ``n``, ``kappa_first``, ``kappa_second``,
     ``se_first``, ``se_second``, ``cov`` (of the replicates), one value per group.
@@ -353,6 +358,9 @@ def paired_bootstrap(
     bounds = np.searchsorted(patterns.group, np.arange(n_groups + 1))
     quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
     children = np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist()).spawn(n_groups)
+    rank = np.arange(patterns.k)
+    if categories is not None and len(categories) == patterns.k:
+        rank[canonical_order(categories)] = np.arange(patterns.k)
 
     def run(g: int) -> None:
         lo, hi = bounds[g], bounds[g + 1]
@@ -360,7 +368,9 @@ def paired_bootstrap(
             return
         count = patterns.count[lo:hi]
         n = int(count.sum())
-        order = np.argsort(-count, kind="stable")  # large cells first: the draw ends sooner
+        # Large cells first (the draw ends sooner), equal ones by their labels.
+        ties = [rank[labels] for labels in patterns.labels[::-1, lo:hi]]
+        order = np.lexsort((*ties, -count))
         gen = np.random.Generator(np.random.PCG64(children[g]))
         draws = _resampled(gen, count[order], n, n_boot)
         labels = patterns.labels[:, lo:hi][:, order]

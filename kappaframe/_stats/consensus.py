@@ -14,7 +14,7 @@ import numpy as np
 
 from .._errors import KappaFrameError, arg, bad_option
 
-__all__ = ["TIES", "Consensus", "item_counts", "majority"]
+__all__ = ["TIES", "Consensus", "Draws", "item_counts", "majority"]
 
 #: How a tie between the most chosen categories is settled: ``"missing"`` (no
 #: consensus; ``tied`` says why), ``"first-category"`` (the first in the category order),
@@ -82,13 +82,33 @@ def check_ties(ties: Any, seed: Any = None) -> str:
     return str(ties)
 
 
+@dataclass(frozen=True)
+class Draws:
+    """The order in which ``ties="random"`` draws: a function of the data, not the codes.
+
+    ``rows``: the rows in the order their draws are made (a permutation; e.g. the items
+    sorted by their keys); ``categories``: the category codes in the order a draw picks
+    among the tied ones (e.g. the labels sorted, ``kappaframe._encode.codes.canonical_order``).
+    ``None`` keeps the rows' or the codes' own order.
+    """
+
+    rows: np.ndarray | None = None
+    categories: np.ndarray | None = None
+
+
 def settle(
-    posterior: np.ndarray, ties: str = "missing", seed: Any = None, atol: float = 0.0
+    posterior: np.ndarray,
+    ties: str = "missing",
+    seed: Any = None,
+    atol: float = 0.0,
+    draws: Draws | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The chosen category of each row of ``posterior``, its support, and ties.
 
     Categories within ``atol`` of a row's maximum tie (0 for counts, which are exact).
-    Rows that are all NaN (no rating) get no label and no tie.
+    Rows that are all NaN (no rating) get no label and no tie. ``draws`` fixes the order
+    of the random tie break (rows, and categories within a row); by default, the rows'
+    and the categories' own.
     """
     check_ties(ties, seed)
     n = len(posterior)
@@ -104,16 +124,26 @@ def settle(
     elif ties == "random" and tied.any():
         rng = np.random.default_rng(seed)
         rows = np.flatnonzero(tied)
+        cats = np.arange(posterior.shape[1])
+        if draws is not None:
+            if draws.rows is not None:
+                rank = np.empty(n, dtype=np.intp)
+                rank[draws.rows] = np.arange(n, dtype=np.intp)
+                rows = rows[np.argsort(rank[rows], kind="stable")]
+            if draws.categories is not None:
+                cats = np.asarray(draws.categories, dtype=np.intp)
         # One uniform draw per tied item picks among its best categories, in order.
         pick = np.floor(rng.random(len(rows)) * n_best[rows]).astype(np.intp)
-        order = np.cumsum(best[rows], axis=1) - 1
-        label[rows] = (order == pick[:, None]).argmax(axis=1)
+        order = np.cumsum(best[rows][:, cats], axis=1) - 1
+        label[rows] = cats[(order == pick[:, None]).argmax(axis=1)]
     safe = np.clip(label, 0, None)
     support = np.where(label >= 0, posterior[np.arange(n), safe] if n else 0.0, np.nan)
     return label, support.astype(float), tied
 
 
-def majority(counts: np.ndarray, ties: str = "missing", seed: Any = None) -> Consensus:
+def majority(
+    counts: np.ndarray, ties: str = "missing", seed: Any = None, draws: Draws | None = None
+) -> Consensus:
     """The majority vote: each item's most chosen category, with its share of the ratings.
 
     Parameters
@@ -126,6 +156,8 @@ def majority(counts: np.ndarray, ties: str = "missing", seed: Any = None) -> Con
         drawn with ``seed``.
     seed : int, optional
         Needed by ``ties="random"``.
+    draws : Draws, optional
+        The order of the random tie break's draws (items, then categories).
 
     Returns
     -------
@@ -143,5 +175,5 @@ def majority(counts: np.ndarray, ties: str = "missing", seed: Any = None) -> Con
     n = counts.sum(axis=1, dtype=np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(n[:, None] > 0, counts / n[:, None], np.nan)
-    label, support, tied = settle(share, ties, seed)
+    label, support, tied = settle(share, ties, seed, draws=draws)
     return Consensus(share, label, support, tied)

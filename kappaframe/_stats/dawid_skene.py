@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import ConvergenceWarning, KappaFrameError, arg, user_stacklevel, ways
-from .consensus import Consensus, check_ties, item_counts, settle
+from .consensus import Consensus, Draws, check_ties, item_counts, settle
 
 __all__ = ["FLOOR", "TIE_ATOL", "dawid_skene"]
 
@@ -73,6 +73,7 @@ def dawid_skene(
     tol: float = 1e-7,
     ties: str = "missing",
     seed: Any = None,
+    draws: Draws | None = None,
 ) -> Consensus:
     """Consensus labels of the Dawid-Skene model, fitted by EM, and each rater's confusion.
 
@@ -105,6 +106,8 @@ def dawid_skene(
         or one of them drawn with ``seed``.
     seed : int, optional
         Needed by ``ties="random"``.
+    draws : Draws, optional
+        The order of the random tie break's draws (items, then categories).
 
     Returns
     -------
@@ -211,7 +214,7 @@ def dawid_skene(
 
     posterior = np.full((n_items, k), np.nan)
     posterior[layout.rated] = post.T
-    chosen, support, tied = settle(posterior, ties, seed, atol=TIE_ATOL)
+    chosen, support, tied = settle(posterior, ties, seed, atol=TIE_ATOL, draws=draws)
     return Consensus(
         posterior=posterior,
         label=chosen,
