@@ -30,10 +30,10 @@ from typing import Any, cast
 import numpy as np
 
 from .._encode.codes import Factorized, Groups, encode_groups, sort_ratings
+from .._encode.ids import NotRatings, check_scores
 from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
 from .._frames.engines import EngineFrame
 from .._frames.native import concat, eager_adapter, take
-from .._encode.ids import NotRatings, check_scores
 from .._frames.numeric import column_numbers, refuse_infinite
 from .._frames.numeric_engine import (
     SUM_NAMES,

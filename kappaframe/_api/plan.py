@@ -301,7 +301,8 @@ class _Plan:
             bool(self.options.get("inferred")),
             self.options.get("sets"),
         )
-        if self.options.pop("inferred", None):  # every column checked in this pass
+        inferred = self.options.pop("inferred", None)  # every column checked in this pass
+        if inferred and self.options.get("sets") is None:
             rule = NotRatings("labels")
             for f in found:
                 for c in self.labels:

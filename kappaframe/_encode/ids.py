@@ -124,7 +124,7 @@ class _Column:
 def _distinct_whole(values: np.ndarray) -> np.ndarray:
     """The distinct values of whole numbers (a count over their range when it is narrow)."""
     low, high = values.min(), values.max()
-    if -(2**53) < low and high < 2**53 and high - low <= 4 * len(values) + 1024:
+    if low > -(2**53) and high < 2**53 and high - low <= 4 * len(values) + 1024:
         shifted = (values - low).astype(np.int64)
         return np.flatnonzero(np.bincount(shifted)) + int(low)
     return np.unique(values)
@@ -178,11 +178,8 @@ class NotRatings:
             return
         col.meet(_distinct_whole(rated).tolist(), len(rated))
 
-    def refuse(self, final: bool = True, first: bool = False) -> None:
-        """Refuse the columns that are not ratings (``final``: the whole input is read).
-
-        ``first``: the rows read so far are the first rows of a bigger input.
-        """
+    def refuse(self, final: bool = True) -> None:
+        """Refuse the columns that are not ratings (``final``: the whole input is read)."""
         if self.kind == "scores":
             self._row_numbers()
         found = []
@@ -191,14 +188,14 @@ class NotRatings:
                 continue
             if self.kind == "labels":
                 if col.distinct >= ID_MIN_DISTINCT and col.distinct >= ID_SHARE * col.labelled:
-                    found.append(self._ids(name, col, first))
+                    found.append(self._ids(name, col))
                     continue
                 fraction = col.fraction()
                 if fraction is not None:
                     found.append(f"{name!r} (numbers that are not whole, such as {fraction!r})")
                     continue
             if final and self._an_id(name, col):
-                found.append(self._ids(name, col, first))
+                found.append(self._ids(name, col))
         if found:
             raise self._error(found)
 
@@ -213,11 +210,10 @@ class NotRatings:
         ]
         return bool(repeating) and col.distinct > 2 * max(repeating)
 
-    def _ids(self, name: Hashable, col: _Column, first: bool = False) -> str:
-        rows = f"{'the first ' if first else ''}{col.labelled}"
+    def _ids(self, name: Hashable, col: _Column) -> str:
         if self.kind == "scores":
-            return f"{name!r} ({col.distinct} distinct whole numbers in {rows} rows)"
-        return f"{name!r} ({col.distinct} distinct values in {rows} labelled rows)"
+            return f"{name!r} ({col.distinct} distinct whole numbers in {col.labelled} rows)"
+        return f"{name!r} ({col.distinct} distinct values in {col.labelled} labelled rows)"
 
     def _row_numbers(self) -> None:
         for name, col in self.columns.items():
@@ -244,7 +240,7 @@ class NotRatings:
 
 def _settle(rule: NotRatings, check: Any) -> None:
     """Refuse what the rows read so far show (all of them, ``check=True``)."""
-    rule.refuse(final=check is True, first=isinstance(check, NotRatings))
+    rule.refuse(final=check is True)
 
 
 def check_labels(check: Any, columns: dict[Hashable, Any]) -> None:
