@@ -30,6 +30,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._encode.codes import Factorized, Groups, encode_groups, sort_ratings
+from .._encode.ids import NotRatings, check_scores
 from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
 from .._frames.engines import EngineFrame
 from .._frames.native import concat, eager_adapter, take
@@ -73,7 +74,6 @@ __all__ = [
     "read_pair_sums",
     "reduce_parts",
     "refuse_engine",
-    "refuse_row_numbers",
     "renderer",
     "scores",
 ]
@@ -170,13 +170,16 @@ def scores(
     layout: NumericLayout,
     raters: Sequence[Hashable] | None = None,
     min_raters: int = 2,
+    ids: Any = None,
 ) -> Scores:
     """Read the scores of one eager frame, wide or long layout.
 
     ``raters``: the long layout's ids, if known (a part of an input whose ids were read
     first). ``min_raters=0`` reads a part of a bigger input: its long layout keeps the ids
     asked for that occur in it (the others are looked for in the whole input) and may
-    hold fewer than two raters.
+    hold fewer than two raters. ``ids``: how the wide layout's columns, when taken as
+    raters by default, are checked (``kappaframe._encode.ids.check_scores``; by default
+    as the whole input).
     """
     names = frame.columns()
     by = as_list(layout.by, names)
@@ -186,29 +189,10 @@ def scores(
     rater_list = wide_raters(names, layout.raters, by, min_raters)
     frame.load([*by, *rater_list])
     columns = [column_numbers(frame, r) for r in rater_list]
-    if not as_list(layout.raters):
-        for name, values in zip(rater_list, columns, strict=True):
-            refuse_row_numbers(name, values)
+    check = ids if ids is not None else not as_list(layout.raters)
+    check_scores(check, dict(zip(rater_list, columns, strict=True)))
     groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     return Scores(frame, rater_list, columns, groups, by)
-
-
-#: A column taken as a rater by default is refused when it counts its rows from 0 or 1 in
-#: row order (on at least this many rows): an item id or a row number, not scores.
-ROW_NUMBERS_FROM = 20
-
-
-def refuse_row_numbers(name: Hashable, values: np.ndarray) -> None:
-    n = len(values)
-    if n < ROW_NUMBERS_FROM or values[0] not in (0.0, 1.0) or values[1] != values[0] + 1:
-        return
-    if np.array_equal(values, np.arange(n, dtype=float) + values[0]):
-        raise KappaFrameError(
-            f"column {name!r} numbers the rows ({values[0]:g}, {values[1]:g}, ... "
-            f"{values[-1]:g}): an item id, not a rater's scores. Name the rater columns with "
-            f"{arg('raters', ...)}, or drop the id column first.",
-            option="raters",
-        )
 
 
 def _long_scores(
@@ -332,9 +316,27 @@ def _part(
     layout: NumericLayout,
     raters: list[Hashable] | None,
     reduce: Callable[[Scores], Any],
+    ids: Any = None,
 ) -> Part:
-    s = scores(wrap(part), layout, raters)
+    s = scores(wrap(part), layout, raters, ids=ids)
     return Part(s.by, s.keys(), s.n_groups, s.raters, reduce(s))
+
+
+def _not_ratings(reader: PartReader, layout: NumericLayout, raters: Any) -> Any:
+    """How the parts' columns are checked when taken as raters by default (else ``None``).
+
+    Parts read here, one after the other, add to one rule, decided once all are read;
+    parts read elsewhere (Dask) are each checked alone.
+    """
+    if layout.long or as_list(raters):
+        return None
+    return "part" if reader.distributed else NotRatings("scores")
+
+
+def _settle(ids: Any) -> None:
+    """Every part read: refuse the columns that are not scores, over the whole input."""
+    if isinstance(ids, NotRatings):
+        ids.refuse()
 
 
 def _first(reader: PartReader, layout: NumericLayout) -> Scores:
@@ -375,6 +377,7 @@ def _mapped(
     known = _rater_ids(reader, layout)
     together = layout.item if layout.long else None
     compact = [layout.item, layout.rater, layout.value] if layout.long else []
+    ids = _not_ratings(reader, layout, layout.raters)
     parts = reader.map(
         layout.needed(reader.columns()),
         _part,
@@ -382,9 +385,11 @@ def _mapped(
         layout,
         known,
         reduce,
+        ids,
         together=together,
         compact=compact,
     )
+    _settle(ids)
     return first, known, parts
 
 
@@ -643,16 +648,16 @@ class NumericRatings:
 
 
 def numeric_ratings(
-    frame: Frame, raters: Any, layout: NumericLayout, min_raters: int = 2
+    frame: Frame, raters: Any, layout: NumericLayout, min_raters: int = 2, ids: Any = None
 ) -> NumericRatings:
     """Read the numeric ratings of one eager frame, wide or long layout (``scores``).
 
     Wide: ``raters`` are the rater columns (default: every column not in ``by``).
     Long: ``raters`` are the rater ids to keep (default: every id, sorted); with
     ``min_raters=0`` (a part of a bigger input) ids asked for that this frame lacks are
-    left out.
+    left out. ``ids``: how columns taken as raters by default are checked (``scores``).
     """
-    s = scores(frame, replace(layout, raters=raters), min_raters=min_raters)
+    s = scores(frame, replace(layout, raters=raters), min_raters=min_raters, ids=ids)
     return _as_ratings(s, layout, frame.n_rows)
 
 
@@ -711,8 +716,10 @@ def _union(lists: list[list[Hashable]]) -> list[Hashable]:
     return list(dict.fromkeys(r for lst in lists for r in lst))
 
 
-def _sums_part(part: Any, wrap: Any, raters: Any, layout: NumericLayout) -> PairSums:
-    return numeric_ratings(wrap(part), raters, layout, min_raters=0).sums()
+def _sums_part(
+    part: Any, wrap: Any, raters: Any, layout: NumericLayout, ids: Any = None
+) -> PairSums:
+    return numeric_ratings(wrap(part), raters, layout, min_raters=0, ids=ids).sums()
 
 
 def _reader_plan(
@@ -818,6 +825,7 @@ def read_pair_sums(
         needed, over = _reader_plan(frame, raters, layout, min_raters)
         together = layout.item if layout.long else None
         compact = [layout.item, layout.rater, layout.value] if layout.long else []
+        ids = _not_ratings(frame, layout, raters)
         total = frame.reduce(
             needed,
             _sums_part,
@@ -825,9 +833,11 @@ def read_pair_sums(
             frame.wrap(),
             over,
             layout,
+            ids,
             together=together,
             compact=compact,
         )
+        _settle(ids)
         if total is None:
             total = _sums_part(frame.empty(), frame.wrap(), over, layout)
         output = frame.output

@@ -18,6 +18,7 @@ from collections.abc import Hashable
 from typing import Any, cast
 
 from .._count.tables import CategoriesDiffer
+from .._encode.ids import NotRatings
 from .._errors import (
     KappaFrameError,
     missing_columns,
@@ -278,8 +279,13 @@ class _Plan:
             self.compact = []
         self.together = item if self.long else None
         self.options = dict(options)
-        if not self.long and raters is None:  # every part checks the columns it was given
-            self.options["inferred"] = True
+        # Columns taken as raters by default are checked over the whole input: the parts
+        # read here, one after the other, add to one rule; parts read elsewhere (Dask)
+        # are checked together in ``discover`` (else each alone).
+        self.ids: NotRatings | None = None
+        if not self.long and (raters is None or options.get("inferred")):
+            self.ids = None if reader.distributed else NotRatings("labels")
+            self.options["inferred"] = "part" if self.ids is None else self.ids
         self.min_raters = min_raters
         self.declared = options.get("categories") is not None
 
@@ -295,7 +301,14 @@ class _Plan:
             bool(self.options.get("inferred")),
             self.options.get("sets"),
         )
-        self.options.pop("inferred", None)  # every part's columns were checked in this pass
+        inferred = self.options.pop("inferred", None)  # every column checked in this pass
+        if inferred and self.options.get("sets") is None:
+            rule = NotRatings("labels")
+            for f in found:
+                for c in self.labels:
+                    rule.labels(c, f[c][0], f["__labelled__"][c], f[c][1])
+            rule.refuse()
+            self.ids = None
         if self.options.get("categories") is None:
             self.options["categories"] = merge_categories(
                 found, self.labels, self.options.get("sets")
@@ -314,6 +327,8 @@ class _Plan:
         return (reader.wrap(), reader.output, self.raters, self.wanted, self.long, self.options)
 
     def check_raters(self, found: list[Hashable]) -> None:
+        if self.ids is not None:  # every part read: the columns over the whole input
+            self.ids.refuse()
         if self.long and len(found) < self.min_raters:
             raise too_few_raters(self.min_raters, found, self.rater)
 

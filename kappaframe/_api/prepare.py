@@ -26,12 +26,12 @@ from .._encode.codes import (
     encode_labels,
     is_index_column,
     long_to_wide,
-    refuse_unlikely_raters,
     require_order,
     shared_categories,
     sort_ratings,
     warn_missing_tokens,
 )
+from .._encode.ids import NotRatings, check_labels
 from .._encode.sets import SetLabels, set_categories
 from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
 from .._frames.native import concat, eager_adapter, take
@@ -161,17 +161,18 @@ def prepare(
     duplicates: str = "raise",
     min_raters: int = 2,
     min_overlap: int | None = None,
-    inferred: bool = False,
+    inferred: bool | str | NotRatings = False,
     sets: SetLabels | None = None,
 ) -> Prepared:
     """Resolve columns, encode labels and groups, pivot the long layout, of one eager frame.
 
     The options are checked before (``kappaframe._api.options.check_layout``); here
     only what needs the frame: its columns and its labels. ``inferred``: ``raters`` were
-    not named by the caller but taken as every other column (a part of a bigger input);
-    with ``raters=None`` they are too. ``sets``: the labels are sets
+    not named by the caller but taken as every other column (a part of a bigger input:
+    ``"part"``, or the ``NotRatings`` gathering the parts); with ``raters=None`` they
+    are too. ``sets``: the labels are sets
     (``kappaframe._encode.sets``), one category per distinct set. Such columns must look like labels
-    (``kappaframe._encode.codes.refuse_unlikely_raters``), and index columns that
+    (``kappaframe._encode.ids``: not ids or scores), and index columns that
     pandas writes into files (``__index_level_0__``) are never taken. The long layout is counted
     sparsely (``kappaframe._count.crowd``) when
     ``kappaframe._count.crowd.use_crowd`` says it beats the dense pivot; the numbers
@@ -199,7 +200,7 @@ def prepare(
     frame.load([*by_list, *rater_list])
     facts = {r: read_labels(frame, r, sets) for r in rater_list}
     if inferred and sets is None:  # distinct sets are many by nature: no id check
-        refuse_unlikely_raters(facts)
+        check_labels(inferred, facts)
     warn_missing_tokens(facts, categories)
     cats = (
         shared_categories(facts, categories) if sets is None else set_categories(facts, categories)
@@ -513,10 +514,10 @@ def distinct_labels(
     ``sets``: the labels are sets (one per distinct set).
     """
     facts = {col: read_labels(frame, col, sets) for col in columns}
-    if inferred and sets is None:
-        refuse_unlikely_raters(facts)
     out: dict[Any, Any] = {col: (fact.uniques, fact.declared) for col, fact in facts.items()}
     out["__raters__"] = frame.labels(rater).uniques if rater is not None else []
+    if inferred and sets is None:  # labelled rows, for the rule over the whole input
+        out["__labelled__"] = {c: int(np.count_nonzero(f.codes >= 0)) for c, f in facts.items()}
     return out
 
 

@@ -151,7 +151,7 @@ def unit_ratings(
     categories: Sequence[Any] | None = None,
     duplicates: str = "raise",
     min_raters: int = 2,
-    inferred: bool = False,
+    inferred: Any = False,
     row_key: RowKey = "index",
     key: Hashable | None = None,
 ) -> UnitRatings:

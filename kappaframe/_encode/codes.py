@@ -9,7 +9,6 @@ across all rater columns, one group index across all ``by`` columns, and the lon
 from __future__ import annotations
 
 import datetime
-import math
 import numbers
 import re
 import sys
@@ -35,7 +34,6 @@ __all__ = [
     "needs_order",
     "offset_codes",
     "order_is_known",
-    "refuse_unlikely_raters",
     "require_order",
     "shared_categories",
     "small_codes",
@@ -250,11 +248,6 @@ def shared_categories(
     return cats
 
 
-#: A column with at least this many distinct labels, nearly all of its labelled rows
-#: distinct (this share), holds ids, not a rater's labels.
-ID_MIN_DISTINCT = 20
-ID_SHARE = 0.9
-
 _INDEX_COLUMN = re.compile(r"__index_level_\d+__")
 
 
@@ -287,61 +280,6 @@ def _label_key(value: Any) -> tuple[str, Any]:
 def is_index_column(name: Hashable) -> bool:
     """Whether ``name`` is an index column that pandas writes into files (never a rater)."""
     return isinstance(name, str) and _INDEX_COLUMN.fullmatch(name) is not None
-
-
-def refuse_unlikely_raters(columns: dict[Hashable, Factorized]) -> None:
-    """Refuse columns taken as raters by default that hold ids or scores, not labels.
-
-    An id column has at least ``ID_MIN_DISTINCT`` distinct values on nearly all
-    (``ID_SHARE``) of its labelled rows; a score column holds numbers that are not
-    whole (0.79). A column whose dtype declares its categories is a label column. Only
-    for columns the caller did not name: named raters are taken as given.
-    """
-    found = []
-    for name, col in columns.items():
-        if col.declared is not None:
-            continue
-        distinct = len(col.uniques)
-        if distinct >= ID_MIN_DISTINCT:  # only then count the labelled rows (a pass)
-            labelled = int(np.count_nonzero(col.codes >= 0))
-            if distinct >= ID_SHARE * labelled:
-                found.append(f"{name!r} ({distinct} distinct values in {labelled} labelled rows)")
-                continue
-        fraction = _a_fraction(col.uniques)
-        if fraction is not None:
-            found.append(f"{name!r} (numbers that are not whole, such as {fraction!r})")
-    if found:
-        it = "it" if len(found) == 1 else "them"
-        raise KappaFrameError(
-            f"no {arg('raters')} was given, so every column not in {arg('by')} would be a "
-            f"rater, but {'; '.join(found)} look{'s' if len(found) == 1 else ''} like ids or "
-            f"scores, not labels. Name the rater columns with {arg('raters', ...)} "
-            + ways(f"(or drop {it} first).", f"(or leave {it} out with {arg('exclude')})."),
-            option="raters",
-        )
-
-
-#: A number written as text the way a number column is written (``0.79``, ``-2``).
-_WRITTEN_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
-
-
-def _a_fraction(uniques: Sequence[Any]) -> Any:
-    """A label that is not a whole number, if the labels are numbers (or all written as such).
-
-    Labels read as text (a CSV cell as written) count as numbers when every one is
-    written as a plain number: ``"0.79"`` among ``"0.1"`` and ``"1"`` is a score.
-    """
-    if uniques and all(isinstance(u, str) for u in uniques):
-        if not all(_WRITTEN_NUMBER.fullmatch(u) for u in uniques):
-            return None
-        return next((u for u in uniques if not float(u).is_integer()), None)
-    for value in uniques:
-        if isinstance(value, (bool, np.bool_, numbers.Integral)):
-            continue
-        finite = isinstance(value, numbers.Real) and math.isfinite(value)
-        if finite and not float(value).is_integer():
-            return value
-    return None
 
 
 #: Labels that often stand for a missing value in exported files (R writes NA, Excel
