@@ -424,10 +424,10 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     records = (record_of(result), record_of(baseline))
     different = recorded_difference(*records)
     if different is not None:
-        shown = [repr(record[different]) for record in records]
+        said = [repr(record[different]) for record in records]
         raise KappaFrameError(
-            f"the result was computed with {different} {shown[0]:.200} and the baseline "
-            f"with {different} {shown[1]:.200}; their coefficients do not measure the same "
+            f"the result was computed with {different} {said[0]:.200} and the baseline "
+            f"with {different} {said[1]:.200}; their coefficients do not measure the same "
             f"thing. Compute both with the same {arg(different)}.",
             option=different,
         )

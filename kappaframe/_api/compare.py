@@ -461,11 +461,11 @@ def _key_codes(one: _Result, two: _Result) -> tuple[np.ndarray, np.ndarray, np.n
             for value in (*factors[name][0].uniques, *factors[name][1].uniques):
                 shared.setdefault(value, len(shared))
         for name in names:
-            codes = []
+            sides = []
             for fact in factors[name]:
                 lookup = np.array([shared[v] for v in fact.uniques] + [-1], dtype=np.int64)
-                codes.append(lookup[np.asarray(fact.codes, dtype=np.int64)])
-            coded[name] = (codes[0], codes[1])
+                sides.append(lookup[np.asarray(fact.codes, dtype=np.int64)])
+            coded[name] = (sides[0], sides[1])
     turned = np.zeros(one.n_rows + two.n_rows, dtype=bool)
     if pair:
         a = np.concatenate(coded["rater_a"])
