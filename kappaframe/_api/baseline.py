@@ -27,7 +27,15 @@ from .._types import BaselineState
 from .options import check_level, check_max_drop
 from .settings.bind import declared
 
-__all__ = ["STATES", "against_baseline", "result_layout"]
+__all__ = [
+    "RECORDED",
+    "STATES",
+    "against_baseline",
+    "check_turned_round",
+    "recorded_difference",
+    "result_layout",
+    "unordered",
+]
 
 #: The states, in the order of the ``state`` column's categories.
 STATES: tuple[str, ...] = get_args(BaselineState)
@@ -37,6 +45,9 @@ STATES: tuple[str, ...] = get_args(BaselineState)
 _COUNT_COLUMNS = ("n", "n_items")
 #: The coefficient a result holds: ``kappa`` (pairs), ``value`` (overall).
 _VALUE_COLUMNS = ("kappa", "value")
+#: The options a result records (``kappaframe._stats.compare.options_record``, and
+#: ``overall``'s conventions and set distance) that two compared results must share.
+RECORDED = ("weights", "categories", "level", "ddof", "alpha_centre", "distance")
 
 
 @dataclass(frozen=True)
@@ -81,6 +92,61 @@ def result_layout(names: Sequence[Hashable], what: str) -> Layout:
         )
     keys = list(names[: list(names).index(count)])
     return Layout(keys, value)
+
+
+def record_of(frame: Any) -> dict[str, Any]:
+    """The options a pandas result records (in ``attrs``); ``{}`` for any other frame."""
+    attrs = getattr(frame, "attrs", None)
+    mark = attrs.get(MARK) if isinstance(attrs, dict) else None
+    return mark if isinstance(mark, dict) else {}
+
+
+def recorded_difference(one: dict[str, Any], two: dict[str, Any]) -> str | None:
+    """The first option of ``RECORDED`` that two results' records both hold, differently.
+
+    Without weights the category list does not enter the coefficient (a label nobody
+    used adds nothing), so two weeks with different rare labels stay comparable.
+    """
+    unweighted = one.get("weights") is None and two.get("weights") is None
+    for key in RECORDED:
+        if key == "categories" and unweighted:
+            continue
+        if key in one and key in two and one[key] != two[key]:
+            return key
+    return None
+
+
+def check_turned_round(
+    records: tuple[dict[str, Any], dict[str, Any]],
+    turned: bool,
+    names: tuple[str, str],
+    option: str,
+) -> None:
+    """Refuse pairs matched the other way round when a weight matrix makes kappa one-way.
+
+    A pair's kappa, ``p_o``, ``p_e`` and standard errors are the same whichever rater is
+    ``rater_a`` for a symmetric weighting (none, or any named one), so a pair written
+    ``(ben, ana)`` is compared with ``(ana, ben)`` as it is. With a weight matrix, which
+    may be asymmetric, the kappa of the pair turned round is the kappa of the transposed
+    matrix: another number, which a result does not hold. ``turned``: some matched pair
+    is written the other way round; ``names``: the two results, as messages say them.
+    """
+    if not turned:
+        return
+    weighted = [
+        name
+        for name, record in zip(names, records, strict=True)
+        if str(record.get("weights") or "").startswith("matrix")
+    ]
+    if weighted:
+        raise KappaFrameError(
+            f"some pairs are written the other way round in {names[0]} and {names[1]} "
+            f"(rater_a and rater_b swapped), and {weighted[0]} was weighted by a matrix: "
+            "with an asymmetric matrix a pair's kappa turned round is another number, so "
+            "it is not compared. Compute both with the raters in the same order, or with "
+            "named weights (e.g. 'linear').",
+            option=option,
+        )
 
 
 def _frame(data: Any, name: str) -> Any:
@@ -148,16 +214,39 @@ def _describe_key(keys: Sequence[Hashable], row: tuple[Any, ...]) -> str:
     return ", ".join(f"{k} = {v!r}" for k, v in zip(keys, row, strict=True))
 
 
-def _unique_rows(rows: list[tuple[Any, ...]], keys: Sequence[Hashable], what: str) -> None:
-    seen: set[tuple[Any, ...]] = set()
+def unordered(rows: list[tuple[Any, ...]], keys: Sequence[Hashable]) -> list[tuple[Any, ...]]:
+    """Each row's key with its pair unordered: ``(ana, ben)`` and ``(ben, ana)`` are one key.
+
+    Keys without ``rater_a`` and ``rater_b`` (an overall result's) are returned as they are.
+    """
+    if "rater_a" not in keys or "rater_b" not in keys:
+        return rows
+    a, b = list(keys).index("rater_a"), list(keys).index("rater_b")
+    out = []
     for row in rows:
-        if row in seen:
+        key = list(row)
+        key[a], key[b] = frozenset((row[a], row[b])), None
+        out.append(tuple(key))
+    return out
+
+
+def _unique_rows(
+    rows: list[tuple[Any, ...]],
+    matched: list[tuple[Any, ...]],
+    keys: Sequence[Hashable],
+    what: str,
+) -> None:
+    """Refuse a key twice (``matched``: the keys rows are matched on, pairs unordered)."""
+    seen: set[tuple[Any, ...]] = set()
+    for row, key in zip(rows, matched, strict=True):
+        if key in seen:
+            either = " (its raters in either order)" if key != row else ""
             raise KappaFrameError(
-                f"{what} has two rows for {_describe_key(keys, row)}: a baseline is one "
-                "result (one row per group and pair or method); keep one run's rows, e.g. "
-                "one night's."
+                f"{what} has two rows for {_describe_key(keys, row)}{either}: a baseline "
+                "is one result (one row per group and pair or method); keep one run's "
+                "rows, e.g. one night's."
             )
-        seen.add(row)
+        seen.add(key)
 
 
 def states(change: np.ndarray, low: np.ndarray, high: np.ndarray, max_drop: float) -> np.ndarray:
@@ -182,9 +271,12 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     Both are results of ``pairwise`` or ``overall`` made with ``ci=`` (each row has its
     standard error ``se``), e.g. this week's and last week's. Their rows are matched on
     the key columns (the ``by`` columns, then ``rater_a``, ``rater_b`` or ``method``:
-    every column before ``n`` / ``n_items``). For a row in both, the change of the
-    coefficient (``kappa``, or ``value`` for ``overall``) and its interval are those of
-    two independent samples of items:
+    every column before ``n`` / ``n_items``), a pair unordered: ``rater_a=ben,
+    rater_b=ana`` is the pair ``ana, ben``, so a run that names its raters in another
+    order is matched pair by pair and keeps its own orientation (kappa and its standard
+    error are the same whichever rater comes first). For a row in both, the change of
+    the coefficient (``kappa``, or ``value`` for ``overall``) and its interval are those
+    of two independent samples of items:
 
         change = new - baseline,   se = sqrt(se_new^2 + se_baseline^2),
         change_low, change_high = change -/+ z_(1 - alpha/2) se,   alpha = 1 - ci
@@ -217,8 +309,11 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     baseline : pandas or polars DataFrame (or LazyFrame)
         Keyword only, so that the two results cannot be swapped unnoticed (a drop read
         as a rise). The earlier result, with the same key columns, made with the same weights,
-        categories and coefficient (a table has no record of them: compare like with
-        like; ``kappaframe report --baseline`` checks the baseline file's provenance).
+        categories and coefficient. A pandas result records its weights, categories (with
+        weights), Krippendorff level, conventions and set distance, and two that record
+        different ones are refused; a polars result or a table read from CSV records
+        nothing: compare like with like (``kappaframe report --baseline`` checks the
+        baseline file's provenance).
         Its rows in state ``missing`` (an earlier comparison's record of rows its own
         result lacked) are not rows of that result and are left out.
     max_drop : float
@@ -243,7 +338,10 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
         A frame without ``se`` (made without ``ci=``), or that is not a result of
         ``pairwise`` or ``overall``; key columns that differ (other groups, a pairs table
         against an overall one), or hold text in one and numbers in the other; a key
-        that repeats; ``max_drop`` outside [0, 2); ``ci`` outside (0, 1).
+        that repeats (a pair in either order); ``max_drop`` outside [0, 2); ``ci`` outside
+        (0, 1); results that record different weights, categories (with weights), level,
+        conventions or set ``distance`` (the message names it); a pair written the other way
+        round where either result was weighted by a matrix (which may be asymmetric).
     KappaFrameTypeError
         ``result`` or ``baseline`` that is not a frame.
 
@@ -310,6 +408,16 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
                 "<name>.overall table for --overall).",
             )
         )
+    records = (record_of(result), record_of(baseline))
+    different = recorded_difference(*records)
+    if different is not None:
+        said = [repr(record[different]) for record in records]
+        raise KappaFrameError(
+            f"the result was computed with {different} {said[0]:.200} and the baseline "
+            f"with {different} {said[1]:.200}; their coefficients do not measure the same "
+            f"thing. Compute both with the same {arg(different)}.",
+            option=different,
+        )
     keys = new_layout.keys
     new_frame.load([*new_names, *(["state"] if "state" in new_frame.columns() else [])])
     old_needed = [*keys, old_layout.value, "se", *(["state"] if "state" in old_names else [])]
@@ -331,17 +439,20 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     new_rows = [r for r, keep in zip(new_rows, new_keep, strict=True) if keep]
     old_rows = _row_keys(old_columns, old_frame.n_rows)
     old_rows = [r for r, keep in zip(old_rows, old_keep, strict=True) if keep]
-    _unique_rows(new_rows, keys, "the result")
-    _unique_rows(old_rows, keys, "the baseline")
+    new_keys, old_keys = unordered(new_rows, keys), unordered(old_rows, keys)
+    _unique_rows(new_rows, new_keys, keys, "the result")
+    _unique_rows(old_rows, old_keys, keys, "the baseline")
 
     new_value = _numbers(new_frame, new_layout.value, "the result")[new_keep]
     new_se = _numbers(new_frame, "se", "the result")[new_keep]
     old_value = _numbers(old_frame, old_layout.value, "the baseline")[old_keep]
     old_se = _numbers(old_frame, "se", "the baseline")[old_keep]
 
-    position = {row: i for i, row in enumerate(old_rows)}
-    match = np.array([position.get(row, -1) for row in new_rows], dtype=np.intp)
+    position = {key: i for i, key in enumerate(old_keys)}
+    match = np.array([position.get(key, -1) for key in new_keys], dtype=np.intp)
     matched = match >= 0
+    turned = [new_rows[i] != old_rows[j] for i, j in enumerate(match.tolist()) if j >= 0]
+    check_turned_round(records, any(turned), ("the result", "the baseline"), "weights")
     found = set(match[matched].tolist())
     missing = [i for i in range(len(old_rows)) if i not in found]
 

@@ -22,7 +22,6 @@ from .._schema import (
     COMPARE_COLUMNS,
     COMPARE_PAIRED_COLUMNS,
     COMPARE_VERDICTS,
-    MARK,
     Column,
     Table,
 )
@@ -31,6 +30,7 @@ from .._stats.bootstrap import check_bootstrap
 from .._stats.compare import difference, joint_patterns, paired_bootstrap, paired_delta
 from .._types import CompareMethod, Duplicates
 from .assemble import key_columns
+from .baseline import check_turned_round, record_of, recorded_difference
 from .many_common import prepare_ratings
 from .options import check_level, check_settings
 from .settings.bind import declared
@@ -47,9 +47,6 @@ METHODS: tuple[str, ...] = get_args(CompareMethod)
 INDEPENDENT = "independent normal"
 #: ``matched`` of two results compared: where a row's keys were found.
 MATCHES = ("both", "first only", "second only")
-#: The options a result records (``kappaframe._stats.compare.options_record``) that two
-#: compared results must share.
-RECORDED = ("weights", "categories", "level", "ddof", "alpha_centre")
 
 
 def verdicts(ci_low: np.ndarray, ci_high: np.ndarray) -> np.ndarray:
@@ -101,7 +98,9 @@ def compare(
     - ``compare(first_result, second_result)``: two results of ``pairwise`` or
       ``overall`` computed with ``ci=`` (they have ``se``), on independent samples of
       items (last week's and this week's). Rows are matched on their key columns (the
-      ``by`` columns and ``rater_a``, ``rater_b``, or ``method``) and tested with the
+      ``by`` columns and ``rater_a``, ``rater_b``, or ``method``; a pair unordered, so
+      ``ben, ana`` matches ``ana, ben`` and the row keeps the first result's
+      orientation) and tested with the
       usual normal test on the two standard errors,
 
           z = (c_2 - c_1) / sqrt(se_1^2 + se_2^2).
@@ -182,8 +181,10 @@ def compare(
     ------
     KappaFrameError
         Results without ``se`` (computed without ``ci=``), of different functions, with
-        different ``by`` columns, or recorded with different weights or level, or
-        weighted over different categories (the message names the difference); the
+        different ``by`` columns, or recorded with different weights, level, conventions
+        or set distance, or weighted over different categories (the message names the
+        difference); a pair written the other way round when a result was weighted by a
+        matrix (which may be asymmetric); the
         same key twice in a result; a pair that is not two raters, or the same pair
         twice; ``n_boot`` or ``seed`` without ``method="bootstrap"``; options that do
         not apply to the form used; and
@@ -407,9 +408,7 @@ class _Result:
                 "needs each coefficient's standard error).",
                 option=name,
             )
-        attrs = getattr(frame, "attrs", None)
-        mark = attrs.get(MARK) if isinstance(attrs, dict) else None
-        self.record = mark if isinstance(mark, dict) else {}
+        self.record = record_of(frame)
         adapter.load([*self.keys, self.coefficient, "se"])
         self.frame = adapter.frame
         self.n_rows = adapter.n_rows
@@ -433,41 +432,60 @@ def _same_results(one: _Result, two: _Result) -> None:
             "grouped alike.",
             option="second",
         )
-    # Without weights the category list does not enter the coefficient (a label nobody
-    # used adds nothing), so two weeks with different rare labels stay comparable.
-    unweighted = one.record.get("weights") is None and two.record.get("weights") is None
-    for key in RECORDED:
-        if key == "categories" and unweighted:
-            continue
-        if key in one.record and key in two.record and one.record[key] != two.record[key]:
-            shown1, shown2 = repr(one.record[key]), repr(two.record[key])
-            raise KappaFrameError(
-                f"first was computed with {key} {shown1:.200} and second with {key} "
-                f"{shown2:.200}; their coefficients do not measure the same thing. "
-                f"Compute both with the same {arg(key)}.",
-                option=key,
-            )
+    key = recorded_difference(one.record, two.record)
+    if key is not None:
+        shown1, shown2 = repr(one.record[key]), repr(two.record[key])
+        raise KappaFrameError(
+            f"first was computed with {key} {shown1:.200} and second with {key} "
+            f"{shown2:.200}; their coefficients do not measure the same thing. "
+            f"Compute both with the same {arg(key)}.",
+            option=key,
+        )
 
 
-def _key_codes(one: _Result, two: _Result) -> tuple[np.ndarray, np.ndarray]:
-    """Row key codes of both results, shared: equal keys get equal codes."""
+def _key_codes(one: _Result, two: _Result) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row key codes of both results, shared: equal keys get equal codes.
+
+    A pair is unordered: ``rater_a`` and ``rater_b`` are coded over one list of names and
+    each row's two codes sorted, so ``(ben, ana)`` has the code of ``(ana, ben)``. Also
+    returned: which rows of both (first's, then second's) write their pair the other way
+    round from that sorted order.
+    """
     parts1: list[np.ndarray] = []
     parts2: list[np.ndarray] = []
-    for key in one.keys:
-        f1, f2 = one.adapter.labels(key), two.adapter.labels(key)
+    pair = ["rater_a", "rater_b"] if one.kind == "pairwise" else []
+    factors = {key: (one.adapter.labels(key), two.adapter.labels(key)) for key in one.keys}
+    coded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for key in [k for k in one.keys if k not in pair] + ([pair] if pair else []):
+        names = key if isinstance(key, list) else [key]
         shared: dict[Any, int] = {}
-        for value in (*f1.uniques, *f2.uniques):
-            shared.setdefault(value, len(shared))
-        for fact, parts in ((f1, parts1), (f2, parts2)):
-            lookup = np.array([shared[v] for v in fact.uniques] + [-1], dtype=np.int64)
-            parts.append(lookup[np.asarray(fact.codes, dtype=np.int64)])
+        for name in names:
+            for value in (*factors[name][0].uniques, *factors[name][1].uniques):
+                shared.setdefault(value, len(shared))
+        for name in names:
+            sides = []
+            for fact in factors[name]:
+                lookup = np.array([shared[v] for v in fact.uniques] + [-1], dtype=np.int64)
+                sides.append(lookup[np.asarray(fact.codes, dtype=np.int64)])
+            coded[name] = (sides[0], sides[1])
+    turned = np.zeros(one.n_rows + two.n_rows, dtype=bool)
+    if pair:
+        a = np.concatenate(coded["rater_a"])
+        b = np.concatenate(coded["rater_b"])
+        turned = a > b
+        low, high = np.minimum(a, b), np.maximum(a, b)
+        coded["rater_a"] = (low[: one.n_rows], low[one.n_rows :])
+        coded["rater_b"] = (high[: one.n_rows], high[one.n_rows :])
+    for key in one.keys:
+        parts1.append(coded[key][0])
+        parts2.append(coded[key][1])
     stacked = np.vstack(
         [np.column_stack(parts1 or [np.zeros(one.n_rows)]),
          np.column_stack(parts2 or [np.zeros(two.n_rows)])]
     )  # fmt: skip
     _, codes = np.unique(stacked, axis=0, return_inverse=True)
     codes = codes.reshape(-1)
-    return codes[: one.n_rows], codes[one.n_rows :]
+    return codes[: one.n_rows], codes[one.n_rows :], turned
 
 
 def _unique_keys(codes: np.ndarray, result: _Result) -> None:
@@ -493,7 +511,7 @@ def _compare_results(first: Any, second: Any, level: float) -> Any:
             option="second",
         )
     _same_results(one, two)
-    code1, code2 = _key_codes(one, two)
+    code1, code2, turned = _key_codes(one, two)
     _unique_keys(code1, one)
     _unique_keys(code2, two)
     # Rows: the first result's, in order, then the second's that it does not have.
@@ -503,6 +521,9 @@ def _compare_results(first: Any, second: Any, level: float) -> Any:
     in_first = np.zeros(n_codes, dtype=bool)
     in_first[code1] = True
     match2 = row_of_second[code1]
+    both = np.flatnonzero(match2 >= 0)
+    turned_round = bool((turned[both] != turned[one.n_rows + match2[both]]).any())
+    check_turned_round((one.record, two.record), turned_round, ("first", "second"), "weights")
     extra = np.flatnonzero(~in_first[code2])
     rows1 = np.concatenate([np.arange(one.n_rows), np.full(extra.size, -1)])
     rows2 = np.concatenate([match2, extra])

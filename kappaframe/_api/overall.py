@@ -754,6 +754,7 @@ def overall(
         "level": level,
         "ddof": ddof,
         "alpha_centre": alpha_centre,
+        "distance": distance,
     }
     return source.frame.render(Table(columns, mark=record))
 

@@ -3,9 +3,11 @@
 - ``read_baseline``: OLD read whole (a table ``kappaframe report`` wrote with ``--ci``,
   or stored counts, ``kf.Counts.to_frame``), with its provenance record (Parquet
   metadata, or the sidecar ``<OLD>.provenance.json`` whose digest is OLD's); a
-  baseline made with other weights, categories, relabelling or groups is refused,
-  naming the difference.
-- ``compare``: this run's table against it (``kappaframe.against_baseline``).
+  baseline made with another value of a setting of ``SAME_SETTINGS`` (weights,
+  categories, relabelling, missing tokens, sets, conventions, groups) is refused,
+  naming each difference.
+- ``compare``: this run's table against it (``kappaframe.against_baseline``: pairs in
+  either order match).
 - ``verdict``: the states said on stderr, and the exit code: 1 for a drop
   (``EXIT_BELOW``, as ``--fail-under``), 3 when some row cannot tell
   (``EXIT_INCONCLUSIVE``), else 0.
@@ -24,7 +26,14 @@ from . import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_OK
 from .logs import log
 
 #: The settings that change what a coefficient or its standard error means: a baseline
-#: made with another value of any of them is refused (the value is the flag).
+#: made with another value of any of them is refused (the value is the flag). Which
+#: cells are labels and which labels (``--na-values``, ``--map``, ``--drop-labels``,
+#: ``--duplicates``, sets split by ``--multi-sep``), how labels are weighed (``--weights``
+#: over ``--categories``, sets by ``--distance``), how the standard error is computed
+#: (``--population``, and for ``--overall`` ``--ddof`` and ``--alpha-centre``), and the
+#: groups (``--by``). The rest do not: the interval's level and quantile, ``z``, the
+#: bootstrap's draws, the interpretation, which raters or pairs are there (rows are
+#: matched on them), how the file is parsed and what is written.
 SAME_SETTINGS = {
     "weights": "--weights",
     "categories": "--categories",
@@ -33,7 +42,15 @@ SAME_SETTINGS = {
     "duplicates": "--duplicates",
     "population": "--population",
     "by": "--by",
+    "na_values": "--na-values",
+    "multi_sep": "--multi-sep",
+    "distance": "--distance",
+    "ddof": "--ddof",
+    "alpha_centre": "--alpha-centre",
 }
+#: Settings of ``SAME_SETTINGS`` that are lists of tokens whose order means nothing
+#: (``--na-values NA N/A`` is ``--na-values N/A NA``).
+_UNORDERED = ("na_values", "drop_labels")
 
 #: Columns of the rows said on stderr, after the keys.
 _SHOWN = ("baseline", "change", "change_low", "change_high", "state")
@@ -168,8 +185,8 @@ def _check_same(old: dict[str, Any], new: dict[str, Any], name: str) -> None:
     for option, flag in SAME_SETTINGS.items():
         if option not in old:
             continue
-        before = _normal(old.get(option))
-        now = _normal(new.get(option))
+        before = _normal(old.get(option), option in _UNORDERED)
+        now = _normal(new.get(option), option in _UNORDERED)
         if before != now:
             differences.append(f"{flag}: {_shown(before)} then, {_shown(now)} now")
     if differences:
@@ -180,9 +197,14 @@ def _check_same(old: dict[str, Any], new: dict[str, Any], name: str) -> None:
         )
 
 
-def _normal(value: Any) -> Any:
-    """A setting as JSON has it (tuples are lists; an empty list is no value)."""
+def _normal(value: Any, unordered: bool = False) -> Any:
+    """A setting as JSON has it (tuples are lists; an empty list is no value).
+
+    ``unordered``: a list of tokens whose order means nothing, sorted and each once.
+    """
     value = json.loads(json.dumps(value, default=str))
+    if unordered and isinstance(value, list):
+        value = sorted(set(map(str, value)))
     return None if value == [] else value
 
 

@@ -14,12 +14,13 @@ told from noise (inconclusive) and none failed; 70 a fault in kappaframe (with i
 traceback); 130 interrupted.
 
 the baseline gate: --baseline OLD (the table an earlier run wrote with --ci and --output,
-or stored counts) --max-drop D. Rows are matched on their groups, raters (or method);
-each gets baseline, change, change_low, change_high (the change's --ci interval, two
-independent samples) and a state: dropped (the whole interval below -D), ok (none of it
-below -D), inconclusive (it straddles -D: too few items to tell), new, missing (in one
-table only), undefined. A baseline made with other --weights, --categories, --map,
---drop-labels, --duplicates, --population or --by is refused.
+or stored counts) --max-drop D. Rows are matched on their groups, raters (a pair in
+either order) or method; each gets baseline, change, change_low, change_high (the
+change's --ci interval, two independent samples) and a state: dropped (the whole
+interval below -D), ok (none of it below -D), inconclusive (it straddles -D: too few
+items to tell), new, missing (in one table only), undefined. A baseline made with other
+--weights, --categories, --map, --drop-labels, --na-values, --duplicates, --multi-sep,
+--distance, --population, --ddof, --alpha-centre or --by is refused.
 
 missing values: in CSV, TSV and JSON only an empty cell is missing; add tokens with
 --na-values (e.g. --na-values NA N/A). Labels are compared as written ("01", "1" and
