@@ -18,7 +18,7 @@ from typing import Any, get_args
 
 import numpy as np
 
-from .._errors import KappaFrameError, KappaFrameTypeError, ways
+from .._errors import KappaFrameError, KappaFrameTypeError, arg, ways
 from .._frames.native import append_rows, eager_adapter
 from .._frames.render import render
 from .._schema import BASELINE_COLUMNS, MARK, Column, Table, check_names
