@@ -22,31 +22,23 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from .._api.settings.params import PARAMS
 from . import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_OK
 from .logs import log
 
 #: The settings that change what a coefficient or its standard error means: a baseline
-#: made with another value of any of them is refused (the value is the flag). Which
-#: cells are labels and which labels (``--na-values``, ``--map``, ``--drop-labels``,
-#: ``--duplicates``, sets split by ``--multi-sep``), how labels are weighed (``--weights``
-#: over ``--categories``, sets by ``--distance``), how the standard error is computed
-#: (``--population``, and for ``--overall`` ``--ddof`` and ``--alpha-centre``), and the
-#: groups (``--by``). The rest do not: the interval's level and quantile, ``z``, the
-#: bootstrap's draws, the interpretation, which raters or pairs are there (rows are
-#: matched on them), how the file is parsed and what is written.
+#: made with another value of any of them is refused (the value is the flag). The
+#: options' own are those declared ``match`` (``params.PARAMS``: how labels are weighed,
+#: sets split and compared, the standard error's conventions, duplicates, the groups);
+#: the command line adds its readers' settings of which cells are labels and which labels
+#: (``--na-values``, ``--map``, ``--drop-labels``). The rest do not: the interval's level
+#: and quantile, ``z``, the bootstrap's draws, the interpretation, which raters or pairs
+#: are there (rows are matched on them), how the file is parsed and what is written.
 SAME_SETTINGS = {
-    "weights": "--weights",
-    "categories": "--categories",
+    **{p.name: p.flag for p in PARAMS if p.match and p.flag is not None},
     "map": "--map",
     "drop_labels": "--drop-labels",
-    "duplicates": "--duplicates",
-    "population": "--population",
-    "by": "--by",
     "na_values": "--na-values",
-    "multi_sep": "--multi-sep",
-    "distance": "--distance",
-    "ddof": "--ddof",
-    "alpha_centre": "--alpha-centre",
 }
 #: Settings of ``SAME_SETTINGS`` that are lists of tokens whose order means nothing
 #: (``--na-values NA N/A`` is ``--na-values N/A NA``).

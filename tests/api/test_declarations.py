@@ -316,3 +316,11 @@ def test_binding_costs_no_more_than_the_call_it_guards(tmp_path: Path) -> None:
     # unwrapped callables (Counts.from_prepared), so no part is bound again.
     assert "Counts.from_prepared" in UNWRAPPED
     assert not hasattr(kf.Counts.from_prepared, "__kappaframe_params__")
+
+
+def test_the_gate_compares_every_option_declared_to_match() -> None:
+    from kappaframe._cli.baseline import SAME_SETTINGS
+
+    must = {p.name: p.flag for p in PARAMS if p.match}
+    assert all(p.record for p in PARAMS if p.match)  # what the gate compares is recorded
+    assert must.items() <= SAME_SETTINGS.items()

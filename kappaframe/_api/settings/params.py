@@ -232,7 +232,6 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--time",
         record=True,
-        match=True,
     ),
     Param(
         "every",
@@ -241,7 +240,6 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--every",
         record=True,
-        match=True,
     ),
     Param(
         "period",
@@ -250,7 +248,6 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--period",
         record=True,
-        match=True,
     ),
     Param(
         "offset",
@@ -259,7 +256,6 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--offset",
         record=True,
-        match=True,
     ),
     Param(
         "closed",
@@ -268,7 +264,6 @@ PARAMS: tuple[Param, ...] = (
         "left",
         flag="--closed",
         record=True,
-        match=True,
     ),
     Param(
         "multi_sep",
@@ -358,7 +353,6 @@ PARAMS: tuple[Param, ...] = (
         "analytic",
         flag="--ci-method",
         record=True,
-        match=True,
     ),
     Param(
         "n_boot",
@@ -393,7 +387,6 @@ PARAMS: tuple[Param, ...] = (
         "normal",
         flag="--ci-dist",
         record=True,
-        match=True,
     ),
     Param(
         "population",
@@ -419,7 +412,6 @@ PARAMS: tuple[Param, ...] = (
         "se0",
         flag="--z-from",
         record=True,
-        match=True,
     ),
     Param(
         "ddof",
