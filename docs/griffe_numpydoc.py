@@ -8,9 +8,9 @@ for ``help()`` in a terminal; two things there need a hand on the site:
   stays plain code. A link to an object that no page shows fails ``mkdocs build --strict``.
 - a parameter's type that starts with a set of choices (``{None, "linear"} or array-like``,
   numpydoc's form) is shown whole; Griffe would otherwise keep the braces only.
-- the ``.kappa`` accessor's methods get their documentation when the package is imported
-  (they share it with the functions they call), so the site, which reads the source, shows
-  each method's summary and a link to its function instead.
+- the ``.kappa`` accessor's methods are made from the functions when the package is
+  imported, so the site, which reads the source, gets one entry per method here: each
+  method's summary and a link to its function.
 """
 
 from __future__ import annotations
@@ -93,16 +93,24 @@ def _link_see_also(doc: str, where: griffe.Object, pkg: griffe.Module) -> str:
 
 
 def _summarise_accessor(pkg: griffe.Module) -> None:
+    """Give the accessor one member per method, each linking to its function.
+
+    The methods are made from the functions when the package is imported
+    (``kappaframe._accessor.FUNCTIONS``), so the source holds none: they are added here.
+    """
+    from kappaframe._accessor import FUNCTIONS
+
     accessor = pkg["_accessor.KappaAccessor"]
-    for name, method in accessor.members.items():
-        if name.startswith("_") or not method.is_function:
-            continue
+    for func in FUNCTIONS:
+        name = func.__name__
         function = _resolve(name, pkg, pkg)
         if function is None:
             continue
         summary = inspect.cleandoc(pkg[name].docstring.value).partition("\n")[0]
+        method = griffe.Function(name, parent=accessor)
         method.docstring = griffe.Docstring(
             f"{summary}\n\n``df.kappa.{name}(...)`` is [`kappaframe.{name}(df, ...)`]"
             f"[{function}]: the parameters, the result and examples are there.",
             parent=method,
         )
+        accessor.set_member(name, method)
