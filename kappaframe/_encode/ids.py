@@ -55,7 +55,6 @@ ROW_NUMBERS_FROM = 20
 
 #: A number written as text the way a number column is written (``0.79``, ``-2``).
 _WRITTEN_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
-_WRITTEN_WHOLE = re.compile(r"-?[0-9]+")
 
 
 @dataclass
@@ -105,7 +104,7 @@ class _Column:
             if isinstance(value, str):
                 written = _WRITTEN_NUMBER.fullmatch(value) is not None
                 self.written = self.written and written
-                if not written or _WRITTEN_WHOLE.fullmatch(value) is None:
+                if not written or not float(value).is_integer():  # "1.0" is whole
                     self.whole = False
                     if written and self.text_fraction is None:
                         self.text_fraction = value
