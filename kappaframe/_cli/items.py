@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from typing import IO, Any
 
 from . import EXIT_OK
+from .bind import keywords
 from .logs import log, relay
 from .messages import line_numbers, shown_input
 from .output import records_provenance, table_format, write_table
@@ -29,7 +30,7 @@ from .ratings import (
     text_options,
     tool_export,
 )
-from .report import settings, window_options
+from .report import settings
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -96,23 +97,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         table = items(
             data,
             raters,
-            item=args.item,
-            rater=args.rater,
-            label=args.label,
-            by=by or None,
-            categories=categories,
-            duplicates=args.duplicates,
-            reference=reference,
-            consensus=args.consensus,
-            ties=args.ties,
-            seed=args.seed,
-            max_iter=args.max_iter,
-            tol=args.tol,
-            disagreements=args.disagreements,
-            min_p=args.min_p,
-            max_support=args.max_support,
-            labels=args.labels,
-            **window_options(args),
+            **keywords(items, args, by=by or None, categories=categories, reference=reference),
         )
     relay(str(w.message) for w in caught)
     created = datetime.now(timezone.utc).replace(microsecond=0)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import warnings
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import IO, Any
 
 from . import EXIT_BELOW, EXIT_INCONCLUSIVE, EXIT_OK
-from .bind import keyword_value
+from .bind import keywords
 from .logs import log, relay
 from .messages import comma_hint, line_numbers, shown_input, usage_error
 from .output import SIDECAR_MARK, records_provenance, write_result, written_files
@@ -29,38 +30,8 @@ from .stream import scan_input, stream_read_errors, streamable
 _UNBOUNDED = ("n", "z")
 
 
-def window_options(args: argparse.Namespace) -> dict[str, Any]:
-    """``--time``, ``--every``, ``--period``, ``--offset``, ``--closed`` as Python options."""
-    names = ("time", "every", "period", "offset")
-    given = {k: getattr(args, k) for k in names if getattr(args, k) is not None}
-    if given or args.closed != "left":
-        given["closed"] = args.closed
-    return given
-
-
-def _test_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options that shape the --ci columns, as pairwise() and overall() take them.
-
-    The same bootstrap (``--ci-method``, ``--n-boot``, ``--seed``) reaches both.
-    """
-    return {
-        "alternative": args.alternative,
-        "ci_dist": args.ci_dist,
-        "population": args.population,
-        "benchmark": args.benchmark,
-        "ci_method": args.ci_method,
-        "n_boot": args.n_boot,
-        "seed": args.seed,
-    }
-
-
 #: The flags that choose a reference's convention for --overall, and their defaults.
 _CONVENTIONS = {"ddof": 1, "alpha_centre": "p_a_prime", "z_from": "se0"}
-
-
-def _conventions(args: argparse.Namespace) -> dict[str, Any]:
-    """``overall()``'s convention options (``--ddof``, ``--alpha-centre``, ``--z-from``)."""
-    return {name: getattr(args, name) for name in _CONVENTIONS}
 
 
 def _plural(n: int, word: str) -> str:
@@ -83,92 +54,34 @@ def settings(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
     return options
 
 
+@dataclass
+class _Ratings:
+    """The input as the report reads it: its rows, what is counted, and how it is laid out."""
+
+    data: Any
+    source: Any  # what the functions count: the rows, or the file scan with --stream
+    long: bool
+    by: list[Any]
+    stream: bool
+    progress: bool | None
+    raters: Any
+    categories: Any
+    multi: bool
+    sep: str | None
+
+
 def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``kappaframe report``: write the report of ``args.input``; return the exit code."""
-    from .._api.overall import overall
-    from .._api.pairwise import pairwise
-    from .._api.per_label import per_label
-    from .._api.raters import raters as rater_summary
-    from .._errors import KappaFrameError
-    from .._io.formats import STDIO, output_format
+    from .._io.formats import output_format
     from .._io.provenance import provenance
-    from .._report.report import MAX_GROUP_HEATMAPS, Report
+    from . import baseline as gate
 
     if tool_export(args):
         long_layout_of_export(args)
-    long_args = {"item": args.item, "rater": args.rater, "label": args.label}
-    long = any(v is not None for v in long_args.values())
-    if long and any(v is None for v in long_args.values()):
-        lacking = ", ".join(f"--{k}" for k, v in long_args.items() if v is None)
-        return usage_error(
-            f"the long layout needs --item, --rater and --label; {lacking} missing.", err
-        )
     fmt = output_format(args.output, args.format)
-    if fmt == "parquet" and args.output is None:
-        return usage_error(
-            "parquet is binary: name a file with --output (or -o - for stdout).", err
-        )
-    on_overall = args.fail_on == "overall" or (args.fail_on == "value" and args.overall)
-    if args.fail_on == "overall" and not args.overall:
-        return usage_error(
-            "--fail-on overall checks the --overall table: add --overall METHOD.", err
-        )
-    chosen = [k for k, default in _CONVENTIONS.items() if getattr(args, k) != default]
-    if chosen and not args.overall:
-        flag = "--" + chosen[0].replace("_", "-")
-        return usage_error(
-            f"{flag} chooses a convention of the --overall coefficients; add --overall "
-            f"METHOD or drop {flag}.",
-            err,
-        )
-    bar = args.fail_under
-    if bar is not None and args.fail_on not in _UNBOUNDED and not -1 <= bar <= 1:
-        return usage_error(
-            f"--fail-under {bar:g} is outside [-1, 1], where {args.fail_on} lies, so it "
-            "would fail every row or none; give a bar such as 0.6.",
-            err,
-        )
-    from . import baseline as gate
-
-    wrong = gate.check_flags(args)
+    wrong = _usage(args, fmt)
     if wrong is not None:
         return usage_error(wrong, err)
-    multi = args.multi_sep is not None or args.distance is not None or args.per_label is not None
-    if args.distance is not None and not args.overall:
-        return usage_error(
-            "--distance is Krippendorff's distance between sets: add --overall krippendorff.",
-            err,
-        )
-    if multi and args.stream:
-        return usage_error(
-            "sets of labels (--multi-sep, --distance, --per-label) are read whole; drop --stream.",
-            err,
-        )
-    extra = bool(args.overall or args.raters_summary or args.per_label is not None)
-    if (
-        extra
-        and fmt in ("csv", "tsv", "json", "jsonl", "parquet")
-        and (args.output is None or args.output == STDIO)
-    ):
-        return usage_error(
-            f"--overall, --raters-summary and --per-label write their tables beside the "
-            f"--output file (<name>.overall.{fmt}, <name>.raters.{fmt}, "
-            f"<name>.per_label.{fmt}); name a file with --output, or "
-            "use the text format on stdout.",
-            err,
-        )
-    if args.input != STDIO:
-        asked = {
-            "overall": args.overall,
-            "raters": args.raters_summary,
-            "per_label": args.per_label is not None,
-        }
-        _check_not_input(
-            args.input, written_files(args.output, fmt, [n for n, on in asked.items() if on])
-        )
-
-    by = list(args.by or [])
-    options = text_options(args)
     log.debug("flags: %s", settings(args, fmt))
     earlier = None
     if args.baseline is not None:
@@ -179,6 +92,115 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 "--overall with its methods, or give the pairs table as the baseline.",
                 err,
             )
+    ratings = _read(args, fmt)
+    tables = _compute(args, ratings)
+    compared = None
+    if earlier is not None:
+        old = earlier.table
+        if earlier.kind == "counts":
+            old = gate.counts_baseline(
+                earlier, args, {"by": ratings.by or None, **_shared(args, ratings)}
+            )
+        which = "overall" if earlier.kind == "overall" else "pairs"
+        tables[which] = compared = gate.compare(tables[which], old, args, earlier.name)
+    on_overall = args.fail_on == "overall" or (args.fail_on == "value" and args.overall)
+    checked: Any = tables["overall"] if on_overall else tables["pairs"]
+    column = "value" if on_overall else args.fail_on
+    if args.fail_under is not None:
+        _check_fail_on(checked, column)
+    created = datetime.now(timezone.utc).replace(microsecond=0)
+    report = _report(args, ratings, tables["pairs"], created, on_overall, earlier, compared)
+    record = None
+    if records_provenance(fmt, args.output):
+        record = provenance(
+            [args.input], settings(args, fmt), created=created, progress=ratings.progress
+        )
+    extra = {k: v for k, v in tables.items() if k != "pairs" and v is not None}
+    write_result(report, fmt, args.output, args.raw, extra, out, provenance=record)
+
+    if compared is not None and checked is compared:  # rows of the baseline only: no value
+        checked = checked[checked["state"].astype(str) != "missing"]
+    below = _fail_under(args, checked, column)
+    verdict = EXIT_OK
+    if compared is not None and earlier is not None:
+        verdict = gate.verdict(compared, args, earlier.name, failed=below == EXIT_BELOW)
+    if EXIT_BELOW in (below, verdict):
+        return EXIT_BELOW
+    return EXIT_INCONCLUSIVE if verdict == EXIT_INCONCLUSIVE else EXIT_OK
+
+
+def _usage(args: argparse.Namespace, fmt: str) -> str | None:
+    """What is wrong with the flags together, before anything is read; else None."""
+    from .._io.formats import STDIO
+    from . import baseline as gate
+
+    long_args = {"item": args.item, "rater": args.rater, "label": args.label}
+    long = any(v is not None for v in long_args.values())
+    if long and any(v is None for v in long_args.values()):
+        lacking = ", ".join(f"--{k}" for k, v in long_args.items() if v is None)
+        return f"the long layout needs --item, --rater and --label; {lacking} missing."
+    if fmt == "parquet" and args.output is None:
+        return "parquet is binary: name a file with --output (or -o - for stdout)."
+    if args.fail_on == "overall" and not args.overall:
+        return "--fail-on overall checks the --overall table: add --overall METHOD."
+    chosen = [k for k, default in _CONVENTIONS.items() if getattr(args, k) != default]
+    if chosen and not args.overall:
+        flag = "--" + chosen[0].replace("_", "-")
+        return (
+            f"{flag} chooses a convention of the --overall coefficients; add --overall "
+            f"METHOD or drop {flag}."
+        )
+    bar = args.fail_under
+    if bar is not None and args.fail_on not in _UNBOUNDED and not -1 <= bar <= 1:
+        return (
+            f"--fail-under {bar:g} is outside [-1, 1], where {args.fail_on} lies, so it "
+            "would fail every row or none; give a bar such as 0.6."
+        )
+    wrong = gate.check_flags(args)
+    if wrong is not None:
+        return wrong
+    if args.distance is not None and not args.overall:
+        return "--distance is Krippendorff's distance between sets: add --overall krippendorff."
+    if _multi(args) and args.stream:
+        return (
+            "sets of labels (--multi-sep, --distance, --per-label) are read whole; drop --stream."
+        )
+    extra = bool(args.overall or args.raters_summary or args.per_label is not None)
+    if (
+        extra
+        and fmt in ("csv", "tsv", "json", "jsonl", "parquet")
+        and (args.output is None or args.output == STDIO)
+    ):
+        return (
+            f"--overall, --raters-summary and --per-label write their tables beside the "
+            f"--output file (<name>.overall.{fmt}, <name>.raters.{fmt}, "
+            f"<name>.per_label.{fmt}); name a file with --output, or "
+            "use the text format on stdout."
+        )
+    if args.input != STDIO:
+        asked = {
+            "overall": args.overall,
+            "raters": args.raters_summary,
+            "per_label": args.per_label is not None,
+        }
+        _check_not_input(
+            args.input, written_files(args.output, fmt, [n for n, on in asked.items() if on])
+        )
+    return None
+
+
+def _multi(args: argparse.Namespace) -> bool:
+    """Labels are sets (--multi-sep, --distance or --per-label)."""
+    return args.multi_sep is not None or args.distance is not None or args.per_label is not None
+
+
+def _read(args: argparse.Namespace, fmt: str) -> _Ratings:
+    """Read INPUT (whole, or as a scan with --stream) and the raters and categories in it."""
+    from .._errors import KappaFrameError
+
+    long = args.item is not None
+    by = list(args.by or [])
+    options = text_options(args)
     keys = [*by, *([args.time] if args.time is not None else [])]  # read as group keys
     resolve_exclude(args, keys, long, options)
     needed = needed_columns(args, keys, long)
@@ -190,13 +212,12 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     else:
         data = read_whole(args, needed, keys, long, options, progress)
         source = data
-
     label_columns = [args.label] if long else (args.raters or [c for c in data if c not in keys])
     if args.map or args.drop_labels:
         data = relabel(data, label_columns, args.map, args.drop_labels)
         source = data
     categories = coerce(args.categories, data, label_columns)
-    sep = None
+    multi, sep = _multi(args), None
     if multi:  # sets compared whole in the pairs table; split again by overall, per_label
         data, sep = sets_as_text(data, label_columns, args.multi_sep)
         source = data
@@ -206,55 +227,35 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             f"no rows to check: {shown_input(args.input)} has no data rows (a header only), "
             "and --fail-under refuses to pass on nothing; check the export."
         )
-    shared = {
-        "item": args.item,
-        "rater": args.rater,
-        "label": args.label,
-        "by": by or None,
-        "weights": args.weights,
-        "categories": None if multi else categories,
-        "duplicates": args.duplicates,
-        **window_options(args),
-    }
-    set_options = {"multi_sep": sep} if multi else {}
-    if args.distance is not None:
-        set_options["distance"] = args.distance
-    if multi:
-        set_options["categories"] = categories
+    return _Ratings(data, source, long, by, stream, progress, raters, categories, multi, sep)
+
+
+def _shared(args: argparse.Namespace, ratings: _Ratings) -> dict[str, Any]:
+    """What the command worked out that every function takes: groups and categories."""
+    return {"by": ratings.by or None, "categories": None if ratings.multi else ratings.categories}
+
+
+def _compute(args: argparse.Namespace, ratings: _Ratings) -> dict[str, Any]:
+    """The pairs table, and the --overall, --raters-summary and --per-label tables asked."""
+    from .._api.overall import overall
+    from .._api.pairwise import pairwise
+    from .._api.per_label import per_label
+    from .._api.raters import raters as rater_summary
+    from .._errors import KappaFrameError
+
+    source, raters, shared = ratings.source, ratings.raters, _shared(args, ratings)
+    sets = {"multi_sep": ratings.sep, "categories": ratings.categories}
+    tables: dict[str, Any] = {"pairs": None, "overall": None, "raters": None, "per_label": None}
     with (
         warnings.catch_warnings(record=True) as caught,
         stream_read_errors(args),
-        line_numbers(args, long),
+        line_numbers(args, ratings.long),
     ):
         warnings.simplefilter("always")
-        tidy = pairwise(
-            source,
-            raters,
-            **shared,
-            scale=args.scale,
-            ci=args.ci,
-            **_test_options(args),
-            min_overlap=args.min_overlap,
-            min_items=args.min_items,
-            stats=keyword_value("stats", args.stats),
-            reference=args.reference,
-        )
-        many = (
-            overall(
-                source,
-                raters,
-                **{**shared, **set_options},
-                method=args.overall,
-                scale=args.scale,
-                min_items=args.min_items,
-                ci=args.ci,
-                **_test_options(args),
-                **_conventions(args),
-            )
-            if args.overall
-            else None
-        )
-        summary = None
+        tables["pairs"] = pairwise(source, raters, **keywords(pairwise, args, **shared))
+        if args.overall:
+            options = keywords(overall, args, **{**shared, **sets}, method=args.overall)
+            tables["overall"] = overall(source, raters, **options)
         if args.raters_summary:
             if args.time is not None:
                 raise KappaFrameError(
@@ -262,59 +263,45 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                     "or run it on each window's rows.",
                     option="time",
                 )
-            summary = rater_summary(source, raters, **shared)
-        labels = (
-            per_label(
-                source,
-                raters,
-                item=args.item,
-                rater=args.rater,
-                label=args.label,
-                by=by or None,
-                method=args.per_label or "fleiss",
-                multi_sep=sep,
-                categories=categories,
-                scale=args.scale,
-                min_items=args.min_items,
-                ci=args.ci,
-                duplicates=args.duplicates,
-            )
-            if args.per_label is not None
-            else None
-        )
+            options = keywords(rater_summary, args, **shared)
+            tables["raters"] = rater_summary(source, raters, **options)
+        if args.per_label is not None:
+            method = args.per_label or "fleiss"
+            options = keywords(per_label, args, **{**shared, **sets}, method=method)
+            tables["per_label"] = per_label(source, raters, **options)
     relay(str(w.message) for w in caught)
+    return tables
 
-    compared = None
-    if earlier is not None:
-        old = earlier.table
-        if earlier.kind == "counts":
-            old = gate.counts_baseline(earlier, args, shared)
-        if earlier.kind == "overall":
-            many = compared = gate.compare(many, old, args, earlier.name)
-        else:
-            tidy = compared = gate.compare(tidy, old, args, earlier.name)
 
-    checked: Any = many if on_overall else tidy
-    column = "value" if on_overall else args.fail_on
-    if args.fail_under is not None:
-        _check_fail_on(checked, column)
-    created = datetime.now(timezone.utc).replace(microsecond=0)
-    report = Report(
+def _report(
+    args: argparse.Namespace,
+    ratings: _Ratings,
+    tidy: Any,
+    created: datetime,
+    on_overall: bool,
+    earlier: Any,
+    compared: Any,
+) -> Any:
+    """The report of the pairs table, with what it was made from and the gate's states."""
+    from .._report.report import MAX_GROUP_HEATMAPS, Report
+
+    stream_or_windows = ratings.stream or args.time is not None
+    return Report(
         tidy=tidy,
-        data=None if stream or args.time is not None else data,  # heatmaps: not per window
+        data=None if stream_or_windows else ratings.data,  # heatmaps: not per window
         source=shown_input(args.input),
-        raters=raters,
-        by=by,
+        raters=ratings.raters,
+        by=ratings.by,
         item=args.item,
         rater=args.rater,
         label=args.label,
         weights=args.weights,
-        categories=categories,
+        categories=ratings.categories,
         duplicates=args.duplicates,
         ci=args.ci,
         fail_under=None if on_overall else args.fail_under,
         fail_on=args.fail_on,
-        progress=progress,
+        progress=ratings.progress,
         max_heatmaps=MAX_GROUP_HEATMAPS if args.heatmaps is None else args.heatmaps,
         min_items=args.min_items,
         scale=args.scale,
@@ -323,29 +310,6 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         max_drop=args.max_drop,
         baseline_states=None if compared is None else _state_counts(compared),
     )
-    tables = {"overall": many, "raters": summary, "per_label": labels}
-    record = None
-    if records_provenance(fmt, args.output):
-        record = provenance([args.input], settings(args, fmt), created=created, progress=progress)
-    write_result(
-        report,
-        fmt,
-        args.output,
-        args.raw,
-        {k: v for k, v in tables.items() if v is not None},
-        out,
-        provenance=record,
-    )
-
-    if compared is not None and checked is compared:  # rows of the baseline only: no value
-        checked = checked[checked["state"].astype(str) != "missing"]
-    below = _fail_under(args, checked, column)
-    verdict = EXIT_OK
-    if compared is not None and earlier is not None:
-        verdict = gate.verdict(compared, args, earlier.name, failed=below == EXIT_BELOW)
-    if EXIT_BELOW in (below, verdict):
-        return EXIT_BELOW
-    return EXIT_INCONCLUSIVE if verdict == EXIT_INCONCLUSIVE else EXIT_OK
 
 
 def _state_counts(compared: Any) -> dict[str, int]:
