@@ -19,6 +19,7 @@ from .._schema import ITEM_KEY, Column, Table
 from .._types import Duplicates
 from .plan import adapt, gather_units
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 from .units import sorted_units
 
 __all__ = ["category_counts"]
@@ -101,8 +102,7 @@ def category_counts(
     True
     """
     key = item if rater is None and label is None else None  # the wide layout's item key
-    units = gather_units(
-        adapt(data),
+    read = ReadSpec(
         raters,
         by=by,
         item=None if key is not None else item,
@@ -110,9 +110,8 @@ def category_counts(
         label=label,
         categories=categories,
         duplicates=duplicates,
-        min_raters=1,
-        key=key,
     )
+    units = gather_units(adapt(data), read, min_raters=1, key=key)
     order, _, _ = sorted_units(units)
     counts = units.counts()[order].astype(np.int64)
     text_names = units.output in ("polars", "lazy")

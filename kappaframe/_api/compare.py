@@ -34,6 +34,7 @@ from .baseline import check_turned_round, record_of, recorded_difference
 from .many_common import prepare_ratings
 from .options import check_level, check_settings
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -269,10 +270,12 @@ def compare(
                 option=name,
             )
         return _compare_results(data, first, level)
+    read = ReadSpec(
+        by=by, item=item, rater=rater, label=label, categories=categories, duplicates=duplicates
+    )
     return _compare_pairs(
-        data, first, second, item=item, rater=rater, label=label, by=by, weights=weights,
-        categories=categories, duplicates=duplicates, method=method, n_boot=n_boot,
-        seed=seed, level=level,
+        data, first, second, read, weights=weights, method=method, n_boot=n_boot, seed=seed,
+        level=level,
     )  # fmt: skip
 
 
@@ -296,20 +299,18 @@ def _compare_pairs(
     data: Any,
     first: Any,
     second: Any,
+    read: ReadSpec,
     *,
-    item: Hashable | None,
-    rater: Hashable | None,
-    label: Hashable | None,
-    by: Any,
     weights: Any,
-    categories: Any,
-    duplicates: Any,
     method: Any,
     n_boot: Any,
     seed: Any,
     level: float,
 ) -> Any:
-    """Two rater pairs of one frame, on the items all of their raters labeled."""
+    """Two rater pairs of one frame, on the items all of their raters labeled.
+
+    ``read``: how to read the ratings, its raters those of the two pairs.
+    """
     pair1, pair2 = _pair(first, "first"), _pair(second, "second")
     if set(pair1) == set(pair2):
         raise KappaFrameError(
@@ -330,9 +331,9 @@ def _compare_pairs(
                     f"draws nothing. Pass {arg('method', 'bootstrap')} or drop {arg(name)}.",
                     option=name,
                 )
-    check_settings(weights=weights, by=by, output=COMPARE_PAIRED_COLUMNS + COMPARE_COLUMNS)
+    check_settings(weights=weights, by=read.by, output=COMPARE_PAIRED_COLUMNS + COMPARE_COLUMNS)
     raters = list(dict.fromkeys([*pair1, *pair2]))
-    prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
+    prep = prepare_ratings(data, read.replace(raters=raters))
     prep.require_order(weights)
     w = Weights.of(weights, prep.categories).matrix
     where = {name: i for i, name in enumerate(prep.raters)}

@@ -45,6 +45,7 @@ from .options import (
 )
 from .prepare import KeysFrame
 from .settings.bind import declared
+from .settings.reading import ReadSpec, score_column
 
 __all__ = ["bland_altman", "ccc", "check_agreement"]
 
@@ -164,22 +165,11 @@ def _ba_names(ci: float | None) -> tuple[str, ...]:
 
 def _plan_numeric(names: list[Hashable], o: dict[str, Any], columns: tuple[str, ...]) -> Planned:
     """The result of ``ccc`` / ``bland_altman`` with no rows, from the input's schema."""
-    layout = numeric_layout(
-        o["raters"], by=o["by"], item=o["item"], rater=o["rater"], value=o["value"],
-        label=o["label"], duplicates=o["duplicates"],
-    )  # fmt: skip
+    column, word = score_column(o["value"], o["label"])
+    read = ReadSpec.of(o, label=column, label_word=word)
     check_reference(o["reference"])
     raters = with_reference(o["raters"], o["reference"])
-    options = {
-        "raters": raters,
-        "by": layout.by,
-        "item": layout.item,
-        "rater": layout.rater,
-        "label": layout.value,
-        "categories": None,
-        "duplicates": layout.duplicates,
-    }
-    by, rater_list, count = planned_layout(names, options, raters)
+    by, rater_list, count = planned_layout(names, read.replace(raters=raters))
     if rater_list and o["reference"] is not None:
         rater_pairs(rater_list, o["reference"])
     check_names(by, ("rater_a", "rater_b", "n", *columns), "the numeric agreement function")
@@ -334,9 +324,17 @@ def ccc(
     >>> round(float(res["ci_low"].iloc[0]), 4), round(float(res["ci_high"].iloc[0]), 4)
     (0.8505, 0.9787)
     """
-    layout = numeric_layout(
-        raters, by=by, item=item, rater=rater, value=value, label=label, duplicates=duplicates
+    column, word = score_column(value, label)
+    read = ReadSpec(
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=column,
+        duplicates=duplicates,
+        label_word=word,
     )
+    layout = numeric_layout(read)
     check_reference(reference)
     level = _check_ci(ci)
     as_matrix = _check_flag("matrix", matrix)
@@ -478,9 +476,17 @@ def bland_altman(
     >>> round(float(res["loa_low"].iloc[0]), 1), round(float(res["loa_high"].iloc[0]), 1)
     (-79.6, 75.4)
     """
-    layout = numeric_layout(
-        raters, by=by, item=item, rater=rater, value=value, label=label, duplicates=duplicates
+    column, word = score_column(value, label)
+    read = ReadSpec(
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=column,
+        duplicates=duplicates,
+        label_word=word,
     )
+    layout = numeric_layout(read)
     check_reference(reference)
     level = _check_ci(ci)
     k = check_agreement(agreement)

@@ -45,6 +45,7 @@ from .numeric import (
 from .options import check_level
 from .prepare import KeysFrame
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 
 __all__ = ["icc", "kendall_w"]
 
@@ -216,9 +217,16 @@ def icc(
     >>> round(float(res["f"].iloc[2]), 2), int(res["df2"].iloc[2])
     (11.03, 15)
     """
-    layout = numeric_layout(
-        raters, by=by, item=item, rater=rater, value=value, duplicates=duplicates
+    read = ReadSpec(
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=value,
+        duplicates=duplicates,
+        label_word="value",
     )
+    layout = numeric_layout(read)
     if ci is not None:
         ci = check_level(ci)
     frame = numeric_input(data)
@@ -365,9 +373,16 @@ def kendall_w(
     >>> round(float(res["w"].iloc[0]), 3), round(float(res["chi2"].iloc[0]), 1)
     (0.54, 30.8)
     """
-    layout = numeric_layout(
-        raters, by=by, item=item, rater=rater, value=value, duplicates=duplicates
+    read = ReadSpec(
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=value,
+        duplicates=duplicates,
+        label_word="value",
     )
+    layout = numeric_layout(read)
     if not isinstance(correct, (bool, np.bool_)):
         raise KappaFrameError(
             f"{arg('correct')} must be True or False; got {correct!r}.", option="correct"

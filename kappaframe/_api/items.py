@@ -45,13 +45,13 @@ from .lazy import Planned, lazy_result, planned_layout
 from .options import (
     as_list,
     check_columns,
-    check_layout,
     check_reference,
     unknown_reference,
     with_reference,
 )
 from .plan import adapt, gather_units
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 from .units import UnitRatings, key_raters, sorted_units, units_by_key
 from .windows import check_windows, in_windows
 
@@ -277,7 +277,7 @@ def _plan_items(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
         check_columns(by, names, "by column")
         raters, _ = key_raters(names, raters, by, key, False)
         o = {**o, "item": None}
-    by, rater_list, count = planned_layout(names, o, raters)
+    by, rater_list, count = planned_layout(names, ReadSpec.of(o, raters=raters))
     none = np.zeros(0, dtype=np.intp)
     if not rater_list:
         if s.labels:
@@ -309,9 +309,13 @@ def _plan_items(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
     return replace(planned, labelled=labelled)
 
 
-def _key(item: Hashable | None, rater: Hashable | None, label: Hashable | None) -> Any:
-    """The wide layout's item key column: ``item`` given alone (``None`` otherwise)."""
-    return item if rater is None and label is None else None
+def _key(item: Hashable | None, *others: Hashable | None) -> Any:
+    """The wide layout's item key column: ``item`` given alone (``None`` otherwise).
+
+    ``others``: the long layout's ``rater`` and ``label``; ``item`` with them is the long
+    layout's item column, not a key.
+    """
+    return item if all(o is None for o in others) else None
 
 
 @declared
@@ -489,9 +493,10 @@ def items(
     key = _key(item, rater, label)
     if key is not None:
         item = None
-    long = check_layout(
+    read = ReadSpec(
         raters, item=item, rater=rater, label=label, categories=categories, duplicates=duplicates
     )
+    long = read.layout
     windows = check_windows(time, every, period, offset, closed)
     frame, by, row = in_windows(data, windows, by, row=long is None and key is None)
     key = row if row is not None else key
@@ -499,17 +504,8 @@ def items(
         err = missing_columns([s.reference], frame.columns(), "reference column")
         if err is not None:
             raise KappaFrameError(str(err), option="reference")
-    units = gather_units(
-        frame,
-        with_reference(raters, s.reference),
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-        key=key,
-    )
+    read = read.replace(raters=with_reference(raters, s.reference), by=by)
+    units = gather_units(frame, read, key=key)
     return render(_table(units, s), units.keys, units.output)
 
 
@@ -749,12 +745,7 @@ def rater_confusion(
     key = _key(item, rater, label)
     if key is not None:
         item = None
-    check_layout(
-        raters, item=item, rater=rater, label=label, categories=categories, duplicates=duplicates
-    )
-    check_names(as_list(by), CONFUSION_COLUMNS, "rater_confusion")
-    units = gather_units(
-        adapt(data),
+    read = ReadSpec(
         raters,
         by=by,
         item=item,
@@ -762,8 +753,9 @@ def rater_confusion(
         label=label,
         categories=categories,
         duplicates=duplicates,
-        key=key,
     )
+    check_names(as_list(by), CONFUSION_COLUMNS, "rater_confusion")
+    units = gather_units(adapt(data), read, key=key)
     return render(_confusion_table(units, s), units.keys, units.output)
 
 

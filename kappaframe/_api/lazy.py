@@ -19,9 +19,10 @@ from typing import Any, TypeVar
 
 from .._schema import Table
 from .counts import Counts
-from .options import as_list, check_columns, check_layout
+from .options import as_list, check_columns
 from .plan import Counted, delayed_counts
-from .prepare import LongLayout, eager_adapter, long_columns, wide_raters
+from .prepare import eager_adapter, long_columns, wide_raters
+from .settings.reading import ReadSpec
 from .windows import windowed_schema
 
 __all__ = ["Planned", "Planner", "deferred", "lazy_result", "planned_layout"]
@@ -35,25 +36,24 @@ _LONG = ("item", "rater", "label")
 class Planned:
     """A lazy call before it runs: its result with no rows, and what it counts.
 
-    ``raters`` and ``count`` are the raters and the counting options (``by``, ``item``,
-    ``rater``, ``label``, ``categories``, ``duplicates``) of the pair counts the call
-    reads; ``long``: the long layout, whose rater ids (and so the dtype of the rater
-    columns) come from the rater column. ``labelled``: the result's columns that hold
-    labels, of the label columns' dtype.
+    ``raters`` and ``count`` are the raters and how to read the ratings (a ``ReadSpec``
+    over those raters) of the pair counts the call reads; ``long``: the long layout,
+    whose rater ids (and so the dtype of the rater columns) come from the rater column.
+    ``labelled``: the result's columns that hold labels, of the label columns' dtype.
     """
 
     table: Table
     raters: Any
-    count: dict[str, Any] = field(default_factory=dict)
+    count: ReadSpec = field(default_factory=ReadSpec)
     long: bool = False
     label_columns: list[Hashable] = field(default_factory=list)
     labelled: list[Hashable] = field(default_factory=list)
 
     @staticmethod
-    def of(table: Table, raters: Any, count: dict[str, Any], columns: list[Hashable]) -> Planned:
-        """A plan counting ``raters`` with ``count``; ``columns``: the wide layout's raters."""
+    def of(table: Table, raters: Any, count: ReadSpec, columns: list[Hashable]) -> Planned:
+        """A plan counting ``raters`` read by ``count``; ``columns``: the wide layout's raters."""
         long = not columns
-        labels = [count["label"]] if long else list(columns)
+        labels = [count.label] if long else list(columns)
         return Planned(table, raters, count, long, labels)
 
 
@@ -83,23 +83,20 @@ def lazy_result(planner: Planner, *, counted: bool = True) -> Callable[[FuncT], 
 
 
 def planned_layout(
-    names: list[Hashable], options: dict[str, Any], raters: Any = None, min_raters: int = 2
-) -> tuple[list[Hashable], list[Hashable], dict[str, Any]]:
-    """The ``by`` columns, the rater columns and the counting options of a lazy call.
+    names: list[Hashable], read: ReadSpec, min_raters: int = 2
+) -> tuple[list[Hashable], list[Hashable], ReadSpec]:
+    """The ``by`` columns, the rater columns and the reading of a lazy call's counts.
 
     From the input's column names alone, with the checks an eager input gets; the rater
-    columns are ``[]`` in the long layout (its raters are ids in the data). ``raters``:
-    the raters to count when not ``options["raters"]`` (a reference rater added).
+    columns are ``[]`` in the long layout (its raters are ids in the data). ``read``: how
+    the call reads its ratings, over the raters it counts (a reference rater added).
     """
-    count = {k: options[k] for k in ("by", *_LONG, "categories", "duplicates")}
-    raters = options["raters"] if raters is None else raters
-    check_layout(raters, **{k: count[k] for k in (*_LONG, "categories", "duplicates")})
-    by = as_list(count["by"], names)
+    by = as_list(read.by, names)
     check_columns(by, names, "by column")
-    if any(count[k] is not None for k in _LONG):
-        long_columns(names, by, LongLayout(*(count[k] for k in _LONG)))
-        return by, [], count
-    return by, wide_raters(names, raters, by, min_raters), count
+    if read.layout is not None:
+        long_columns(names, by, read.layout)
+        return by, [], read
+    return by, wide_raters(names, read.raters, by, min_raters), read
 
 
 def deferred(
@@ -149,13 +146,13 @@ def deferred(
     planned = planner(list(source), options)
     if planned is None:
         return func(data, *args, **kwargs)
-    keys = as_list(planned.count["by"], list(source))
+    keys = as_list(planned.count.by, list(source))
     polars_frames.check_dtypes(source, planned.label_columns, keys)
     schema = polars_frames.schema_of(
         polars_frames.render(planned.table, polars_frames.empty_frame(source))
     )
     if planned.long:  # rater ids keep the dtype of their column
-        ids = polars_frames.name_dtype(source[planned.count["rater"]])
+        ids = polars_frames.name_dtype(source[planned.count.rater])
         schema.update({c: ids for c in ("rater_a", "rater_b") if c in schema})
     if planned.labelled:
         dtypes = {polars_frames.name_dtype(source[c]) for c in planned.label_columns}
@@ -203,7 +200,7 @@ def _dask_deferred(
     adapter = eager_adapter(data._meta)
     assert adapter is not None  # a Dask DataFrame's meta is a pandas frame
     meta = adapter.render(planned.table)
-    total = delayed_counts(DaskReader(data), planned.raters, **planned.count)
+    total = delayed_counts(DaskReader(data), planned.count)
     return dask_planned(total, _finish, (finish, args, kwargs), meta)
 
 

@@ -6,46 +6,25 @@ why their weights must be symmetric.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .._count import kernel as _kernel
-from .._encode.sets import SetLabels
 from .._errors import arg
 from .plan import adapt, prepare_input
 from .prepare import Prepared
+from .settings.reading import ReadSpec
 
 __all__ = ["WHY_SYMMETRIC", "pair_tables", "prepare_ratings"]
 
 
-def prepare_ratings(
-    data: Any,
-    raters: Any,
-    by: Any,
-    item: Hashable | None,
-    rater: Hashable | None,
-    label: Hashable | None,
-    categories: Sequence[Any] | None,
-    duplicates: str,
-    sets: SetLabels | None = None,
-) -> Prepared:
+def prepare_ratings(data: Any, read: ReadSpec) -> Prepared:
     """Adapt and prepare, gathering every rating (not only pair counts) from parts.
 
-    ``sets``: the labels are sets of labels, one category per distinct set.
+    ``read.sets``: the labels are sets of labels, one category per distinct set.
     """
-    return prepare_input(
-        adapt(data),
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-        sets=sets,
-    )
+    return prepare_input(adapt(data), read)
 
 
 #: Why the many-rater coefficients need a symmetric disagreement matrix.

@@ -31,7 +31,7 @@ import numpy as np
 
 from .._encode.codes import Factorized, Groups, encode_groups, sort_ratings
 from .._encode.ids import NotRatings, check_scores
-from .._errors import KappaFrameError, arg, missing_columns, too_few_raters
+from .._errors import KappaFrameError, missing_columns, too_few_raters
 from .._frames.engines import EngineFrame
 from .._frames.native import concat, eager_adapter, take
 from .._frames.numeric import column_numbers, refuse_infinite
@@ -48,9 +48,10 @@ from .._frames.parts import PartReader
 from .._stats.concordance import PairMoments
 from .._stats.icc import IccSums, icc_sums
 from .assemble import key_columns
-from .options import as_list, check_columns, check_layout
+from .options import LongLayout, as_list, check_columns
 from .plan import adapt
 from .prepare import Frame, KeysFrame, merge_keys, wide_raters
+from .settings.reading import ReadSpec
 
 __all__ = [
     "NumericLayout",
@@ -94,6 +95,11 @@ class NumericLayout:
     def long(self) -> bool:
         return self.item is not None
 
+    @property
+    def columns(self) -> LongLayout:
+        """The long layout's columns (the score column as its ``label``)."""
+        return LongLayout(self.item, self.rater, self.value)
+
     def needed(self, names: Sequence[Hashable]) -> list[Hashable]:
         """The columns to read."""
         by = as_list(self.by, names)
@@ -102,35 +108,16 @@ class NumericLayout:
         return [*by, *wide_raters(names, self.raters, by)]
 
 
-def numeric_layout(
-    raters: Any,
-    *,
-    by: Any = None,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    value: Hashable | None = None,
-    label: Hashable | None = None,
-    duplicates: Any = "raise",
-) -> NumericLayout:
-    """Check how the ratings are to be read, before reading any.
+def numeric_layout(read: ReadSpec) -> NumericLayout:
+    """How to read the scores, from the call's reading (checked when ``read`` was made).
 
-    ``label`` is another name of ``value`` (the kappa functions' word for the long
-    layout's rating column); both at once is refused.
+    The score column is ``read.label``, named by the caller ``value`` or ``label``
+    (``kappaframe._api.settings.reading.score_column``).
     """
-    if label is not None and value is not None:
-        raise KappaFrameError(
-            f"{arg('value')} and {arg('label')} name the same column (the ratings of the "
-            f"long layout); pass one of them: value={value!r} or label={label!r}.",
-            option="value",
-        )
-    said = "label" if label is not None else "value"  # the name the caller used
-    value = label if value is None else value
-    long = check_layout(
-        raters, item=item, rater=rater, label=value, duplicates=duplicates, label_word=said
-    )
-    if long is None:
-        return NumericLayout(raters, by, duplicates=str(duplicates))
-    return NumericLayout(raters, by, item, rater, value, str(duplicates))
+    if read.layout is None:
+        return NumericLayout(read.raters, read.by, duplicates=str(read.duplicates))
+    item, rater, value = read.layout.item, read.layout.rater, read.layout.label
+    return NumericLayout(read.raters, read.by, item, rater, value, str(read.duplicates))
 
 
 @dataclass
@@ -576,9 +563,7 @@ def _engine_query(
     ids, groups, totals, dropped, shift = long_sums(
         engine,
         by,
-        layout.item,
-        layout.rater,
-        layout.value,
+        layout.columns,
         wanted,
         layout.duplicates,
         lambda found: chosen_ids(found, wanted, layout.rater),
@@ -788,9 +773,7 @@ def _engine_long_sums(
     first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, 0)
     by = first.by
     wanted = as_list(raters)
-    answer, origin, found = engine_long_sums(
-        frame, by, layout.item, layout.rater, layout.value, wanted, layout.duplicates
-    )
+    answer, origin, found = engine_long_sums(frame, by, layout.columns, wanted, layout.duplicates)
     names = chosen_ids(found, wanted, layout.rater, min_raters)
     codes, n_groups, keys = _answer_groups(answer, by)
     position = {r: i for i, r in enumerate(names)}

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any, Protocol, get_args
 
 import numpy as np
 
 from .._count.kernel import all_pairs
+from .._encode.layout import LongLayout
 from .._errors import (
     KappaFrameError,
     KappaFrameTypeError,
@@ -411,15 +411,6 @@ def check_min_items(min_items: Any) -> int | None:
     return int(min_items) or None
 
 
-@dataclass(frozen=True)
-class LongLayout:
-    """The long layout's three columns: one row per rating."""
-
-    item: Hashable
-    rater: Hashable
-    label: Hashable
-
-
 DUPLICATES: tuple[str, ...] = get_args(Duplicates)
 
 
@@ -450,21 +441,33 @@ def check_reference(reference: Any) -> None:
         )
 
 
-def check_layout(
-    raters: Any = None,
-    *,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    categories: Any = None,
-    duplicates: Any = "raise",
-    label_word: str = "label",
-) -> LongLayout | None:
+class Reading(Protocol):
+    """How to read the ratings (``kappaframe._api.settings.reading.ReadSpec``)."""
+
+    @property
+    def raters(self) -> Any: ...
+    @property
+    def item(self) -> Hashable | None: ...
+    @property
+    def rater(self) -> Hashable | None: ...
+    @property
+    def label(self) -> Hashable | None: ...
+    @property
+    def categories(self) -> Any: ...
+    @property
+    def duplicates(self) -> Any: ...
+    @property
+    def label_word(self) -> str: ...
+
+
+def check_layout(read: Reading) -> LongLayout | None:
     """Check the arguments that say how to read the ratings, before reading any.
 
-    Returns the long layout's columns, or ``None`` for the wide layout. ``label_word``:
+    Returns the long layout's columns, or ``None`` for the wide layout. ``read.label_word``:
     the name the caller gave the rating column (``"value"`` for numeric ratings).
     """
+    raters, item, rater, label = read.raters, read.item, read.rater, read.label
+    categories, duplicates, label_word = read.categories, read.duplicates, read.label_word
     if isinstance(raters, (list, tuple)) and len(raters) == 0:
         raise KappaFrameError(
             "raters=[] names no rater; pass raters=None for every column not in by "

@@ -24,7 +24,7 @@ from .._errors import (
     bad_option,
     user_stacklevel,
 )
-from .._frames.tables import ArrayFrame, read_count_table
+from .._frames.tables import ArrayFrame, CountLayout, read_count_table
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, Column, Table
 from .._stats.agreement import (
     agreement,
@@ -75,6 +75,7 @@ from .options import (
 from .per_label import set_distance_weights, set_options
 from .prepare import Prepared
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -110,21 +111,15 @@ class _CountSource:
 
 
 def _count_table(
-    data: Any,
-    raters: Any,
-    by: Any,
-    methods: list[str],
-    categories: Sequence[Any] | None,
-    item: Any,
-    rater: Any,
-    label: Any,
+    data: Any, layout: CountLayout, methods: list[str], unread: dict[str, Any]
 ) -> _CountSource:
     """The ``layout="counts"`` input: the options that apply, then the table's counts.
 
     The table is read by ``read_count_table``; here the methods are checked against
-    what counts can tell, and the items with no count are left out.
+    what counts can tell, and the items with no count are left out. ``unread``: the
+    rating options a table of counts has no use for (``raters``, ``rater``, ``label``).
     """
-    if raters is not None or rater is not None or label is not None:
+    if any(v is not None for v in unread.values()):
         raise KappaFrameError(
             "layout='counts' reads one row per item and one column per category (cells: "
             "how many raters chose it); raters=, rater= and label= do not apply. "
@@ -137,8 +132,8 @@ def _count_table(
             f"method {refused[0]!r} needs to know which rater gave which label, which "
             "per-item counts do not say; use the ratings (layout='ratings')."
         )
-    by_list = as_list(by)
-    table = read_count_table(data, by_list, categories, item)
+    by_list = layout.by
+    table = read_count_table(data, layout)
     counts, groups = table.counts, table.groups
     fractional = bool(np.any(counts != np.round(counts)))
     if fractional and "krippendorff" in methods:
@@ -160,31 +155,17 @@ def _count_table(
 
 
 def _contingency_table(
-    data: Any,
-    raters: Any,
-    by: Any,
-    categories: Sequence[Any] | None,
-    item: Any,
-    rater: Any,
-    label: Any,
+    data: Any, categories: Sequence[Any] | None, unread: dict[str, Any]
 ) -> tuple[_CountSource, np.ndarray]:
     """The ``layout="table"`` input: two raters' K x K table, as the ratings it counts.
 
     Cell ``(k, l)`` holding ``c`` is ``c`` items labeled ``k`` by the first rater (the
     rows) and ``l`` by the second, so every method (Conger's and Light's too) reads it
     as it reads those ratings. Whole counts only: a share of an item has no labels.
+    ``unread``: the rating options a table has no use for (``raters``, ``by``, ``item``,
+    ``rater``, ``label``), by name in that order.
     """
-    given = [
-        name
-        for name, v in (
-            ("raters", raters),
-            ("by", by),
-            ("item", item),
-            ("rater", rater),
-            ("label", label),
-        )
-        if v is not None
-    ]
+    given = [name for name, v in unread.items() if v is not None]
     if given:
         raise KappaFrameError(
             f"layout='table' reads one K x K table of two raters (rows: the first rater's "
@@ -638,19 +619,31 @@ def overall(
             "(multi_sep=) are read from the ratings (layout='ratings')."
         )
     if layout == "counts":
-        source = _count_table(data, raters, by, methods, categories, item, rater, label)
+        table = CountLayout(as_list(by), item, categories)
+        unread = {"raters": raters, "rater": rater, "label": label}
+        source = _count_table(data, table, methods, unread)
         categories_used = source.categories
         rt = source.ratings
         codes = None
     elif layout == "table":
-        source, codes = _contingency_table(data, raters, by, categories, item, rater, label)
+        unread = {"raters": raters, "by": by, "item": item, "rater": rater, "label": label}
+        source, codes = _contingency_table(data, categories, unread)
         categories_used = source.categories
         rt = source.ratings  # the table's rows give the order of its labels
     else:
-        frame, by, _ = in_windows(data, windows, by)
-        prep = prepare_ratings(
-            frame, raters, by, item, rater, label, None if sets else categories, duplicates, sets
+        read = ReadSpec(
+            raters,
+            by=by,
+            item=item,
+            rater=rater,
+            label=label,
+            categories=None if sets else categories,
+            duplicates=duplicates,
+            sets=sets,
         )
+        frame, by, _ = in_windows(data, windows, by)
+        read = read if windows is None else read.replace(by=by)
+        prep = prepare_ratings(frame, read)
         _needs_ratings(prep, "overall()")
         if level == "ordinal":  # interval and ratio need numbers anyway
             prep.require_order(why="level='ordinal'")
@@ -858,7 +851,16 @@ def per_category(
     ci = check_pair_options(ci).ci
     min_items = check_min_items(min_items)
     check_settings(scale=scale)
-    prep = prepare_ratings(data, raters, by, item, rater, label, categories, duplicates)
+    read = ReadSpec(
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+    prep = prepare_ratings(data, read)
     scale_obj = resolve_scale(scale)
     k = len(prep.categories)
     n_groups = prep.groups.n_groups

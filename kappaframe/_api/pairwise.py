@@ -43,6 +43,7 @@ from .options import (
 )
 from .plan import adapt, count_input, prepare_input
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def _plan_pairwise(names: list[Hashable], o: dict[str, Any]) -> Planned:
     """``pairwise``'s result with no rows, from the input's columns and the options."""
     extra, min_items = _pair_settings(**{k: o[k] for k in _PAIR_SETTINGS})
     raters = with_reference(o["raters"], o["reference"])
-    by, rater_list, count = planned_layout(names, o, raters)
+    by, rater_list, count = planned_layout(names, ReadSpec.of(o, raters=raters))
     if rater_list and o["reference"] is not None:
         rater_pairs(rater_list, o["reference"])  # a reference among the raters
     none = np.zeros(0, dtype=np.int8)
@@ -103,7 +104,7 @@ def _plan_matrix(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
     """
     check_stat(o["stat"])
     check_settings(weights=o["weights"])
-    by, rater_list, count = planned_layout(names, o)
+    by, rater_list, count = planned_layout(names, ReadSpec.of(o))
     if not rater_list:
         return None
     return Planned.of(matrix_schema(by, rater_list, o["stat"]), o["raters"], count, rater_list)
@@ -363,9 +364,8 @@ def pairwise(
         alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,
         min_items=min_items, weights=weights, scale=scale, by=by, reference=reference,
     )  # fmt: skip
-    frame, by, _ = in_windows(data, check_windows(time, every, period, offset, closed), by)
-    prep = prepare_input(
-        frame,
+    windows = check_windows(time, every, period, offset, closed)
+    read = ReadSpec(
         with_reference(raters, reference),
         by=by,
         item=item,
@@ -373,9 +373,10 @@ def pairwise(
         label=label,
         categories=categories,
         duplicates=duplicates,
-        min_overlap=min_overlap,
-        from_counts=True,
     )
+    frame, by, _ = in_windows(data, windows, by)
+    read = read if windows is None else read.replace(by=by)
+    prep = prepare_input(frame, read, min_overlap=min_overlap, from_counts=True)
     return prep.frame.render(
         tidy(
             prep,
@@ -455,9 +456,8 @@ def matrix(
     """
     check_stat(stat)
     check_settings(weights=weights)
-    frame, by, _ = in_windows(data, check_windows(time, every, period, offset, closed), by)
-    prep = prepare_input(
-        frame,
+    windows = check_windows(time, every, period, offset, closed)
+    read = ReadSpec(
         raters,
         by=by,
         item=item,
@@ -465,9 +465,10 @@ def matrix(
         label=label,
         categories=categories,
         duplicates=duplicates,
-        min_overlap=min_overlap,
-        from_counts=True,
     )
+    frame, by, _ = in_windows(data, windows, by)
+    read = read if windows is None else read.replace(by=by)
+    prep = prepare_input(frame, read, min_overlap=min_overlap, from_counts=True)
     return prep.frame.render(matrix_table(prep, stat, weights))
 
 
@@ -518,7 +519,8 @@ def score(
     0.6154
     """
     check_settings(weights=weights)
-    prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
+    read = ReadSpec([a, b], categories=categories)
+    prep = prepare_input(adapt(data), read, from_counts=True)
     prep.require_order(weights)
     w = Weights.of(weights, prep.categories)
     stats = pair_agreement(prep.tables(np.array([[0, 1]]), weights), w)
@@ -568,7 +570,8 @@ def confusion(
     >>> kf.confusion(df, "x", "y").to_numpy().tolist()
     [[1, 0], [1, 1]]
     """
-    prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
+    read = ReadSpec([a, b], categories=categories)
+    prep = prepare_input(adapt(data), read, from_counts=True)
     k = len(prep.categories)
     table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
     labels = np.empty(k, dtype=object)
@@ -631,8 +634,7 @@ def counts(
     >>> float(c.pairwise()["kappa"].iloc[0])
     0.5
     """
-    return count_input(
-        adapt(data),
+    read = ReadSpec(
         raters,
         by=by,
         item=item,
@@ -641,6 +643,7 @@ def counts(
         categories=categories,
         duplicates=duplicates,
     )
+    return count_input(adapt(data), read)
 
 
 @declared

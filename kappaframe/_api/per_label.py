@@ -30,6 +30,7 @@ from .assemble import key_columns
 from .many_common import prepare_ratings
 from .options import check_categories, check_min_items, check_pair_options, check_settings
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 
 __all__ = ["LABEL_METHODS", "per_label", "set_distance_weights", "set_options"]
 
@@ -265,7 +266,10 @@ def per_label(
     check_settings(scale=scale)
     check_categories(categories)
     sets = SetLabels(check_multi_sep(multi_sep))
-    prep = prepare_ratings(data, raters, by, item, rater, label, None, duplicates, sets)
+    read = ReadSpec(
+        raters, by=by, item=item, rater=rater, label=label, duplicates=duplicates, sets=sets
+    )
+    prep = prepare_ratings(data, read)
     if prep.source is not None:
         raise KappaFrameError(
             "per_label() needs every rating of every item, but this input is counted per "

@@ -30,7 +30,7 @@ from .._frames.pandas import PandasFrame
 from .._frames.parts import PartReader
 from .._frames.windows import WindowedReader
 from .counts import Counts, combine
-from .options import as_list, check_columns, check_layout, check_min_overlap
+from .options import as_list, check_columns, check_min_overlap
 from .prepare import (
     Frame,
     ItemCodes,
@@ -41,6 +41,7 @@ from .prepare import (
     prepare,
     stack_items,
 )
+from .settings.reading import ReadSpec
 from .units import RowKey, UnitRatings, key_raters, stack_units, unit_ratings
 
 __all__ = [
@@ -86,30 +87,23 @@ def output_of(frame: Frame | PartReader | EngineFrame) -> str:
 
 def prepare_input(
     frame: Frame | PartReader | EngineFrame,
-    raters: Any = None,
+    read: ReadSpec,
     *,
     from_counts: bool = False,
     min_overlap: Any = None,
     min_raters: int = 2,
-    **options: Any,
 ) -> Prepared:
-    """Check the options, then prepare an eager frame, or read a reader's parts.
+    """Prepare an eager frame, or read a reader's parts, as ``read`` says.
 
     ``from_counts=True`` says the caller reads pair counts only (``prep.tables``), never
     ``prep.codes``: a reader's parts are then counted and added (``count_parts``).
     Otherwise their label codes are gathered (one small integer per rating).
-    ``options``: ``by``, ``item``, ``rater``, ``label``, ``categories``, ``duplicates``.
     Logged (INFO, logger ``kappaframe``): the raters taken, the categories and groups
     found, and the time taken.
     """
     start = time.perf_counter()
     prep = _prepare_input(
-        frame,
-        raters,
-        from_counts=from_counts,
-        min_overlap=min_overlap,
-        min_raters=min_raters,
-        **options,
+        frame, read, from_counts=from_counts, min_overlap=min_overlap, min_raters=min_raters
     )
     if _log.isEnabledFor(logging.INFO):
         names = [str(r) for r in prep.raters]
@@ -126,15 +120,13 @@ def prepare_input(
 
 def _prepare_input(
     frame: Frame | PartReader | EngineFrame,
-    raters: Any,
+    read: ReadSpec,
     *,
     from_counts: bool,
     min_overlap: Any,
     min_raters: int,
-    **options: Any,
 ) -> Prepared:
     min_overlap = check_min_overlap(min_overlap)
-    check_layout(raters, **_layout_options(options))
     if isinstance(
         frame, Counted
     ):  # the finishing step of a Dask graph (see ``kappaframe._api.lazy``)
@@ -142,13 +134,13 @@ def _prepare_input(
     if isinstance(frame, EngineFrame):
         if not from_counts:
             raise _every_rating(frame)
-        counted = engine_counts(frame, raters, min_raters=min_raters, **options)
+        counted = engine_counts(frame, read, min_raters=min_raters)
         return counted.prepared(min_overlap)
     if not isinstance(frame, PartReader):
-        return prepare(frame, raters, min_raters=min_raters, min_overlap=min_overlap, **options)
+        return prepare(frame, read.raters, read, min_raters=min_raters, min_overlap=min_overlap)
     if from_counts:
-        return count_parts(frame, raters, min_raters=min_raters, **options).prepared(min_overlap)
-    parts = item_parts(frame, raters, min_raters=min_raters, **options)
+        return count_parts(frame, read, min_raters=min_raters).prepared(min_overlap)
+    parts = item_parts(frame, read, min_raters=min_raters)
     return stack_items(parts, frame.output, min_overlap)
 
 
@@ -163,11 +155,10 @@ def _every_rating(frame: EngineFrame) -> KappaFrameError:
 
 def gather_units(
     frame: Frame | PartReader | EngineFrame,
-    raters: Any = None,
+    read: ReadSpec,
     *,
     min_raters: int = 2,
     key: Hashable | None = None,
-    **options: Any,
 ) -> UnitRatings:
     """Every rating of every item of any input, with the items' keys (``UnitRatings``).
 
@@ -177,10 +168,8 @@ def gather_units(
     A LazyFrame is collected once with the needed columns (its batches would lose the
     row order that names the wide layout's items); Dask partitions and file batches are
     read part by part (``unit_parts``), the long layout with every rating of an item in
-    one part. ``options``: ``by``, ``item``, ``rater``, ``label``, ``categories``,
-    ``duplicates``.
+    one part. ``read``: how to read the ratings.
     """
-    check_layout(raters, **_layout_options(options))
     if isinstance(frame, EngineFrame):
         raise _every_rating(frame)
     if isinstance(frame, WindowedReader) and frame.output == "lazy":
@@ -188,52 +177,43 @@ def gather_units(
     elif isinstance(frame, PartReader) and frame.output == "lazy":
         frame = eager_adapter(frame.source)  # type: ignore[attr-defined]
     if isinstance(frame, PartReader):
-        return unit_parts(frame, raters, min_raters=min_raters, key=key, **options)
+        return unit_parts(frame, read, min_raters=min_raters, key=key)
     eager = cast(Frame, frame)
     row_key: RowKey = "index" if eager.output == "pandas" else "position"
-    return unit_ratings(eager, raters, min_raters=min_raters, row_key=row_key, key=key, **options)
+    return unit_ratings(eager, read.raters, read, min_raters=min_raters, row_key=row_key, key=key)
 
 
-def count_input(
-    frame: Frame | PartReader | EngineFrame, raters: Any = None, **options: Any
-) -> Counts:
+def count_input(frame: Frame | PartReader | EngineFrame, read: ReadSpec) -> Counts:
     """The ``Counts`` of any input: one eager frame, or a reader's parts added up."""
-    check_layout(raters, **_layout_options(options))
     if isinstance(frame, EngineFrame):
-        return engine_counts(frame, raters, **options)
+        return engine_counts(frame, read)
     if isinstance(frame, PartReader):
-        return count_parts(frame, raters, **options)
-    return Counts.from_prepared(prepare(frame, raters, **options), output=output_of(frame))
+        return count_parts(frame, read)
+    return Counts.from_prepared(prepare(frame, read.raters, read), output=output_of(frame))
 
 
-def engine_counts(
-    frame: EngineFrame, raters: Any = None, *, min_raters: int = 2, **options: Any
-) -> Counts:
+def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) -> Counts:
     """Count the cells in the engine (one query), then read them as ``Counts``.
 
     The columns and options are checked first on an empty frame of the input's schema
     (a ``LIMIT 0`` query), with the messages of a pandas input.
     """
-    item, rater, label = (options.get(k) for k in ("item", "rater", "label"))
-    long = any(c is not None for c in (item, rater, label))
+    layout, raters = read.layout, read.raters
     empty = eager_adapter(frame.empty())
-    first = prepare(
-        empty, None if long else raters, min_raters=0 if long else min_raters, **options
-    )
+    first = prepare(empty, None if layout else raters, read, min_raters=0 if layout else min_raters)
     by = list(first.by)
-    if long:
+    if layout is not None:
         wanted = as_list(raters)
-        cells = frame.long_cells(
-            by, item, rater, label, wanted, str(options.get("duplicates", "raise"))
-        )
+        cells = frame.long_cells(by, layout, wanted, str(read.duplicates))
         order = wanted or None
     else:
         cells = frame.wide_cells(first.raters, by)
         order = list(first.raters)
-    counted = Counts.from_frame(cells, by=by, raters=order, categories=options.get("categories"))
+    counted = Counts.from_frame(cells, by=by, raters=order, categories=read.categories)
     # The cells' labels are text columns of a query: the order is what the input declared.
     counted.ordered, counted.label_columns = first.ordered, list(first.label_columns)
-    if long:
+    if layout is not None:
+        rater = layout.rater
         err = missing_columns(wanted, counted.raters, f"rater id in column {rater!r}")
         if err is not None:
             raise err
@@ -242,33 +222,38 @@ def engine_counts(
     return counted
 
 
-def _layout_options(options: dict[str, Any]) -> dict[str, Any]:
-    keys = ("item", "rater", "label", "categories", "duplicates")
-    return {k: options[k] for k in keys if k in options}
-
-
 class _Plan:
-    """What every part needs: the columns to read, the raters, the options (categories set)."""
+    """What every part needs: the columns to read, the raters, the reading (categories set).
+
+    ``raters``: the raters to read (``read.raters``, or those beside an item key column);
+    ``inferred``: they were not named by the caller.
+    """
 
     def __init__(
-        self, reader: PartReader, raters: Any, min_raters: int, options: dict[str, Any]
+        self,
+        reader: PartReader,
+        read: ReadSpec,
+        raters: Any,
+        min_raters: int,
+        inferred: bool = False,
     ) -> None:
         self.reader = reader
-        item, rater, label = (options.get(k) for k in ("item", "rater", "label"))
-        self.long = any(c is not None for c in (item, rater, label))
+        self.long = read.layout is not None
         names = reader.columns()
-        by = as_list(options.get("by"), names)
+        by = as_list(read.by, names)
         # Column checks on an empty frame of the same schema: the same messages as pandas.
         first = prepare(
             reader.wrap()(reader.empty()),
             None if self.long else raters,
+            read,
             min_raters=0 if self.long else min_raters,
-            **options,
+            inferred=inferred,
         )
         self.first = first
         self.wanted = as_list(raters) if self.long else []
         self.raters: list[Hashable] = list(first.raters)
-        self.rater = rater
+        self.rater = read.rater
+        item, rater, label = read.item, read.rater, read.label
         if self.long:
             self.needed = [*by, item, rater, label]
             self.labels = [label]
@@ -278,16 +263,17 @@ class _Plan:
             self.labels = list(first.raters)
             self.compact = []
         self.together = item if self.long else None
-        self.options = dict(options)
+        self.read = read
+        self.inferred: bool | str | NotRatings = inferred
         # Columns taken as raters by default are checked over the whole input: the parts
         # read here, one after the other, add to one rule; parts read elsewhere (Dask)
         # are checked together in ``discover`` (else each alone).
         self.ids: NotRatings | None = None
-        if not self.long and (raters is None or options.get("inferred")):
+        if not self.long and (raters is None or inferred):
             self.ids = None if reader.distributed else NotRatings("labels")
-            self.options["inferred"] = "part" if self.ids is None else self.ids
+            self.inferred = "part" if self.ids is None else self.ids
         self.min_raters = min_raters
-        self.declared = options.get("categories") is not None
+        self.declared = read.categories is not None
 
     def discover(self) -> None:
         """One pass over the label columns: the categories (and the long layout's rater ids)."""
@@ -298,20 +284,20 @@ class _Plan:
             self.reader.wrap(),
             self.labels,
             self.rater,
-            bool(self.options.get("inferred")),
-            self.options.get("sets"),
+            bool(self.inferred),
+            self.read.sets,
         )
-        inferred = self.options.pop("inferred", None)  # every column checked in this pass
-        if inferred and self.options.get("sets") is None:
+        inferred, self.inferred = self.inferred, False  # every column checked in this pass
+        if inferred and self.read.sets is None:
             rule = NotRatings("labels")
             for f in found:
                 for c in self.labels:
                     rule.labels(c, f[c][0], f["__labelled__"][c], f[c][1])
             rule.refuse()
             self.ids = None
-        if self.options.get("categories") is None:
-            self.options["categories"] = merge_categories(
-                found, self.labels, self.options.get("sets")
+        if self.read.categories is None:
+            self.read = self.read.replace(
+                categories=merge_categories(found, self.labels, self.read.sets)
             )
             # The parts are then prepared with categories=: say what the data declared.
             self.declared = any(f[c][1] is not None for f in found for c in self.labels)
@@ -324,7 +310,15 @@ class _Plan:
 
     def args(self) -> tuple[Any, ...]:
         reader = self.reader
-        return (reader.wrap(), reader.output, self.raters, self.wanted, self.long, self.options)
+        return (
+            reader.wrap(),
+            reader.output,
+            self.raters,
+            self.wanted,
+            self.long,
+            self.read,
+            self.inferred,
+        )
 
     def check_raters(self, found: list[Hashable]) -> None:
         if self.ids is not None:  # every part read: the columns over the whole input
@@ -333,9 +327,7 @@ class _Plan:
             raise too_few_raters(self.min_raters, found, self.rater)
 
 
-def count_parts(
-    reader: PartReader, raters: Any = None, *, min_raters: int = 2, **options: Any
-) -> Counts:
+def count_parts(reader: PartReader, read: ReadSpec, *, min_raters: int = 2) -> Counts:
     """Count every part and add the counts up: the pair counts of the whole input.
 
     A distributed reader (Dask) first finds the categories (and, in the long layout, the
@@ -343,8 +335,8 @@ def count_parts(
     a sequential one (files, LazyFrames) counts at once and passes over the labels only
     when the parts' many-category counts cannot be added over different categories.
     """
-    plan = _Plan(reader, raters, min_raters, options)
-    if reader.distributed and (plan.options.get("categories") is None or plan.long):
+    plan = _Plan(reader, read, read.raters, min_raters)
+    if reader.distributed and (plan.read.categories is None or plan.long):
         plan.discover()
     elif plan.long:  # the ids are known once the whole columns are read
         plan.raters = []
@@ -363,31 +355,29 @@ def count_parts(
     try:
         counted = total()
     except CategoriesDiffer:
-        if plan.options.get("categories") is not None:
+        if plan.read.categories is not None:
             raise
         plan.discover()
         counted = total()
-    if plan.options.get("categories") is not None:  # the parts were given the categories
+    if plan.read.categories is not None:  # the parts were given the categories
         counted.ordered = plan.declared
     plan.check_raters(counted.raters)
     return counted
 
 
-def delayed_counts(reader: Any, raters: Any = None, *, min_raters: int = 2, **options: Any) -> Any:
+def delayed_counts(reader: Any, read: ReadSpec, *, min_raters: int = 2) -> Any:
     """The ``Counts`` of a Dask reader as a delayed sum: a graph, nothing run.
 
     Only in the wide layout with ``categories`` given, where no pass over the data comes
     first (``count_parts`` otherwise).
     """
-    plan = _Plan(reader, raters, min_raters, options)
+    plan = _Plan(reader, read, read.raters, min_raters)
     return reader.reduce_delayed(plan.needed, _count_part, combine, *plan.args())
 
 
-def item_parts(
-    reader: PartReader, raters: Any = None, *, min_raters: int = 2, **options: Any
-) -> list[ItemCodes]:
+def item_parts(reader: PartReader, read: ReadSpec, *, min_raters: int = 2) -> list[ItemCodes]:
     """The label codes of every item, one entry per part (raters and categories aligned later)."""
-    plan = _Plan(reader, raters, min_raters, options)
+    plan = _Plan(reader, read, read.raters, min_raters)
     if reader.distributed:
         plan.discover()
     elif plan.long:
@@ -405,25 +395,20 @@ def item_parts(
 
 
 def unit_parts(
-    reader: PartReader,
-    raters: Any = None,
-    *,
-    min_raters: int = 2,
-    key: Hashable | None = None,
-    **options: Any,
+    reader: PartReader, read: ReadSpec, *, min_raters: int = 2, key: Hashable | None = None
 ) -> UnitRatings:
     """Every part's ratings and item keys, stacked (``stack_units``).
 
     The wide layout's items are named by the column ``key``, else by Dask's index labels
     or a file's row numbers (the parts come in file order).
     """
+    raters, inferred = read.raters, False
     if key is not None:
         names = reader.columns()
-        by = as_list(options.get("by"), names)
+        by = as_list(read.by, names)
         check_columns(by, names, "by column")
         raters, inferred = key_raters(names, raters, by, key, False)
-        options = {**options, "inferred": inferred}
-    plan = _Plan(reader, raters, min_raters, options)
+    plan = _Plan(reader, read, raters, min_raters, inferred)
     if reader.distributed:
         plan.discover()
     elif plan.long:
@@ -459,14 +444,14 @@ def _part_raters(
     raters: list[Hashable],
     wanted: list[Hashable],
     long: bool,
-    options: dict[str, Any],
+    read: ReadSpec,
 ) -> tuple[Any, Any]:
     """One part and the raters to prepare it over (long layout: the ids, when known)."""
     if not long:
         return part, raters
     if not raters:  # one part holds every rating: select the ids asked for, if any
         return part, wanted or None
-    present = set(wrap(part).labels(options["rater"]).uniques)
+    present = set(wrap(part).labels(read.rater).uniques)
     here = [r for r in raters if r in present]
     if wanted and not here:  # none of the ids asked for rated in this part
         return part.head(0), None
@@ -479,11 +464,12 @@ def _prepared_part(
     raters: list[Hashable],
     wanted: list[Hashable],
     long: bool,
-    options: dict[str, Any],
+    read: ReadSpec,
+    inferred: bool | str | NotRatings = False,
 ) -> Prepared:
     """Prepare one part over ``raters`` (long layout: the ids, when known beforehand)."""
-    part, chosen = _part_raters(part, wrap, raters, wanted, long, options)
-    return prepare(wrap(part), chosen, min_raters=0, **options)
+    part, chosen = _part_raters(part, wrap, raters, wanted, long, read)
+    return prepare(wrap(part), chosen, read, min_raters=0, inferred=inferred)
 
 
 def _unit_part(
@@ -493,12 +479,15 @@ def _unit_part(
     raters: list[Hashable],
     wanted: list[Hashable],
     long: bool,
-    options: dict[str, Any],
+    read: ReadSpec,
+    inferred: bool | str | NotRatings,
     row_key: RowKey,
     key: Hashable | None,
 ) -> UnitRatings:
-    part, chosen = _part_raters(part, wrap, raters, wanted, long, options)
-    units = unit_ratings(wrap(part), chosen, min_raters=0, row_key=row_key, key=key, **options)
+    part, chosen = _part_raters(part, wrap, raters, wanted, long, read)
+    units = unit_ratings(
+        wrap(part), chosen, read, min_raters=0, inferred=inferred, row_key=row_key, key=key
+    )
     units.output = output
     return units
 
@@ -510,9 +499,10 @@ def _count_part(
     raters: list[Hashable],
     wanted: list[Hashable],
     long: bool,
-    options: dict[str, Any],
+    read: ReadSpec,
+    inferred: bool | str | NotRatings = False,
 ) -> Counts:
-    prep = _prepared_part(part, wrap, raters, wanted, long, options)
+    prep = _prepared_part(part, wrap, raters, wanted, long, read, inferred)
     counts = Counts.from_prepared(prep, output=output)
     if not raters or counts.raters == raters:
         return counts
@@ -527,9 +517,10 @@ def _item_part(
     raters: list[Hashable],
     wanted: list[Hashable],
     long: bool,
-    options: dict[str, Any],
+    read: ReadSpec,
+    inferred: bool | str | NotRatings = False,
 ) -> ItemCodes:
-    return ItemCodes.of(_prepared_part(part, wrap, raters, wanted, long, options))
+    return ItemCodes.of(_prepared_part(part, wrap, raters, wanted, long, read, inferred))
 
 
 def _sorted(ids: list[Any]) -> list[Any]:

@@ -38,6 +38,7 @@ from .._frames.native import concat, eager_adapter, take
 from .._frames.render import render
 from .._schema import Table
 from .options import LongLayout, as_list, check_columns
+from .settings.reading import ReadSpec
 
 __all__ = [
     "Frame",
@@ -151,26 +152,22 @@ class Prepared:
 
 def prepare(
     frame: Frame,
-    raters: Any = None,
+    raters: Any,
+    read: ReadSpec,
     *,
-    by: Any = None,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    categories: Sequence[Any] | None = None,
-    duplicates: str = "raise",
     min_raters: int = 2,
     min_overlap: int | None = None,
     inferred: bool | str | NotRatings = False,
-    sets: SetLabels | None = None,
 ) -> Prepared:
     """Resolve columns, encode labels and groups, pivot the long layout, of one eager frame.
 
-    The options are checked before (``kappaframe._api.options.check_layout``); here
-    only what needs the frame: its columns and its labels. ``inferred``: ``raters`` were
+    ``read`` says how to read the ratings, checked when it was made; here only what needs
+    the frame: its columns and its labels. ``raters``: the raters of this frame (the
+    caller's ``read.raters``, or, for a part of a bigger input, the ones found in it).
+    ``inferred``: ``raters`` were
     not named by the caller but taken as every other column (a part of a bigger input:
     ``"part"``, or the ``NotRatings`` gathering the parts); with ``raters=None`` they
-    are too. ``sets``: the labels are sets
+    are too. ``read.sets``: the labels are sets
     (``kappaframe._encode.sets``), one category per distinct set. Such columns must look like labels
     (``kappaframe._encode.ids``: not ids or scores), and index columns that
     pandas writes into files (``__index_level_0__``) are never taken. The long layout is counted
@@ -179,22 +176,11 @@ def prepare(
     are the same either way.
     """
     names = frame.columns()
-    by_list = as_list(by, names)
+    by_list = as_list(read.by, names)
     check_columns(by_list, names, "by column")
-    if item is not None or rater is not None or label is not None:
-        layout = LongLayout(item, rater, label)
-        return _prepare_long(
-            frame,
-            names,
-            raters,
-            by_list,
-            layout,
-            categories,
-            duplicates,
-            min_raters,
-            min_overlap,
-            sets,
-        )
+    if read.layout is not None:
+        return _prepare_long(frame, names, raters, by_list, read, min_raters, min_overlap)
+    categories, sets = read.categories, read.sets
     rater_list = wide_raters(names, raters, by_list, min_raters)
     inferred = inferred or not as_list(raters, names)
     frame.load([*by_list, *rater_list])
@@ -292,13 +278,12 @@ def read_long(
     names: list[Hashable],
     raters: Any,
     by_list: list[Hashable],
-    layout: LongLayout,
-    categories: Sequence[Any] | None,
-    duplicates: str,
+    read: ReadSpec,
     min_raters: int,
-    sets: SetLabels | None = None,
 ) -> LongRatings:
     """Read the long layout's columns of one eager frame into codes sorted by unit."""
+    layout = cast(LongLayout, read.layout)
+    categories, sets = read.categories, read.sets
     long_columns(names, by_list, layout)
     item, rater, label = layout.item, layout.rater, layout.label
     frame.load([*by_list, item, rater, label])
@@ -322,7 +307,7 @@ def read_long(
         rater_fact = Factorized(rater_fact.codes[rows], rater_fact.uniques)
         label_codes = label_codes[rows]
         row_groups = _subset_groups(row_groups, rows)
-    ratings = sort_ratings(items, rater_fact, row_groups, duplicates, item, rater)
+    ratings = sort_ratings(items, rater_fact, row_groups, read.duplicates, item, rater)
     if len(rater_fact.uniques) < min_raters:
         raise too_few_raters(min_raters, rater_fact.uniques, rater)
     return LongRatings(items, rater_fact, label_codes, cats, ordered, ratings, rows, row_groups)
@@ -333,18 +318,13 @@ def _prepare_long(
     names: list[Hashable],
     raters: Any,
     by_list: list[Hashable],
-    layout: LongLayout,
-    categories: Sequence[Any] | None,
-    duplicates: str,
+    read: ReadSpec,
     min_raters: int,
     min_overlap: int | None = None,
-    sets: SetLabels | None = None,
 ) -> Prepared:
-    long = read_long(
-        frame, names, raters, by_list, layout, categories, duplicates, min_raters, sets
-    )
+    long = read_long(frame, names, raters, by_list, read, min_raters)
     ratings, rater_fact, label_codes, cats = long.ratings, long.raters, long.labels, long.categories
-    label = layout.label
+    label = cast(LongLayout, read.layout).label
     n_raters = len(rater_fact.uniques)
     rated = ratings.order[label_codes[ratings.order] >= 0]
     n_rating_pairs = _crowd.rating_pairs(ratings.unit[rated], ratings.n_units)

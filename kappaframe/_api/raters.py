@@ -23,6 +23,7 @@ from .assemble import key_columns
 from .many_common import WHY_SYMMETRIC, pair_tables, prepare_ratings
 from .options import check_settings
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -126,8 +127,19 @@ def raters(
     ('ann3', 0.182)
     """
     check_settings(weights=weights, by=by, output=RATER_COLUMNS, what="raters")
-    frame, by, _ = in_windows(data, check_windows(time, every, period, offset, closed), by)
-    prep = prepare_ratings(frame, raters, by, item, rater, label, categories, duplicates)
+    windows = check_windows(time, every, period, offset, closed)
+    read = ReadSpec(
+        raters,
+        by=by,
+        item=item,
+        rater=rater,
+        label=label,
+        categories=categories,
+        duplicates=duplicates,
+    )
+    frame, by, _ = in_windows(data, windows, by)
+    read = read if windows is None else read.replace(by=by)
+    prep = prepare_ratings(frame, read)
     prep.require_order(weights)
     n_raters = len(prep.raters)
     n_groups = prep.groups.n_groups

@@ -28,6 +28,7 @@ from .._types import Duplicates, SizeAlternative, SizeMethod
 from .assemble import key_columns
 from .many_common import prepare_ratings
 from .settings.bind import declared
+from .settings.reading import ReadSpec
 
 __all__ = ["sample_size"]
 
@@ -701,16 +702,7 @@ def _from_pilot(data: Any, raters: Any, **options: Any) -> Any:
     k0_given = None if interval else _kappa("kappa0", options["kappa0"], low_ok=True)
     if options["n_raters"] is not None:
         _n_raters(options["n_raters"])
-    prep = prepare_ratings(
-        data,
-        raters,
-        options["by"],
-        options["item"],
-        options["rater"],
-        options["label"],
-        options["categories"],
-        options["duplicates"],
-    )
+    prep = prepare_ratings(data, ReadSpec.of(options, raters=raters))
     k = len(prep.categories)
     n_groups = prep.groups.n_groups
     rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)

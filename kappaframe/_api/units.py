@@ -23,8 +23,9 @@ from .._encode.codes import encode_groups, is_index_column
 from .._errors import KappaFrameError
 from .._frames.native import concat, eager_adapter, take, take_with_index
 from .._schema import ITEM_KEY
-from .options import LongLayout, as_list, check_columns
+from .options import as_list, check_columns
 from .prepare import Frame, prepare, read_long
+from .settings.reading import ReadSpec
 
 __all__ = [
     "RowKey",
@@ -142,33 +143,29 @@ def _dense_counts(codes: np.ndarray, k: int) -> np.ndarray:
 
 def unit_ratings(
     frame: Frame,
-    raters: Any = None,
+    raters: Any,
+    read: ReadSpec,
     *,
-    by: Any = None,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    categories: Sequence[Any] | None = None,
-    duplicates: str = "raise",
     min_raters: int = 2,
     inferred: Any = False,
     row_key: RowKey = "index",
     key: Hashable | None = None,
 ) -> UnitRatings:
-    """Read one eager frame's ratings and item keys (the options are checked before).
+    """Read one eager frame's ratings and item keys (``read`` was checked when made).
 
-    In the wide layout the item key is the column ``key``, if given (no rater then);
+    ``raters``: the raters of this frame (``read.raters``, or those of a part). In the
+    wide layout the item key is the column ``key``, if given (no rater then);
     else the frame's index (``row_key="index"``, a pandas frame) or the row's position
     (``"position"``).
     """
     names = frame.columns()
-    by_list = as_list(by, names)
+    by_list = as_list(read.by, names)
     check_columns(by_list, names, "by column")
     if key is not None:
         raters, inferred = key_raters(names, raters, by_list, key, inferred)
-    if item is not None or rater is not None or label is not None:
-        layout = LongLayout(item, rater, label)
-        long = read_long(frame, names, raters, by_list, layout, categories, duplicates, min_raters)
+    if read.layout is not None:
+        item, label = read.layout.item, read.layout.label
+        long = read_long(frame, names, raters, by_list, read, min_raters)
         kept = long.ratings.order
         seen = kept[long.labels[kept] >= 0]
         n_units = long.ratings.n_units
@@ -192,15 +189,7 @@ def unit_ratings(
             ordered=long.ordered,
             label_columns=[label],
         )
-    prep = prepare(
-        frame,
-        raters,
-        by=by_list,
-        categories=categories,
-        duplicates=duplicates,
-        min_raters=min_raters,
-        inferred=inferred,
-    )
+    prep = prepare(frame, raters, read, min_raters=min_raters, inferred=inferred)
     n_units = prep.codes.shape[1]
     rows = np.arange(n_units, dtype=np.intp)
     native = frame.frame  # type: ignore[attr-defined]  # loaded by prepare

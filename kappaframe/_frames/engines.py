@@ -23,6 +23,7 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from .._encode.layout import LongLayout
 from .._errors import KappaFrameError, KappaFrameTypeError, optional_import
 
 __all__ = ["EngineFrame", "engine_frame"]
@@ -104,20 +105,19 @@ class EngineFrame:
     def long_cells(
         self,
         by: Sequence[Hashable],
-        item: Hashable,
-        rater: Hashable,
-        label: Hashable,
+        layout: LongLayout,
         raters: Sequence[Hashable],
         duplicates: str,
     ) -> Any:
         """The cells of every pair of raters that rated an item, as pandas."""
         nw = _narwhals()
         schema = self.frame.collect_schema()
-        keys, item, rater, label = [str(b) for b in by], str(item), str(rater), str(label)
+        item, rater, label = str(layout.item), str(layout.rater), str(layout.label)
+        keys, named = [str(b) for b in by], LongLayout(item, rater, label)
         ratings = self.frame
         if raters:
             ratings = ratings.filter(nw.col(rater).is_in(list(raters)))
-        self._check_duplicates(nw, ratings, keys, item, rater, duplicates)
+        self._check_duplicates(nw, ratings, keys, named, duplicates)
         ratings = ratings.filter(_present(nw, label, schema[label]))
         other = [f"__kappaframe_by_{i}" for i in range(len(keys))]
         left = ratings.select(
@@ -145,8 +145,10 @@ class EngineFrame:
 
     @staticmethod
     def _check_duplicates(
-        nw: Any, ratings: Any, keys: list[str], item: str, rater: str, duplicates: str
+        nw: Any, ratings: Any, keys: list[str], layout: LongLayout, duplicates: str
     ) -> None:
+        """Refuse two ratings of one item by one rater (``layout``: the columns' names)."""
+        item, rater = str(layout.item), str(layout.rater)
         if duplicates != "raise":
             raise KappaFrameError(
                 f"duplicates={duplicates!r} keeps a rating by row order, and a SQL engine's "

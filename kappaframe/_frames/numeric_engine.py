@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from .._encode.layout import LongLayout
 from .engines import EngineFrame, _narwhals, _present, _to_pandas
 from .numeric import not_a_number
 
@@ -104,9 +105,7 @@ def engine_pair_sums(
 def engine_long_sums(
     frame: EngineFrame,
     by: Sequence[Hashable],
-    item: Hashable,
-    rater: Hashable,
-    value: Hashable,
+    layout: LongLayout,
     raters: Sequence[Hashable],
     duplicates: str,
 ) -> tuple[Any, float, list[Any]]:
@@ -118,15 +117,16 @@ def engine_long_sums(
     its group, ``rater_a <= rater_b``, and per ``(by, rater_a, rater_b)`` the six sums
     ``n``, ``s_a``, ``s_b``, ``q_a``, ``q_b``, ``c`` about the origin. Returns the
     answer as pandas (the ``by`` columns, ``rater_a``, ``rater_b``, then the sums), the
-    origin and the rater ids.
+    origin and the rater ids. ``layout.label`` is the score column.
     """
     nw = _narwhals()
-    keys, item, rater, value = [str(b) for b in by], str(item), str(rater), str(value)
+    item, rater, value = str(layout.item), str(layout.rater), str(layout.label)
+    keys, named = [str(b) for b in by], LongLayout(item, rater, value)
     dtype = _numeric(frame, [value])[value]
     ratings = frame.frame
     if raters:
         ratings = ratings.filter(nw.col(rater).is_in(list(raters)))
-    EngineFrame._check_duplicates(nw, ratings, keys, item, rater, duplicates)
+    EngineFrame._check_duplicates(nw, ratings, keys, named, duplicates)
     ids = _to_pandas(ratings.select(nw.col(rater)).unique())[rater].dropna().tolist()
     ratings = ratings.filter(_present(nw, value, dtype))
     mean = _to_pandas(ratings.select(nw.col(value).cast(nw.Float64()).mean().alias("m")))
@@ -243,9 +243,7 @@ def wide_sums(
 def long_sums(
     engine: EngineFrame,
     by: Sequence[Hashable],
-    item: Hashable,
-    rater: Hashable,
-    value: Hashable,
+    layout: LongLayout,
     raters: Sequence[Hashable],
     duplicates: str,
     choose: Callable[[list[Any]], list[Any]],
@@ -257,18 +255,19 @@ def long_sums(
     sums (``by``, ``count``, ``total``, ``squares``, ``item_squares``), each rater's
     total (``by``, ``rater``, ``rater_total``), the items left out (``by``,
     ``dropped``) and the shift subtracted from every score before summing. An item is
-    complete when each of the raters scored it.
+    complete when each of the raters scored it. ``layout.label`` is the score column.
     """
     nw = _narwhals()
     schema = engine.frame.collect_schema()
-    keys, item, rater, value = [str(b) for b in by], str(item), str(rater), str(value)
+    item, rater, value = str(layout.item), str(layout.rater), str(layout.label)
+    keys, named = [str(b) for b in by], LongLayout(item, rater, value)
     _check_numeric(engine, value, schema[value], "value")
     ratings = engine.frame
     found = _to_pandas(ratings.select(nw.col(rater)).unique())[rater].tolist()
     ids = choose(found)
     if raters:
         ratings = ratings.filter(nw.col(rater).is_in(list(ids)))
-    EngineFrame._check_duplicates(nw, ratings, keys, item, rater, duplicates)
+    EngineFrame._check_duplicates(nw, ratings, keys, named, duplicates)
     shift = _shift(engine, value, schema[value])
     scored = ratings.filter(_present(nw, value, schema[value])).select(
         *[nw.col(k) for k in keys],

@@ -20,7 +20,7 @@ from .._schema import Table
 from .native import eager_adapter
 from .render import render as render_table
 
-__all__ = ["ArrayFrame", "CountTable", "read_count_table"]
+__all__ = ["ArrayFrame", "CountLayout", "CountTable", "read_count_table"]
 
 
 class ArrayFrame:
@@ -43,18 +43,23 @@ class CountTable:
     frame: Any  # the adapter that renders results in the input's frame library
 
 
-def read_count_table(
-    data: Any,
-    by: list[Hashable],
-    categories: Sequence[Any] | None,
-    item: Hashable | None = None,
-) -> CountTable:
-    """Read an item x category table of counts (a frame, or a 2-D NumPy array).
+@dataclass(frozen=True)
+class CountLayout:
+    """The columns of an item x category table of counts.
 
     ``by`` names the group columns of a frame; ``item`` a column of item ids, which is
     neither; ``categories`` the category columns in order (default: every other column;
     for an array, the labels of its columns).
     """
+
+    by: list[Hashable]
+    item: Hashable | None = None
+    categories: Sequence[Any] | None = None
+
+
+def read_count_table(data: Any, layout: CountLayout) -> CountTable:
+    """Read an item x category table of counts (a frame, or a 2-D NumPy array)."""
+    by, item, categories = layout.by, layout.item, layout.categories
     if isinstance(data, np.ndarray) or (
         eager_adapter(data) is None and not hasattr(data, "columns")
     ):

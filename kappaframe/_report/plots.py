@@ -22,6 +22,7 @@ from .._api.numeric import numeric_layout, read_numeric
 from .._api.options import check_level, check_stat
 from .._api.plan import adapt, prepare_input
 from .._api.settings.bind import declared
+from .._api.settings.reading import ReadSpec, score_column
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional_import
 from .._schema import Column, Table
 from .._stats.agreement import agreement, weight_matrix
@@ -244,17 +245,16 @@ def heatmap(
     _check_triangle(triangle)
     bands = None if scale is None else resolve_scale(scale)
     require_matplotlib()
-    prep = _prepared(
-        data,
+    read = ReadSpec(
         raters,
+        by=by,
         item=item,
         rater=rater,
         label=label,
-        by=by,
-        stat=stat,
         categories=categories,
         duplicates=duplicates,
     )
+    prep = _prepared(data, read, stat)
     squares = square_values(prep, stat, weights)
     n_groups = squares.shape[0]
     if n_groups == 0:
@@ -552,57 +552,16 @@ def _colour_bar(
         bar.ax.axhline(fail_under, color=colours.OUTLINE, linewidth=2.5)
 
 
-def _prepared(
-    data: Any,
-    raters: Any = None,
-    *,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    by: Any = None,
-    stat: str = "kappa",
-    categories: Sequence[Any] | None = None,
-    duplicates: Duplicates = "raise",
-) -> Any:
+def _prepared(data: Any, read: ReadSpec, stat: str = "kappa") -> Any:
     check_stat(stat)
-    return prepare_input(
-        adapt(data),
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-        from_counts=True,
-    )
+    return prepare_input(adapt(data), read, from_counts=True)
 
 
 def group_squares(
-    data: Any,
-    raters: Any = None,
-    *,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    by: Any = None,
-    stat: str = "kappa",
-    weights: Any = None,
-    categories: Sequence[Any] | None = None,
-    duplicates: Duplicates = "raise",
+    data: Any, read: ReadSpec, *, stat: str = "kappa", weights: Any = None
 ) -> tuple[np.ndarray, list[str], list[str]]:
     """Compute ``kappaframe.matrix`` as arrays: (groups, R, R), rater names, titles."""
-    prep = _prepared(
-        data,
-        raters,
-        item=item,
-        rater=rater,
-        label=label,
-        by=by,
-        stat=stat,
-        categories=categories,
-        duplicates=duplicates,
-    )
+    prep = _prepared(data, read, stat)
     squares = square_values(prep, stat, weights)
     return squares, [str(r) for r in prep.raters], _group_titles(prep)
 
@@ -891,7 +850,8 @@ def confusion_plot(
     how = _normalize_mode(normalize)
     require_matplotlib()
     check_axes(ax)
-    prep = prepare_input(adapt(data), [a, b], categories=categories, from_counts=True)
+    read = ReadSpec([a, b], categories=categories)
+    prep = prepare_input(adapt(data), read, from_counts=True)
     prep.require_order(weights)
     k = len(prep.categories)
     table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
@@ -1000,9 +960,11 @@ def bland_altman_plot(
     """
     require_matplotlib()
     check_axes(ax)
-    layout = numeric_layout(
-        raters, item=item, rater=rater, value=value, label=label, duplicates=duplicates
+    column, word = score_column(value, label)
+    read = ReadSpec(
+        raters, item=item, rater=rater, label=column, duplicates=duplicates, label_word=word
     )
+    layout = numeric_layout(read)
     level = None if ci is None else check_level(ci)
     k = check_agreement(agreement)
     ratings = read_numeric(data, raters, layout, what="bland_altman_plot()")

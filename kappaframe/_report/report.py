@@ -26,6 +26,7 @@ import pandas as pd
 from .._api.pairwise import confusion, matrix
 from .._api.plan import adapt, prepare_input
 from .._api.raters import raters
+from .._api.settings.reading import ReadSpec
 from .._encode.codes import order_is_known
 from .._errors import KappaFrameError, quiet_undefined
 from .._io.formats import TABLE_FORMATS
@@ -779,7 +780,8 @@ def _key_html(report: Report, *, pictures: bool) -> str:
 
 def _heatmaps_html(report: Report) -> str:
     """One picture per group (the first ``max_heatmaps``), each as wide as a printed page."""
-    squares, names, titles = group_squares(report.data, report.raters, **report.options())
+    read = ReadSpec.of(report.options(), raters=report.raters)
+    squares, names, titles = group_squares(report.data, read, weights=report.weights)
     shown_names = [visible(str(n)) for n in names]
     drawn = min(len(squares), max(report.max_heatmaps, 0))
     figures = []
@@ -1020,7 +1022,8 @@ def order_note(pair: pd.DataFrame, categories: list[Any] | None) -> str:
     or labels that are numbers (or dates); text labels otherwise come sorted as text,
     which is not a scale.
     """
-    prep = prepare_input(adapt(pair), list(pair.columns), categories=categories, from_counts=True)
+    read = ReadSpec(list(pair.columns), categories=categories)
+    prep = prepare_input(adapt(pair), read, from_counts=True)
     if order_is_known(prep.categories, prep.ordered):
         return ""
     return (

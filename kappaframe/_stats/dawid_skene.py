@@ -62,9 +62,9 @@ class _Layout(NamedTuple):
 
 
 def dawid_skene(
-    item: np.ndarray,
-    rater: np.ndarray,
-    label: np.ndarray,
+    item_codes: np.ndarray,
+    rater_codes: np.ndarray,
+    label_codes: np.ndarray,
     n_items: int,
     n_raters: int,
     k: int,
@@ -88,7 +88,7 @@ def dawid_skene(
 
     Parameters
     ----------
-    item, rater, label : ndarray of int
+    item_codes, rater_codes, label_codes : ndarray of int
         The observed ratings, one entry each: the item's code (``0 .. n_items - 1``), the
         rater's (``0 .. n_raters - 1``) and the label's category (``0 .. k - 1``).
         Missing ratings are left out. A rater may rate an item more than once.
@@ -173,15 +173,15 @@ def dawid_skene(
     """
     max_iter, tol = _check_options(max_iter, tol)
     check_ties(ties, seed)
-    item = np.asarray(item, dtype=np.intp)
-    rater = np.asarray(rater, dtype=np.intp)
-    label = np.asarray(label, dtype=np.intp)
+    item = np.asarray(item_codes, dtype=np.intp)
+    rater = np.asarray(rater_codes, dtype=np.intp)
+    label = np.asarray(label_codes, dtype=np.intp)
     if not len(item) == len(rater) == len(label):
         raise ValueError(
             f"item, rater and label must have one entry per rating; got lengths "
             f"{len(item)}, {len(rater)} and {len(label)}."
         )
-    layout = _layout(item, rater, label, n_items, n_raters, k)
+    layout = _layout((item, rater, label), n_items, n_raters, k)
     n_ratings = len(item)
 
     counts = item_counts(item, label, n_items, k)[layout.rated]
@@ -256,9 +256,11 @@ def _check_options(max_iter: Any, tol: Any) -> tuple[int, float]:
 
 
 def _layout(
-    item: np.ndarray, rater: np.ndarray, label: np.ndarray, n_items: int, n_raters: int, k: int
+    codes: tuple[np.ndarray, np.ndarray, np.ndarray], n_items: int, n_raters: int, k: int
 ) -> _Layout:
     """Order the ratings by (row, cell) and by (cell, row); refuse a model with no overlap.
+
+    ``codes``: the ratings' item, rater and label codes, one entry each.
 
     The first order is one sort of integer keys (the values, not an argsort): the row and
     the cell come back from a key by division. Both factors of a key are at most the
@@ -266,6 +268,7 @@ def _layout(
     by cell when the cells fit in 16 bits, a sort of keys otherwise. The orders depend
     only on the ratings, not on the order they came in.
     """
+    item, rater, label = codes
     per_item = np.bincount(item, minlength=n_items)
     rated = per_item > 0
     n_rows = int(np.count_nonzero(rated))

@@ -13,6 +13,7 @@ from sklearn.metrics import cohen_kappa_score
 
 import kappaframe as kf
 from kappaframe._api.plan import adapt, prepare
+from kappaframe._api.settings.reading import ReadSpec
 from kappaframe._count import crowd as _crowd
 
 from ..conftest import to_pandas
@@ -102,7 +103,7 @@ def test_crowd_is_chosen_for_a_large_sparse_crowd(rng: np.random.Generator) -> N
             "label": rng.integers(0, 3, n_items * per_item),
         }
     )
-    prep = prepare(adapt(df), **LONG)
+    prep = prepare(adapt(df), None, ReadSpec(**LONG))
     assert isinstance(prep.source, _crowd.CrowdCounts)
     assert prep.source.n_rating_pairs == n_items * per_item * (per_item - 1) // 2
     res = kf.pairwise(df, **LONG, min_overlap=2)
