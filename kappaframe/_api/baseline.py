@@ -26,14 +26,16 @@ from .._stats.compare import difference
 from .._types import BaselineState
 from .options import check_level, check_max_drop
 from .settings.bind import declared
+from .settings.params import PARAMS
 
 __all__ = [
     "RECORDED",
     "STATES",
     "against_baseline",
     "check_turned_round",
-    "recorded_difference",
+    "recorded_differences",
     "result_layout",
+    "said_differences",
     "unordered",
 ]
 
@@ -47,7 +49,9 @@ _COUNT_COLUMNS = ("n", "n_items")
 _VALUE_COLUMNS = ("kappa", "value")
 #: The options a result records (``kappaframe._stats.compare.options_record``, and
 #: ``overall``'s conventions and set distance) that two compared results must share.
-RECORDED = ("weights", "categories", "level", "ddof", "alpha_centre", "distance")
+#: The options a result records that two compared results must share: those declared
+#: ``match`` (``settings.params.PARAMS``), in the declarations' order.
+RECORDED = tuple(dict.fromkeys(p.name for p in PARAMS if p.match))
 
 
 @dataclass(frozen=True)
@@ -101,19 +105,28 @@ def record_of(frame: Any) -> dict[str, Any]:
     return mark if isinstance(mark, dict) else {}
 
 
-def recorded_difference(one: dict[str, Any], two: dict[str, Any]) -> str | None:
-    """The first option of ``RECORDED`` that two results' records both hold, differently.
+def recorded_differences(one: dict[str, Any], two: dict[str, Any]) -> list[str]:
+    """The options of ``RECORDED`` that two results' records both hold, differently.
 
     Without weights the category list does not enter the coefficient (a label nobody
     used adds nothing), so two weeks with different rare labels stay comparable.
     """
     unweighted = one.get("weights") is None and two.get("weights") is None
-    for key in RECORDED:
-        if key == "categories" and unweighted:
-            continue
-        if key in one and key in two and one[key] != two[key]:
-            return key
-    return None
+    return [
+        key
+        for key in RECORDED
+        if not (key == "categories" and unweighted)
+        and key in one
+        and key in two
+        and one[key] != two[key]
+    ]
+
+
+def said_differences(keys: list[str], records: tuple[dict[str, Any], dict[str, Any]]) -> str:
+    """Each differing option and its two values, for a message."""
+    return "; ".join(
+        f"{key} {records[0][key]!r:.200} and {key} {records[1][key]!r:.200}" for key in keys
+    )
 
 
 def check_turned_round(
@@ -409,14 +422,18 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
             )
         )
     records = (record_of(result), record_of(baseline))
-    different = recorded_difference(*records)
-    if different is not None:
-        said = [repr(record[different]) for record in records]
+    different = recorded_differences(*records)
+    if different:
+        first = different[0]
+        said = [repr(record[first]) for record in records]
+        others = different[1:]
+        also = f" (and {said_differences(others, records)})" if others else ""
         raise KappaFrameError(
-            f"the result was computed with {different} {said[0]:.200} and the baseline "
-            f"with {different} {said[1]:.200}; their coefficients do not measure the same "
-            f"thing. Compute both with the same {arg(different)}.",
-            option=different,
+            f"the result was computed with {first} {said[0]:.200} and the baseline "
+            f"with {first} {said[1]:.200}{also}; their coefficients do not measure the same "
+            f"thing. Compute both with the same "
+            f"{', '.join(arg(k) for k in different)}.",
+            option=first,
         )
     keys = new_layout.keys
     new_frame.load([*new_names, *(["state"] if "state" in new_frame.columns() else [])])

@@ -30,7 +30,7 @@ from .._stats.bootstrap import check_bootstrap
 from .._stats.compare import difference, joint_patterns, paired_bootstrap, paired_delta
 from .._types import CompareMethod, Duplicates
 from .assemble import key_columns
-from .baseline import check_turned_round, record_of, recorded_difference
+from .baseline import check_turned_round, record_of, recorded_differences, said_differences
 from .many_common import prepare_ratings
 from .options import check_level, check_settings
 from .settings.bind import declared
@@ -433,13 +433,15 @@ def _same_results(one: _Result, two: _Result) -> None:
             "grouped alike.",
             option="second",
         )
-    key = recorded_difference(one.record, two.record)
-    if key is not None:
+    different = recorded_differences(one.record, two.record)
+    if different:
+        key, others = different[0], different[1:]
         shown1, shown2 = repr(one.record[key]), repr(two.record[key])
+        also = f" (and {said_differences(others, (one.record, two.record))})" if others else ""
         raise KappaFrameError(
             f"first was computed with {key} {shown1:.200} and second with {key} "
-            f"{shown2:.200}; their coefficients do not measure the same thing. "
-            f"Compute both with the same {arg(key)}.",
+            f"{shown2:.200}{also}; their coefficients do not measure the same thing. "
+            f"Compute both with the same {', '.join(arg(k) for k in different)}.",
             option=key,
         )
 

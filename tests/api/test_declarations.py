@@ -321,6 +321,57 @@ def test_binding_costs_no_more_than_the_call_it_guards(tmp_path: Path) -> None:
 def test_the_gate_compares_every_option_declared_to_match() -> None:
     from kappaframe._cli.baseline import SAME_SETTINGS
 
-    must = {p.name: p.flag for p in PARAMS if p.match}
+    must = {p.name: p.flag for p in PARAMS if p.match and p.flag}
     assert all(p.record for p in PARAMS if p.match)  # what the gate compares is recorded
     assert must.items() <= SAME_SETTINGS.items()
+
+
+# ----------------------------------------------------------- what results record
+
+
+def _long_with_a_second_rating() -> Any:
+    import pandas as pd
+
+    team = kf.datasets.labeling_team()
+    long = team.melt(id_vars=["item"], value_vars=["ana", "ben", "cai"], var_name="r")
+    extra = long.iloc[:5].assign(value=long["value"].iloc[5:10].to_numpy())
+    return pd.concat([long, extra], ignore_index=True)
+
+
+def test_a_result_records_every_option_declared_to_match() -> None:
+    team = kf.datasets.labeling_team()
+    res = kf.pairwise(team, ["ana", "ben"], ci=0.95, population=5000)
+    record = res.attrs["kappaframe"]
+    for p in PARAMS:
+        if p.match and p.name in inspect.signature(kf.pairwise).parameters:
+            assert p.name in record, p.name
+    assert record["population"] == 5000 and record["duplicates"] == "raise"
+
+
+@pytest.mark.parametrize("gate", ["against_baseline", "compare"])
+def test_results_made_otherwise_are_refused_naming_each_difference(gate: str) -> None:
+    ratings = _long_with_a_second_rating()
+    long = {"item": "item", "rater": "r", "label": "value", "ci": 0.95}
+    first = kf.pairwise(ratings, duplicates="first", **long)
+    last = kf.pairwise(ratings, duplicates="last", population=10_000, **long)
+    with pytest.raises(kf.KappaFrameError) as refused:
+        if gate == "compare":
+            kf.compare(first, last)
+        else:
+            kf.against_baseline(last, baseline=first, max_drop=0.1)
+    message = str(refused.value)
+    assert refused.value.option == "duplicates"
+    assert "'first'" in message and "'last'" in message
+    assert "population" in message and "10000" in message
+
+
+def test_overall_at_another_level_is_not_compared() -> None:
+    team = kf.datasets.labeling_team()
+    grades = team.assign(**{r: team[r].cat.codes for r in ["ana", "ben", "cai"]})
+    nominal = kf.overall(grades, ["ana", "ben", "cai"], method="krippendorff", ci=0.95)
+    ordinal = kf.overall(
+        grades, ["ana", "ben", "cai"], method="krippendorff", level="ordinal", ci=0.95
+    )
+    with pytest.raises(kf.KappaFrameError, match="level") as refused:
+        kf.against_baseline(ordinal, baseline=nominal, max_drop=0.1)
+    assert refused.value.option == "level"

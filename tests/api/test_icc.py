@@ -546,10 +546,11 @@ def test_icc_unchanged_by_row_order_shift_and_scale(
     data = frame_of(columns)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
-        want = kf.icc(data)
+        raters = list(data.columns)  # named: a few items scored all differently look like ids
+        want = kf.icc(data, raters)
         order = list(range(len(data)))
         random.shuffle(order)
-        moved = kf.icc(data.iloc[order] * scale + shift)
+        moved = kf.icc(data.iloc[order] * scale + shift, raters)
     np.testing.assert_allclose(moved["icc"], want["icc"], rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(moved["f"], want["f"], rtol=1e-7, atol=1e-9)
 
@@ -560,9 +561,10 @@ def test_kendall_w_bounds_and_monotone_invariance(columns: list[list[int]]) -> N
     data = frame_of(columns)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
-        w = kf.kendall_w(data)["w"].iloc[0]
+        raters = list(data.columns)  # named: a few items scored all differently look like ids
+        w = kf.kendall_w(data, raters)["w"].iloc[0]
         # A strictly increasing transform of each rater's scores keeps every rank.
-        bent = kf.kendall_w(np.exp(data / 3) * 2 - 5)["w"].iloc[0]
+        bent = kf.kendall_w(np.exp(data / 3) * 2 - 5, raters)["w"].iloc[0]
     if np.isnan(w):
         assert np.isnan(bent)
         return
@@ -579,8 +581,10 @@ def test_icc_of_groups_is_icc_of_each_group(a: list[list[int]], b: list[list[int
     both = pd.concat([first.assign(g="a"), second.assign(g="b")], ignore_index=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
-        grouped = kf.icc(both, by="g")
-        alone = pd.concat([kf.icc(first), kf.icc(second)], ignore_index=True)
+        # The raters named: a few items scored all differently may look like ids.
+        raters = list(first.columns)
+        grouped = kf.icc(both, raters, by="g")
+        alone = pd.concat([kf.icc(first, raters), kf.icc(second, raters)], ignore_index=True)
     cols = ["icc", "f", "p_value", "ci_low", "ci_high"]
     np.testing.assert_allclose(grouped[cols], alone[cols], rtol=1e-12, atol=1e-14)
 

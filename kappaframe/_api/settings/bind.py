@@ -6,6 +6,10 @@ signature's order, before the body opens any source: a bad option is refused nam
 option even when the data cannot be read. The rules that join several options (``n_boot``
 only with ``ci_method="bootstrap"``) stay in the body, where they also run before any read.
 The binding costs microseconds per call, never anything per row or batch.
+
+A pandas result of ``pairwise`` or ``overall`` records, in its ``attrs``, the options
+declared ``match`` with the values of the call (the defaults included), so that the gate
+(``against_baseline``, ``compare`` of two results) refuses two results made otherwise.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import types
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..._schema import MARK
 from .constraints import ANY
 from .params import Param, declaration
 
@@ -46,7 +51,11 @@ def declared(func: F) -> F:
         for name, param in params.items()
         if param.constraint is not ANY
     )
+    matched = tuple(
+        (name, signature.parameters[name].default) for name, p in params.items() if p.match
+    )
     bind = signature.bind
+    record = _record
 
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -58,7 +67,10 @@ def declared(func: F) -> F:
                 value = arguments[name]
                 if value is not default:
                     rule.check(name, value)
-        return func(*args, **kwargs)
+        result = func(*args, **kwargs)
+        if matched:
+            record(result, matched, arguments)
+        return result
 
     # The wrapper lives in the module of the function it wraps (its globals), so that
     # doctest finds the function's examples there; its body reads only its closure.
@@ -68,3 +80,30 @@ def declared(func: F) -> F:
     functools.update_wrapper(wrapper, func)
     setattr(wrapper, ATTRIBUTE, params)
     return wrapper  # type: ignore[return-value]
+
+
+#: The kinds of result the gate compares; their records gain the options declared ``match``.
+RECORDED_KINDS = ("pairwise", "overall")
+
+
+def _record(result: Any, matched: tuple[tuple[str, Any], ...], arguments: dict[str, Any]) -> None:
+    """Add the call's ``match`` options to a pandas result's record (what is not there yet)."""
+    attrs = getattr(result, "attrs", None)
+    mark = attrs.get(MARK) if isinstance(attrs, dict) else None
+    if not isinstance(mark, dict) or mark.get("kind") not in RECORDED_KINDS:
+        return
+    for name, default in matched:
+        if name not in mark:
+            mark[name] = _json(arguments.get(name, default))
+
+
+def _json(value: Any) -> Any:
+    """An option's value as a record holds it (JSON: tuples and other sequences are lists)."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_json(v) for v in value]
+    item = getattr(value, "item", None)  # a NumPy scalar
+    if callable(item) and getattr(value, "ndim", None) == 0:
+        return _json(item())
+    return repr(value)

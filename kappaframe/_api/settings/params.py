@@ -447,7 +447,13 @@ PARAMS: tuple[Param, ...] = (
         where=("benchmark",),
     ),
     Param(
-        "level", _choices(Level), "the labels' level of measurement", "nominal", where=("overall",)
+        "level",
+        _choices(Level),
+        "the labels' level of measurement",
+        "nominal",
+        record=True,
+        match=True,
+        where=("overall",),
     ),
     Param(
         "method",
