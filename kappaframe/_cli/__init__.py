@@ -1,6 +1,11 @@
 """The command line's jobs; ``kappaframe.cli.main`` parses the flags and dispatches here.
 
-- ``.parser``: the flags (``build_parser``) and their value checks.
+- ``.parser``: ``build_parser``: each subcommand's flags (``.demo_flags``,
+  ``.report_flags``, ``.items_flags``, ``.plan_flags``: one module each, listed in
+  ``parser.COMMANDS``) and the groups they share (``.groups``).
+- ``.flags``: a flag made from its option's declaration (``add_option``), and the readers
+  of flag values.
+- ``.bind``: the flags' values checked by their declarations, and turned into keywords.
 - ``.report``: ``kappaframe report``: flags in, ``kf.pairwise`` / ``kf.overall`` /
   ``kf.raters`` calls out, and the ``--fail-under`` gate.
 - ``.items``: ``kappaframe items``: flags in, ``kf.items`` out: the items table or the

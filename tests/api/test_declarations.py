@@ -21,8 +21,15 @@ import pytest
 
 import kappaframe as kf
 from kappaframe._api.settings.bind import declarations
-from kappaframe._api.settings.constraints import OneOf
-from kappaframe._api.settings.params import PARAMS, REQUIRED, Param, declaration
+from kappaframe._api.settings.constraints import Flag, OneOf
+from kappaframe._api.settings.params import (
+    PARAMS,
+    REQUIRED,
+    Param,
+    declaration,
+    declarations_of,
+)
+from kappaframe._cli.bind import COMMAND_FUNCTION
 from kappaframe._cli.parser import build_parser
 
 
@@ -182,6 +189,72 @@ def test_every_option_flag_of_the_command_line_is_declared() -> None:
     # The flags the command line has for options of the plan and items commands that
     # feed their own subcommand (they are declared where a callable takes them).
     assert undeclared == []
+
+
+SUBCOMMANDS = next(
+    a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+).choices
+#: Each subcommand's flags that set an option of the function it calls, with that function.
+OPTION_FLAGS = [
+    (command, where, action)
+    for command, where in COMMAND_FUNCTION.items()
+    for action in SUBCOMMANDS[command]._actions
+    if action.dest not in OWN_FLAGS and any(p.flag for p in declarations_of(action.dest))
+]
+
+
+def test_the_subcommands_have_option_flags() -> None:
+    assert {c for c, _, _ in OPTION_FLAGS} == {"report", "items", "plan"}
+    assert len(OPTION_FLAGS) >= 70
+
+
+@pytest.mark.parametrize(
+    ("command", "where", "action"),
+    OPTION_FLAGS,
+    ids=[f"{c}-{a.dest}" for c, _, a in OPTION_FLAGS],
+)
+def test_an_option_flag_is_made_from_its_declaration(
+    command: str, where: str, action: argparse.Action
+) -> None:
+    param = declaration(where, action.dest)
+    assert action.option_strings[0] == param.flag
+    assert action.help == param.help_for(where) and action.help
+    assert action.default == (None if param.default is REQUIRED else param.default)
+    assert action.choices == (list(param.choices) if param.choices else None)
+    if isinstance(param.constraint, Flag):
+        assert action.nargs == 0
+    else:
+        assert action.metavar == param.metavar
+
+
+@pytest.mark.parametrize("command", list(COMMAND_FUNCTION))
+def test_every_flagged_option_of_a_subcommands_function_has_its_flag(command: str) -> None:
+    func = CALLABLES[COMMAND_FUNCTION[command]]
+    flagged = {n for n, p in declarations(func).items() if p.flag is not None}
+    offered = {a.dest for c, _, a in OPTION_FLAGS if c == command}
+    assert flagged <= offered
+
+
+def test_a_flag_has_help_and_a_subcommands_wording_names_its_function() -> None:
+    assert [p.name for p in FLAGGED if not p.help] == []
+    served = set(COMMAND_FUNCTION.values())
+    assert {c for p in PARAMS for c, _ in p.help_in} <= served
+    assert all(p.flag for p in PARAMS if p.help or p.help_in or p.metavar or p.cli_type)
+
+
+def test_a_declared_reader_is_one_the_command_line_has() -> None:
+    from kappaframe._cli.flags import READERS
+
+    named = {p.cli_type for p in PARAMS if p.cli_type is not None}
+    assert named <= set(READERS)
+
+
+def test_an_option_without_a_flag_gets_none() -> None:
+    from kappaframe._cli.flags import add_option
+
+    parser = argparse.ArgumentParser()
+    with pytest.raises(LookupError, match=r"heatmap\(stat=\.\.\.\) is declared without"):
+        add_option(parser, "stat", "heatmap")
 
 
 # ----------------------------------------------------------- refusals before any read

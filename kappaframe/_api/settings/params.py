@@ -107,11 +107,29 @@ class Param:
     #: serves; ``None``: every callable with a parameter of this name that no other
     #: declaration claims.
     where: tuple[str, ...] | None = None
+    #: The flag's help (``kappaframe report --help``).
+    help: str | None = None
+    #: The flag's help in a subcommand that reads it otherwise, by the callable the
+    #: subcommand calls: ``(("items", "seed of --ties random"),)``.
+    help_in: tuple[tuple[str, str], ...] = ()
+    #: The flag's placeholder in the help (``--ci LEVEL``).
+    metavar: str | None = None
+    #: How many values the flag takes where the constraint does not say (``"+"``); a list
+    #: of columns, names or labels takes one or more.
+    nargs: str | None = None
+    #: How the command line reads the flag's text where the constraint does not say (a
+    #: whole number, a number) or says more (a level in (0, 1)): a reader that
+    #: ``kappaframe._cli.flags`` names (``"int"``, ``"float"``, ``"number"``, ``"level"``).
+    cli_type: str | None = None
 
     @property
     def choices(self) -> tuple[Any, ...]:
         """The values allowed, where the option takes one of a list."""
         return self.constraint.choices
+
+    def help_for(self, callable_name: str) -> str | None:
+        """The flag's help in the subcommand that calls ``callable_name``."""
+        return dict(self.help_in).get(callable_name, self.help)
 
 
 def _choices(literal: Any, *, none: bool = False) -> OneOf:
@@ -169,6 +187,11 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--raters",
         record=True,
+        help=(
+            "wide: the rater columns (default: every column not in --by); long: the "
+            "rater ids to keep"
+        ),
+        metavar="NAME",
     ),
     Param(
         "raters",
@@ -185,12 +208,50 @@ PARAMS: tuple[Param, ...] = (
         ("rater_a", "rater_b"),
         where=("Counts.from_table",),
     ),
-    Param("item", Column(), "long layout: the item id column", None, flag="--item", record=True),
-    Param("rater", Column(), "long layout: the rater id column", None, flag="--rater", record=True),
-    Param("label", Column(), "long layout: the label column", None, flag="--label", record=True),
+    Param(
+        "item",
+        Column(),
+        "long layout: the item id column",
+        None,
+        flag="--item",
+        record=True,
+        help="long layout: the item id column",
+        metavar="COL",
+    ),
+    Param(
+        "rater",
+        Column(),
+        "long layout: the rater id column",
+        None,
+        flag="--rater",
+        record=True,
+        help="long layout: the rater id column",
+        metavar="COL",
+    ),
+    Param(
+        "label",
+        Column(),
+        "long layout: the label column",
+        None,
+        flag="--label",
+        record=True,
+        help="long layout: the label column",
+        metavar="COL",
+    ),
     Param("value", Column(), "long layout: the score column", None),
     Param("value", Text(none=True), "the result column drawn", None, where=("trend_plot",)),
-    Param("by", Columns(), "group columns", None, flag="--by", record=True, match=True),
+    Param(
+        "by",
+        Columns(),
+        "group columns",
+        None,
+        flag="--by",
+        record=True,
+        match=True,
+        help="group columns",
+        help_in=(("sample_size", "pilot: group columns"),),
+        metavar="COL",
+    ),
     Param(
         "categories",
         Labels(),
@@ -199,6 +260,12 @@ PARAMS: tuple[Param, ...] = (
         flag="--categories",
         record=True,
         match=True,
+        help="all labels in order (needed for weights when labels are words)",
+        help_in=(
+            ("items", "all labels in order (the first-category tie rule follows it)"),
+            ("sample_size", "pilot: the categories, in order"),
+        ),
+        metavar="LABEL",
     ),
     Param(
         "duplicates",
@@ -208,6 +275,7 @@ PARAMS: tuple[Param, ...] = (
         flag="--duplicates",
         record=True,
         match=True,
+        help="long layout: a rater who rated an item twice (default: error)",
     ),
     Param(
         "reference",
@@ -216,6 +284,17 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--reference",
         record=True,
+        help="compare every rater with this column only",
+        help_in=(
+            (
+                "items",
+                (
+                    "the rater (column, or rater id) holding the gold labels: left out of the "
+                    "consensus; adds reference_label and correct"
+                ),
+            ),
+        ),
+        metavar="COL",
     ),
     Param(
         "min_overlap",
@@ -224,6 +303,9 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--min-overlap",
         record=True,
+        help="long layout with many raters: only pairs that co-rated at least N items",
+        metavar="N",
+        cli_type="int",
     ),
     Param(
         "time",
@@ -232,6 +314,8 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--time",
         record=True,
+        help="the date or datetime column (ISO 8601 text in CSV)",
+        metavar="COL",
     ),
     Param(
         "every",
@@ -240,6 +324,8 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--every",
         record=True,
+        help="a window starts every DURATION: 2h, 1d, 1w (from Monday), 1mo, 1q, 1y",
+        metavar="DURATION",
     ),
     Param(
         "period",
@@ -248,6 +334,8 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--period",
         record=True,
+        help="a window lasts DURATION (default --every); longer gives rolling windows",
+        metavar="DURATION",
     ),
     Param(
         "offset",
@@ -256,6 +344,8 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--offset",
         record=True,
+        help="shift the window starts, e.g. 6h or -1d",
+        metavar="DURATION",
     ),
     Param(
         "closed",
@@ -264,6 +354,7 @@ PARAMS: tuple[Param, ...] = (
         "left",
         flag="--closed",
         record=True,
+        help="which bounds a window holds (default left)",
     ),
     Param(
         "multi_sep",
@@ -273,6 +364,11 @@ PARAMS: tuple[Param, ...] = (
         flag="--multi-sep",
         record=True,
         match=True,
+        help=(
+            'the separator between the labels of one cell, e.g. "|" ("a|b"); a text cell '
+            "is never split without it (Parquet list columns need none)"
+        ),
+        metavar="SEP",
     ),
     Param("layout", _choices(Layout), "what the rows are: ratings, counts or a table", "ratings"),
     # -- weighting and interpretation ---------------------------------------------------
@@ -288,6 +384,10 @@ PARAMS: tuple[Param, ...] = (
         flag="--weights",
         record=True,
         match=True,
+        help=(
+            "weighted kappa: linear, quadratic, or Gwet's ordinal, radical, ratio, "
+            "circular, bipolar (irrCAC's definitions)"
+        ),
     ),
     Param("agreement_weights", ANY, "agreement weights (Gwet's form)", None),
     Param(
@@ -297,6 +397,7 @@ PARAMS: tuple[Param, ...] = (
         "landis_koch",
         flag="--scale",
         record=True,
+        help="interpretation bands",
     ),
     Param(
         "scale",
@@ -312,6 +413,12 @@ PARAMS: tuple[Param, ...] = (
         MIN_ITEMS,
         flag="--min-items",
         record=True,
+        help=(
+            "below N items (n) the interpretation is 'too few items', not a band; kappa "
+            "is unchanged (default 10; 0 gives every row its band)"
+        ),
+        metavar="N",
+        cli_type="int",
     ),
     Param("stat", _choices(Stat), "the statistic in the cells", "kappa"),
     Param(
@@ -322,6 +429,10 @@ PARAMS: tuple[Param, ...] = (
         flag="--distance",
         record=True,
         match=True,
+        help=(
+            "with --overall krippendorff: Krippendorff's alpha with the MASI or Jaccard "
+            "distance between two raters' sets"
+        ),
     ),
     # -- inference ------------------------------------------------------------------------
     Param(
@@ -331,6 +442,9 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--ci",
         record=True,
+        help="confidence level, e.g. 0.95: adds se, se0, ci_low, ci_high, z, p_value",
+        metavar="LEVEL",
+        cli_type="level",
     ),
     Param(
         "ci",
@@ -353,6 +467,10 @@ PARAMS: tuple[Param, ...] = (
         "analytic",
         flag="--ci-method",
         record=True,
+        help=(
+            "the interval and se of --ci (pairs and --overall): large-sample (analytic, "
+            "default) or the percentile bootstrap over items; with --ci"
+        ),
     ),
     Param(
         "n_boot",
@@ -361,9 +479,33 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--n-boot",
         record=True,
+        help="bootstrap replicates (default 1000); with --ci-method bootstrap",
+        metavar="N",
+        cli_type="int",
     ),
-    Param("seed", _SEED, "seed of the random draws", None, flag="--seed", record=True),
-    Param("seed", Number(integer=True), "seed of the simulation", 0, where=("sample_size",)),
+    Param(
+        "seed",
+        _SEED,
+        "seed of the random draws",
+        None,
+        flag="--seed",
+        record=True,
+        help=("seed of the bootstrap: the same intervals on every run; with --ci-method bootstrap"),
+        help_in=(("items", "seed of --ties random"),),
+        metavar="N",
+        cli_type="int",
+    ),
+    Param(
+        "seed",
+        Number(integer=True),
+        "seed of the simulation",
+        0,
+        where=("sample_size",),
+        flag="--seed",
+        help="seed of the simulation (more than 5 categories or 6 raters)",
+        metavar="N",
+        cli_type="whole",
+    ),
     Param(
         "alternative",
         _choices(Alternative),
@@ -371,6 +513,10 @@ PARAMS: tuple[Param, ...] = (
         "two-sided",
         flag="--alternative",
         record=True,
+        help=(
+            "what p_value tests a zero coefficient against (default two-sided; irrCAC "
+            "prints greater); with --ci"
+        ),
     ),
     Param(
         "alternative",
@@ -379,6 +525,7 @@ PARAMS: tuple[Param, ...] = (
         "greater",
         flag="--alternative",
         where=("sample_size",),
+        help="power: one-sided (greater, default) or two-sided as kappaSize",
     ),
     Param(
         "ci_dist",
@@ -387,6 +534,10 @@ PARAMS: tuple[Param, ...] = (
         "normal",
         flag="--ci-dist",
         record=True,
+        help=(
+            "interval quantile: normal (default) or Student's t with n - 1 degrees of "
+            "freedom, as irrCAC prints; with --ci"
+        ),
     ),
     Param(
         "population",
@@ -396,6 +547,12 @@ PARAMS: tuple[Param, ...] = (
         flag="--population",
         record=True,
         match=True,
+        help=(
+            "items in the population the rated items come from: variances times 1 - n/N "
+            "(finite-population correction); with --ci"
+        ),
+        metavar="N",
+        cli_type="float",
     ),
     Param(
         "benchmark",
@@ -404,6 +561,11 @@ PARAMS: tuple[Param, ...] = (
         "point",
         flag="--benchmark",
         record=True,
+        help=(
+            "interpretation: the band the estimate is in (point, default), or Gwet's "
+            "probabilistic benchmark, the highest band reached with the --ci "
+            "probability; adds interpretation_p"
+        ),
     ),
     Param(
         "z_from",
@@ -412,6 +574,10 @@ PARAMS: tuple[Param, ...] = (
         "se0",
         flag="--z-from",
         record=True,
+        help=(
+            "what z and p_value of --overall divide by: se0, the null standard error "
+            "(default; Fleiss, Nee & Landis) or se, as irrCAC does; with --ci"
+        ),
     ),
     Param(
         "ddof",
@@ -421,6 +587,11 @@ PARAMS: tuple[Param, ...] = (
         flag="--ddof",
         record=True,
         match=True,
+        help=(
+            "--overall's variances divide the sum of squares by n (n - ddof): 1 "
+            "(default; irrCAC's raw-data functions) or 0 (irrCAC's *.table functions); "
+            "with --ci"
+        ),
     ),
     Param(
         "alpha_centre",
@@ -430,6 +601,11 @@ PARAMS: tuple[Param, ...] = (
         flag="--alpha-centre",
         record=True,
         match=True,
+        help=(
+            "Krippendorff's alpha standard error (--overall krippendorff): each item "
+            "centred on p_a_prime (default; Gwet's irrCAC >= 1.2) or p_a (CRAN irrCAC "
+            "1.0, irrCAC for Python); with --ci"
+        ),
     ),
     Param(
         "stats",
@@ -438,6 +614,9 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--stats",
         record=True,
+        help='extra coefficients per pair, or "all"',
+        metavar="NAME",
+        nargs="+",
     ),
     Param(
         "level",
@@ -498,6 +677,7 @@ PARAMS: tuple[Param, ...] = (
         "majority",
         flag="--consensus",
         record=True,
+        help="majority vote (default) or Dawid-Skene's model of each rater's confusion",
     ),
     Param(
         "ties",
@@ -506,6 +686,10 @@ PARAMS: tuple[Param, ...] = (
         "missing",
         flag="--ties",
         record=True,
+        help=(
+            "a tie for the consensus: no label (missing, default), the first category in "
+            "order, or a random one (with --seed)"
+        ),
     ),
     Param(
         "max_iter",
@@ -514,6 +698,8 @@ PARAMS: tuple[Param, ...] = (
         100,
         flag="--max-iter",
         record=True,
+        help="dawid-skene: the most iterations (default 100)",
+        metavar="N",
     ),
     Param(
         "tol",
@@ -522,6 +708,8 @@ PARAMS: tuple[Param, ...] = (
         1e-7,
         flag="--tol",
         record=True,
+        help="dawid-skene: stop when no posterior moves by more (default 1e-7)",
+        metavar="X",
     ),
     Param(
         "disagreements",
@@ -530,6 +718,7 @@ PARAMS: tuple[Param, ...] = (
         False,
         flag="--disagreements",
         record=True,
+        help=("the queue: only the items whose raters do not all agree, most contested first"),
     ),
     Param(
         "min_p",
@@ -538,6 +727,9 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--min-p",
         record=True,
+        help="the queue: only the items whose p_i is below X",
+        metavar="X",
+        cli_type="share",
     ),
     Param(
         "max_support",
@@ -546,6 +738,9 @@ PARAMS: tuple[Param, ...] = (
         None,
         flag="--max-support",
         record=True,
+        help="the queue: only the items whose consensus has at most this share X",
+        metavar="X",
+        cli_type="share",
     ),
     Param(
         "labels",
@@ -555,6 +750,7 @@ PARAMS: tuple[Param, ...] = (
         flag="--labels",
         record=True,
         where=("items",),
+        help="one column per rater with their label (default: in the queue only)",
     ),
     # -- arrays ---------------------------------------------------------------------------
     Param("y1", ANY, "the first rater's labels", REQUIRED),
@@ -573,13 +769,33 @@ PARAMS: tuple[Param, ...] = (
     Param("second", ANY, "the second coefficient: a pair or a result", None),
     # -- the gate -------------------------------------------------------------------------
     Param("result", ANY, "this run's result", REQUIRED),
-    Param("baseline", ANY, "an earlier run's result", REQUIRED, flag="--baseline"),
+    Param(
+        "baseline",
+        ANY,
+        "an earlier run's result",
+        REQUIRED,
+        flag="--baseline",
+        help=(
+            "the table an earlier run wrote with --ci and --output (csv, tsv, json, "
+            "jsonl, parquet; the .overall table to gate --overall) or stored counts; "
+            "needs --ci and --max-drop; adds baseline, change, change_low, change_high, "
+            "state"
+        ),
+        metavar="OLD",
+    ),
     Param(
         "max_drop",
         Checked(check_max_drop, bad=(-0.1, 2, "0.1")),
         "the largest drop that does not matter",
         REQUIRED,
         flag="--max-drop",
+        help=(
+            "with --baseline: the largest drop that does not matter, in [0, 2); exit 1 "
+            "when some row's change interval lies wholly below -D, 3 when some straddles "
+            "it"
+        ),
+        metavar="D",
+        cli_type="drop",
     ),
     Param("coeff", Number(), "the coefficient", REQUIRED),
     Param("se", Number(low=0), "its standard error", REQUIRED),
@@ -592,7 +808,19 @@ PARAMS: tuple[Param, ...] = (
         "counts as shares of rows, columns or all",
         None,
     ),
-    Param("fail_under", Number(none=True), "mark cells below this bar", None, flag="--fail-under"),
+    Param(
+        "fail_under",
+        Number(none=True),
+        "mark cells below this bar",
+        None,
+        flag="--fail-under",
+        help=(
+            "exit 1 when some row's --fail-on value is below X, a number in [-1, 1] (any "
+            "finite number for --fail-on n or z); rows with no value do not count"
+        ),
+        metavar="X",
+        cli_type="bar",
+    ),
     Param("annotate", Flag(), "write the value in each cell", True),
     Param("show_n", Flag(), "write the shared items in each cell", False),
     Param("triangle", _choices(Triangle, none=True), "draw one triangle only", None),
@@ -604,15 +832,46 @@ PARAMS: tuple[Param, ...] = (
     Param("thresholds", ANY, "the thresholds (default every distinct score)", None),
     Param("pos_label", ANY, "the positive class", None),
     # -- sample size ----------------------------------------------------------------------
-    Param("kappa0", Number(none=True), "kappa under the null", None, flag="--kappa0"),
-    Param("kappa1", Number(none=True), "kappa to detect", None, flag="--kappa1"),
-    Param("props", ANY, "the categories' expected shares", None, flag="--props"),
+    Param(
+        "kappa0",
+        Number(none=True),
+        "kappa under the null",
+        None,
+        flag="--kappa0",
+        help=("power: the kappa to reject; interval: the anticipated kappa (a pilot gives it)"),
+        metavar="K",
+        cli_type="number",
+    ),
+    Param(
+        "kappa1",
+        Number(none=True),
+        "kappa to detect",
+        None,
+        flag="--kappa1",
+        help="power: the kappa to detect, above --kappa0 (a pilot gives it)",
+        metavar="K",
+        cli_type="number",
+    ),
+    Param(
+        "props",
+        ANY,
+        "the categories' expected shares",
+        None,
+        flag="--props",
+        help="the share of each category, summing to 1 (a pilot gives them)",
+        metavar="P",
+        nargs="+",
+        cli_type="number",
+    ),
     Param(
         "n_raters",
         Number(none=True),
         "raters per item",
         None,
         flag="--n-raters",
+        help="raters per item (default: the pilot's raters, or 2)",
+        metavar="M",
+        cli_type="whole",
     ),
     Param(
         "alpha",
@@ -620,6 +879,9 @@ PARAMS: tuple[Param, ...] = (
         "the test's significance level",
         0.05,
         flag="--alpha",
+        help="level of the test (0.05)",
+        metavar="A",
+        cli_type="number",
     ),
     Param(
         "power",
@@ -627,6 +889,9 @@ PARAMS: tuple[Param, ...] = (
         "the test's power",
         0.8,
         flag="--power",
+        help="power: its chance (0.8)",
+        metavar="P",
+        cli_type="number",
     ),
     Param(
         "width",
@@ -634,10 +899,40 @@ PARAMS: tuple[Param, ...] = (
         "the interval's full width",
         None,
         flag="--width",
+        help="interval: its full width around --kappa0",
+        metavar="W",
+        cli_type="number",
     ),
-    Param("lower", Number(none=True), "the interval's lower limit", None, flag="--lower"),
-    Param("upper", Number(none=True), "the interval's upper limit", None, flag="--upper"),
-    Param("n_items", Number(none=True), "items available", None, flag="--n-items"),
+    Param(
+        "lower",
+        Number(none=True),
+        "the interval's lower limit",
+        None,
+        flag="--lower",
+        help="interval: its lower limit",
+        metavar="K",
+        cli_type="number",
+    ),
+    Param(
+        "upper",
+        Number(none=True),
+        "the interval's upper limit",
+        None,
+        flag="--upper",
+        help="interval: its upper limit",
+        metavar="K",
+        cli_type="number",
+    ),
+    Param(
+        "n_items",
+        Number(none=True),
+        "items available",
+        None,
+        flag="--n-items",
+        help="the other way round: the expected lower limit N items give around --kappa0",
+        metavar="N",
+        cli_type="whole",
+    ),
     # -- files and records ----------------------------------------------------------------
     Param("source", ANY, "files, a directory, a glob or a file object", REQUIRED),
     Param("format", Text(none=True), "the files' format (default from the suffix)", None),
@@ -651,7 +946,20 @@ PARAMS: tuple[Param, ...] = (
     Param("progress", Flag(none=True), "a progress bar while digesting", False),
     Param("path", ANY, "an annotation tool's export", REQUIRED),
     Param("tool", _choices(AnnotationTool, none=True), "the tool that wrote it", None),
-    Param("fields", Columns(), "the annotation fields read", None, flag="--fields", record=True),
+    Param(
+        "fields",
+        Columns(),
+        "the annotation fields read",
+        None,
+        flag="--fields",
+        record=True,
+        help=(
+            "an annotation tool's export: the choice fields to read (Label Studio's "
+            "control tag names; default: every field, a field that is not a choice is an "
+            "error; Label Studio's JSON-MIN export needs them named)"
+        ),
+        metavar="NAME",
+    ),
     Param("multiple", Flag(none=True), "a field holds several labels", None),
     Param("predictions", Flag(), "read model predictions too", False),
     # -- stored counts --------------------------------------------------------------------
