@@ -61,6 +61,8 @@ BaselineState = Literal["ok", "inconclusive", "dropped", "new", "missing", "unde
 SizeAlternative = Literal["greater", "two-sided"]
 #: ``sample_size``: kappaSize's closed form where it has one, else a simulation; or either.
 SizeMethod = Literal["auto", "goodness-of-fit", "simulation"]
+#: The kind of frame a result is rendered as (the input's: pandas, polars, LazyFrame, Dask).
+ResultKind = Literal["pandas", "polars", "lazy", "dask"]
 #: Which bounds of a time window hold the times on them (polars' ``closed``).
 Closed = Literal["left", "right", "both", "none"]
 
@@ -85,6 +87,7 @@ __all__ = [
     "Level",
     "Method",
     "Normalization",
+    "ResultKind",
     "Scale",
     "ScaleName",
     "SizeAlternative",

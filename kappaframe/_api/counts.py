@@ -35,6 +35,7 @@ from .._errors import KappaFrameError, KappaFrameTypeError, missing_columns
 from .._frames.render import render
 from .._schema import CELL_COLUMNS, CELL_INDEX_COLUMNS, Column, Table, check_names
 from .._stats.scales import MIN_ITEMS
+from .._types import Alternative, Benchmark, CIDist, CIMethod, ResultKind, Stat
 from .assemble import matrix_table, tidy
 from .options import as_list, check_min_items, check_min_overlap, check_pair_options, check_stat
 from .prepare import (
@@ -197,13 +198,13 @@ class Counts:
         min_overlap: int | None = None,
         stats: str | Sequence[str] | None = None,
         reference: Hashable | None = None,
-        ci_method: str = "analytic",
+        ci_method: CIMethod = "analytic",
         n_boot: int | None = None,
         seed: Any = None,
-        alternative: str = "two-sided",
-        ci_dist: str = "normal",
+        alternative: Alternative = "two-sided",
+        ci_dist: CIDist = "normal",
         population: float | None = None,
-        benchmark: str = "point",
+        benchmark: Benchmark = "point",
     ) -> Any:
         """Cohen's kappa of every pair (per group), as ``kappaframe.pairwise`` gives it.
 
@@ -238,7 +239,7 @@ class Counts:
 
     @declared
     def matrix(
-        self, *, stat: str = "kappa", weights: Any = None, min_overlap: int | None = None
+        self, *, stat: Stat = "kappa", weights: Any = None, min_overlap: int | None = None
     ) -> Any:
         """Return a square rater x rater frame of one statistic, as ``kappaframe.matrix``."""
         check_stat(stat)
@@ -545,7 +546,7 @@ class Counts:
         return cls(tables, pairs, names, labels, output=output, ci_refusal=ci_refusal)
 
     @classmethod
-    def from_prepared(cls, prep: Prepared, output: str = "pandas") -> Counts:
+    def from_prepared(cls, prep: Prepared, output: ResultKind = "pandas") -> Counts:
         """Count every pair (and each rater with themself) of a prepared input."""
         r = len(prep.raters)
         own = np.repeat(np.arange(r, dtype=np.intp), 2).reshape(-1, 2)

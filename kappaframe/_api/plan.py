@@ -29,6 +29,7 @@ from .._frames.kinds import adapt as input_adapter
 from .._frames.pandas import PandasFrame
 from .._frames.parts import PartReader
 from .._frames.windows import WindowedReader
+from .._types import ResultKind
 from .counts import Counts, combine
 from .options import as_list, check_columns, check_min_overlap
 from .prepare import (
@@ -80,9 +81,9 @@ def _adapted(data: Any) -> bool:
     return polars_frames is not None and isinstance(data, polars_frames.PolarsFrame)
 
 
-def output_of(frame: Frame | PartReader | EngineFrame) -> str:
+def output_of(frame: Frame | PartReader | EngineFrame) -> ResultKind:
     """The kind of frame results come back as: pandas, polars, lazy or dask."""
-    return str(getattr(frame, "output", "pandas"))
+    return cast(ResultKind, str(getattr(frame, "output", "pandas")))
 
 
 def prepare_input(
@@ -350,7 +351,7 @@ def count_parts(reader: PartReader, read: ReadSpec, *, min_raters: int = 2) -> C
             together=plan.together,
             compact=plan.compact,
         )
-        return summed if summed is not None else Counts.from_prepared(plan.first, reader.output)
+        return summed if summed is not None else Counts.from_prepared(plan.first, output_of(reader))
 
     try:
         counted = total()
@@ -475,7 +476,7 @@ def _prepared_part(
 def _unit_part(
     part: Any,
     wrap: Any,
-    output: str,
+    output: ResultKind,
     raters: list[Hashable],
     wanted: list[Hashable],
     long: bool,
@@ -495,7 +496,7 @@ def _unit_part(
 def _count_part(
     part: Any,
     wrap: Any,
-    output: str,
+    output: ResultKind,
     raters: list[Hashable],
     wanted: list[Hashable],
     long: bool,
@@ -513,7 +514,7 @@ def _count_part(
 def _item_part(
     part: Any,
     wrap: Any,
-    output: str,
+    output: ResultKind,
     raters: list[Hashable],
     wanted: list[Hashable],
     long: bool,

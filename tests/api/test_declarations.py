@@ -448,3 +448,38 @@ def test_overall_at_another_level_is_not_compared() -> None:
     with pytest.raises(kf.KappaFrameError, match="level") as refused:
         kf.against_baseline(ordinal, baseline=nominal, max_drop=0.1)
     assert refused.value.option == "level"
+
+
+def _literal_values(annotation: Any) -> set[Any] | None:
+    """The values of the Literals in an annotation (None when it names none)."""
+    import typing
+
+    if typing.get_origin(annotation) is typing.Literal:
+        return set(typing.get_args(annotation))
+    found: set[Any] | None = None
+    for arg in typing.get_args(annotation):
+        values = _literal_values(arg)
+        if values is not None:
+            found = (found or set()) | values
+    return found
+
+
+@pytest.mark.parametrize(("where", "name"), PARAMETERS, ids=[f"{w}-{n}" for w, n in PARAMETERS])
+def test_an_annotated_choice_list_is_the_declared_one(where: str, name: str) -> None:
+    import typing
+
+    func = inspect.unwrap(CALLABLES[where])
+    # Names imported for type checkers only stand for any type here.
+    checkers_only = {n: Any for n in ("ArrayLike", "Axes", "Figure", "Prepared", "FileScan")}
+    import pandas as pd
+
+    import kappaframe._types as types
+
+    local = {**vars(types), **checkers_only, "Counts": kf.Counts, "pd": pd, "np": np}
+    hints = typing.get_type_hints(func, localns=local)
+    param = declaration(where, name)
+    values = _literal_values(hints.get(name))
+    if isinstance(param.constraint, OneOf) and all(isinstance(c, str) for c in param.choices):
+        assert values == set(param.choices), f"{where}({name}: {hints.get(name)})"
+    elif values is not None and param.choices:
+        assert values <= set(param.choices)

@@ -46,6 +46,7 @@ from ..._types import (
     Layout,
     Level,
     Normalization,
+    ResultKind,
     SizeAlternative,
     SizeMethod,
     Stat,
@@ -967,7 +968,7 @@ PARAMS: tuple[Param, ...] = (
     Param("table", ANY, "a pair's K x K table or its long form", REQUIRED),
     Param("n_obs", ANY, "the items behind a table of shares", None),
     Param("prep", ANY, "prepared ratings", REQUIRED),
-    Param("output", OneOf(("pandas", "polars", "lazy", "dask")), "the kind of results", "pandas"),
+    Param("output", _choices(ResultKind), "the kind of results", "pandas"),
 )
 
 
