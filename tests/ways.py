@@ -335,6 +335,7 @@ def request_tmp(way: WayIn) -> Path:
 def command_flags(command: str) -> frozenset[str]:
     """The flags ``kappaframe <command> --help`` lists."""
     text = io.StringIO()
+    code: Any
     with contextlib.redirect_stdout(text):
         try:
             code = cli_main([command, "--help"])
