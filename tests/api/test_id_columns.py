@@ -2,9 +2,9 @@
 
 An integer column whose values are all distinct across rows is an item id whatever their
 order (sorted, shuffled, filtered with gaps) and however few the rows: taken as a rater
-by default it is refused alike by pandas, polars, a LazyFrame, a file path, a file read
-in batches (the ``way_in`` fixture) and the command line; named raters are taken as given,
-with the same numbers.
+by default it is refused alike by pandas, polars, a LazyFrame, a CSV, Parquet or JSON
+lines path, a file read in batches (the ``way_in`` fixture) and the command line; named
+raters are taken as given, with the same numbers.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _csv(df: pd.DataFrame, tmp_path: Path) -> str:
 
 
 #: The ways in (``tests/ways.py``) the rule is checked on.
-WAYS = ways("pandas", "polars", "polars_lazy", "csv_path", "scan_csv")
+WAYS = ways("pandas", "polars", "polars_lazy", "csv_path", "parquet_path", "jsonl_path", "scan_csv")
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "pairwise": kf.pairwise,
