@@ -1,4 +1,9 @@
-"""Constructor fixtures: each behaviour is written once and run on every backend."""
+"""Constructor fixtures: each behaviour is written once and run on every backend.
+
+``constructor`` makes a native frame from a dict; ``way_in`` pushes one pandas frame of
+ratings through any way in (``tests/ways.py``: frames, files, scans, engines, the command
+line) for the parity suites.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ import pandas as pd
 import pytest
 
 import kappaframe  # noqa: F401  (registers the accessors)
+
+from .ways import WayIn, push
 
 
 def _pandas(data: dict[str, Any]) -> pd.DataFrame:
@@ -50,6 +57,34 @@ def to_pandas(result: Any) -> pd.DataFrame:
 def native_type_matches(result: Any, frame: Any) -> bool:
     """Input type decides output type: pandas -> pandas, DataFrame -> DataFrame, lazy -> lazy."""
     return type(result) is type(frame)
+
+
+@pytest.fixture
+def way_in(request: pytest.FixtureRequest) -> Callable[..., WayIn]:
+    """``way_in(name, frame, raters=..., long=...)``: a pandas frame through a way in.
+
+    :func:`tests.ways.push` bound to the test (its ``tmp_path``, ``capsys`` and the Dask
+    and Spark fixtures); parametrize on names from :data:`tests.ways.WAYS_IN`.
+    """
+
+    def make(name: str, frame: pd.DataFrame, **spec: Any) -> WayIn:
+        return push(name, frame, request, **spec)
+
+    return make
+
+
+@pytest.fixture(scope="module")
+def dask_client() -> Iterator[Any]:
+    """One cheap in-process Dask cluster per module (the ``dask`` ways in)."""
+    pytest.importorskip("dask.dataframe")
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
 
 
 @pytest.fixture

@@ -2,8 +2,9 @@
 
 An integer column whose values are all distinct across rows is an item id whatever their
 order (sorted, shuffled, filtered with gaps) and however few the rows: taken as a rater
-by default it is refused alike by pandas, polars, a LazyFrame, a file path, a file read
-in batches and the command line; named raters are taken as given, with the same numbers.
+by default it is refused alike by pandas, polars, a LazyFrame, a CSV, Parquet or JSON
+lines path, a file read in batches (the ``way_in`` fixture) and the command line; named
+raters are taken as given, with the same numbers.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 
 import kappaframe as kf
 from tests.conftest import CONSTRUCTORS, to_pandas
+from tests.ways import WayIn, ways
 
 RATERS = ["alice", "bob", "carol"]
 
@@ -52,15 +54,8 @@ def _csv(df: pd.DataFrame, tmp_path: Path) -> str:
     return str(path)
 
 
-#: Each way in, from the pandas frame.
-WAYS: dict[str, Callable[[pd.DataFrame, Path], Any]] = {
-    **{
-        name: (lambda df, tmp, make=make: make(df.to_dict("list")))
-        for name, make in CONSTRUCTORS.items()
-    },
-    "csv_path": _csv,
-    "scan_batches": lambda df, tmp: kf.scan(_csv(df, tmp), batch_size=7),
-}
+#: The ways in (``tests/ways.py``) the rule is checked on.
+WAYS = ways("pandas", "polars", "polars_lazy", "csv_path", "parquet_path", "jsonl_path", "scan_csv")
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "pairwise": kf.pairwise,
@@ -75,20 +70,23 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
 }
 
 
-def _run(function: str, data: Any, **options: Any) -> pd.DataFrame:
-    result = to_pandas(FUNCTIONS[function](data, **options))  # a LazyFrame: when collected
+def _tidy(result: pd.DataFrame) -> pd.DataFrame:
     return result.reset_index() if result.index.name is not None else result  # matrix
+
+
+def _run(function: str, data: Any, **options: Any) -> pd.DataFrame:
+    return _tidy(to_pandas(FUNCTIONS[function](data, **options)))  # a LazyFrame: collected
 
 
 @pytest.mark.parametrize("function", list(FUNCTIONS))
 @pytest.mark.parametrize("ids", IDS)
-@pytest.mark.parametrize("way", list(WAYS))
+@pytest.mark.parametrize("way", WAYS)
 def test_an_id_column_is_refused_on_every_way_in(
-    way: str, ids: str, function: str, tmp_path: Path
+    way: str, ids: str, function: str, way_in: Callable[..., WayIn]
 ) -> None:
-    data = WAYS[way](_team(_ids(ids)), tmp_path)
+    through = way_in(way, _team(_ids(ids)))
     with pytest.raises(kf.KappaFrameError, match="'item_id'") as refused:
-        _run(function, data)
+        through(FUNCTIONS[function])  # a LazyFrame: when collected
     message = str(refused.value)
     assert "raters=[...]" in message
     assert "alice" not in message  # the raters are not blamed
@@ -96,13 +94,13 @@ def test_an_id_column_is_refused_on_every_way_in(
 
 @pytest.mark.parametrize("function", list(FUNCTIONS))
 @pytest.mark.parametrize("ids", ["shuffled", "small"])
-@pytest.mark.parametrize("way", list(WAYS))
+@pytest.mark.parametrize("way", WAYS)
 def test_named_raters_give_the_numbers_of_the_frame_without_ids(
-    way: str, ids: str, function: str, tmp_path: Path
+    way: str, ids: str, function: str, way_in: Callable[..., WayIn]
 ) -> None:
     team = _team(_ids(ids))
     want = _run(function, team[RATERS])  # the oracle: no id column at all
-    got = _run(function, WAYS[way](team, tmp_path), raters=RATERS)
+    got = _tidy(way_in(way, team)(FUNCTIONS[function], raters=RATERS))
     assert list(got.columns) == list(want.columns)
     numbers = [c for c in want.columns if pd.api.types.is_numeric_dtype(want[c])]
     key = [c for c in want.columns if c not in numbers]

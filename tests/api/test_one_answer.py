@@ -8,9 +8,8 @@ line) must not change a seeded draw: the bootstrap intervals of ``pairwise``,
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -18,10 +17,15 @@ import pandas as pd
 import pytest
 
 import kappaframe as kf
-from kappaframe.cli import main as cli_main
-from tests.conftest import CONSTRUCTORS, to_pandas
+from tests.conftest import to_pandas
+from tests.ways import WayIn, ways
 
 TEAM = list(kf.datasets.TEAM)
+
+
+def _call(data: Any, function: Callable[..., Any], *args: Any, **options: Any) -> pd.DataFrame:
+    """``function(data, ...)`` on a frame, as pandas (the reference of each test)."""
+    return to_pandas(function(data, *args, **options))
 
 
 @pytest.fixture(scope="module")
@@ -30,63 +34,38 @@ def team() -> pd.DataFrame:
     return kf.datasets.labeling_team()
 
 
-def _frame(name: str) -> Callable[[pd.DataFrame, Path], Any]:
-    def make(df: pd.DataFrame, tmp_path: Path) -> Any:
-        return CONSTRUCTORS[name]({c: df[c] for c in df.columns})
-
-    return make
-
-
-def _csv(df: pd.DataFrame, tmp_path: Path) -> str:
-    path = tmp_path / "team.csv"
-    df.to_csv(path, index=False)
-    return str(path)
-
-
-def _shuffled(df: pd.DataFrame, tmp_path: Path) -> pd.DataFrame:
-    return df.sample(frac=1.0, random_state=7)
-
-
-def _as_text(df: pd.DataFrame, tmp_path: Path) -> pd.DataFrame:
+def _as_text(df: pd.DataFrame) -> pd.DataFrame:
     """Plain text labels (no declared order): sorted alphabetically, other codes."""
     return df.astype({r: object for r in [*TEAM, "gold"]})
 
 
-#: The ways in to the same ratings (the CLI is its own test: it writes text).
-WAYS: dict[str, Callable[[pd.DataFrame, Path], Any]] = {
-    **{name: _frame(name) for name in CONSTRUCTORS},
-    "csv_path": _csv,
-    "shuffled": _shuffled,
-    "text_labels": _as_text,
-}
+#: The ways in (``tests/ways.py``) to the same ratings (the command line is its own test:
+#: it writes text).
+WAYS = ways("pandas", "polars", "polars_lazy", "csv_path", "shuffled", "text_labels")
 
 
 def _pairwise_se(data: Any) -> pd.DataFrame:
-    res = to_pandas(kf.pairwise(data, raters=TEAM, ci=0.95, ci_method="bootstrap", seed=0))
+    """The bootstrap columns of ``pairwise`` on ``data`` (a frame, or a way in)."""
+    call = data if isinstance(data, WayIn) else partial(_call, data)
+    res = call(kf.pairwise, raters=TEAM, ci=0.95, ci_method="bootstrap", seed=0)
     return res.set_index(["rater_a", "rater_b"])[["se", "ci_low", "ci_high"]].sort_index()
 
 
-@pytest.mark.parametrize("way", list(WAYS))
+@pytest.mark.parametrize("way", WAYS)
 def test_pairwise_bootstrap_is_one_answer_on_every_way_in(
-    way: str, team: pd.DataFrame, tmp_path: Path
+    way: str, team: pd.DataFrame, way_in: Callable[..., WayIn]
 ) -> None:
     expected = _pairwise_se(team)
-    got = _pairwise_se(WAYS[way](team, tmp_path))
+    got = _pairwise_se(way_in(way, team))
     pd.testing.assert_frame_equal(got, expected, rtol=1e-12, atol=0)
 
 
 def test_pairwise_bootstrap_on_the_command_line_is_the_frame_s(
-    team: pd.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    team: pd.DataFrame, way_in: Callable[..., WayIn]
 ) -> None:
     expected = _pairwise_se(team)
-    path = _csv(team, tmp_path)
-    for stream in ([], ["--stream"]):
-        argv = ["report", path, "--raters", *TEAM, "--ci", "0.95", "--ci-method", "bootstrap"]
-        argv += ["--seed", "0", "--format", "csv", "--no-progress", *stream]
-        capsys.readouterr()
-        assert cli_main(argv) == 0
-        out = pd.read_csv(io.StringIO(capsys.readouterr().out))
-        got = out.set_index(["rater_a", "rater_b"])[["se", "ci_low", "ci_high"]].sort_index()
+    for way in ("cli", "cli_stream"):  # kappaframe report, and report --stream
+        got = _pairwise_se(way_in(way, team))
         pd.testing.assert_frame_equal(got, expected, rtol=1e-12, atol=0)
 
 
@@ -121,44 +100,45 @@ def test_a_weighted_bootstrap_keeps_its_weights_with_the_labels(team: pd.DataFra
     pl = pytest.importorskip("polars")
     expected = se(team)
     pd.testing.assert_series_equal(se(pl.from_pandas(team)), expected, rtol=1e-12, atol=0)
-    pd.testing.assert_series_equal(se(_as_text(team, Path())), expected, rtol=1e-12, atol=0)
+    pd.testing.assert_series_equal(se(_as_text(team)), expected, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("method", ["fleiss", "conger", "light", "krippendorff"])
-@pytest.mark.parametrize("way", list(WAYS))
+@pytest.mark.parametrize("way", WAYS)
 def test_overall_bootstrap_is_one_answer_on_every_way_in(
-    way: str, method: str, team: pd.DataFrame, tmp_path: Path
+    way: str, method: str, team: pd.DataFrame, way_in: Callable[..., WayIn]
 ) -> None:
-    def se(data: Any) -> np.ndarray:
-        res = kf.overall(data, raters=TEAM, method=method, ci=0.95, ci_method="bootstrap", seed=0)
-        return to_pandas(res)[["se", "ci_low", "ci_high"]].to_numpy(dtype=float)
+    def se(call: Callable[..., pd.DataFrame]) -> np.ndarray:
+        res = call(kf.overall, raters=TEAM, method=method, ci=0.95, ci_method="bootstrap", seed=0)
+        return res[["se", "ci_low", "ci_high"]].to_numpy(dtype=float)
 
-    np.testing.assert_allclose(se(WAYS[way](team, tmp_path)), se(team), rtol=1e-12, atol=0)
+    np.testing.assert_allclose(se(way_in(way, team)), se(partial(_call, team)), rtol=1e-12, atol=0)
 
 
-@pytest.mark.parametrize("way", list(WAYS))
+@pytest.mark.parametrize("way", WAYS)
 def test_compare_bootstrap_is_one_answer_on_every_way_in(
-    way: str, team: pd.DataFrame, tmp_path: Path
+    way: str, team: pd.DataFrame, way_in: Callable[..., WayIn]
 ) -> None:
-    def se(data: Any) -> np.ndarray:
-        res = kf.compare(data, ("ana", "gold"), ("ben", "gold"), method="bootstrap", seed=0)
-        return to_pandas(res)[["se", "ci_low", "ci_high"]].to_numpy(dtype=float)
+    def se(call: Callable[..., pd.DataFrame]) -> np.ndarray:
+        res = call(kf.compare, ("ana", "gold"), ("ben", "gold"), method="bootstrap", seed=0)
+        return res[["se", "ci_low", "ci_high"]].to_numpy(dtype=float)
 
-    np.testing.assert_allclose(se(WAYS[way](team, tmp_path)), se(team), rtol=1e-12, atol=0)
+    np.testing.assert_allclose(se(way_in(way, team)), se(partial(_call, team)), rtol=1e-12, atol=0)
 
 
 def _consensus(data: Any, **options: Any) -> pd.Series:
-    res = to_pandas(kf.items(data, TEAM, ties="random", seed=0, **options))
+    call = data if isinstance(data, WayIn) else partial(_call, data)
+    res = call(kf.items, raters=TEAM, ties="random", seed=0, **options)
     return res.set_index("item")["consensus"].astype(str).sort_index()
 
 
-@pytest.mark.parametrize("way", list(WAYS))
+@pytest.mark.parametrize("way", WAYS)
 def test_a_random_tie_break_picks_the_same_label_per_item_on_every_way_in(
-    way: str, team: pd.DataFrame, tmp_path: Path
+    way: str, team: pd.DataFrame, way_in: Callable[..., WayIn]
 ) -> None:
     expected = _consensus(team)
     assert to_pandas(kf.items(team, TEAM))["tied"].sum() > 50  # ties to break
-    pd.testing.assert_series_equal(_consensus(WAYS[way](team, tmp_path)), expected)
+    pd.testing.assert_series_equal(_consensus(way_in(way, team)), expected)
 
 
 def test_a_random_tie_break_of_the_long_layout_ignores_the_row_order() -> None:

@@ -1,9 +1,11 @@
 """Parity: the same ratings and the same options give the same numbers on every way in.
 
-Each OPTION (a dict of ``pairwise`` keyword arguments) goes through each WAY IN (a function
-``(case, options) -> pandas DataFrame``) and must give the numbers of the reference, the pandas
-wide-layout call ``kf.pairwise(pandas_df, by="group", ...)``, to 1e-12 (absolute), with the same
-rows (``min_overlap`` drops the same pairs everywhere).
+Each OPTION (a dict of ``pairwise`` keyword arguments) goes through each WAY IN (the shared
+``way_in`` fixture of ``tests/conftest.py``, ``tests/ways.py``: one pandas frame pushed
+through a frame, a file, a scan, an engine or the command line, the result read back as
+pandas) and must give the numbers of the reference, the pandas wide-layout call
+``kf.pairwise(pandas_df, by="group", ...)``, to 1e-12 (absolute), with the same rows
+(``min_overlap`` drops the same pairs everywhere).
 
 ``kf.items``, ``kf.rater_confusion`` and ``kf.overall`` (its large-sample and bootstrap
 intervals for every coefficient) have their own matrices below, compared with their pandas
@@ -11,7 +13,7 @@ wide-layout call.
 
 Only the public API is used, with one exception: the crowd (sparse long-layout) path is forced
 by monkeypatching ``use_crowd`` in the private module that holds the crowd counting (see
-:func:`crowd_module`).
+:func:`tests.ways.crowd_module`).
 
 Cells known not to work today, written as they SHOULD work (no xfail, no skip):
 
@@ -23,13 +25,8 @@ Cells known not to work today, written as they SHOULD work (no xfail, no skip):
 
 from __future__ import annotations
 
-import importlib
-import io
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -38,6 +35,7 @@ import pytest
 
 import kappaframe as kf
 from kappaframe.cli import main as cli_main
+from tests.ways import CliRefused, NotOffered, WayIn, cli_flags, ways
 
 # ----------------------------------------------------------------------------- the data
 
@@ -76,16 +74,6 @@ def make_ratings() -> pd.DataFrame:
 DF = make_ratings()
 
 
-def to_long(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per rating: item, rater, label (missing labels dropped), group."""
-    wide = df.assign(item=[f"i{i:03d}" for i in range(len(df))])
-    ids = ["item", BY, *(["t"] if "t" in df else [])]  # the time column of windowed cases
-    long = wide.melt(id_vars=ids, value_vars=RATERS, var_name="rater", value_name="label")
-    return long.dropna(subset=["label"]).reset_index(drop=True)
-
-
-LONG = to_long(DF)
-
 # ----------------------------------------------------------------------------- the options
 
 OPTIONS: dict[str, dict[str, Any]] = {
@@ -112,228 +100,35 @@ OPTIONS: dict[str, dict[str, Any]] = {
 
 # ----------------------------------------------------------------------------- the ways in
 
+#: ``kf.pairwise`` through every way in (``tests/ways.py``, the ``way_in`` fixture).
+WAYS = ways(
+    "pandas",
+    "polars",
+    "polars_lazy",
+    "long_pandas",
+    "long_polars",
+    "crowd",
+    "counts_parts",
+    "counts_parquet",
+    "scan_parquet",
+    "scan_csv",
+    "dask",
+    "cli",
+    "duckdb",
+    "spark",
+)
 
-@dataclass
-class Case:
-    """What a way in gets: the data, the category list (or None) and pytest's helpers."""
-
-    df: pd.DataFrame
-    categories: list[str] | None
-    tmp_path: Path
-    monkeypatch: pytest.MonkeyPatch
-    capsys: pytest.CaptureFixture[str]
-    request: pytest.FixtureRequest
-
-    def cats(self) -> dict[str, Any]:
-        return {} if self.categories is None else {"categories": self.categories}
-
-
-def crowd_module() -> ModuleType:
-    """The private module holding the crowd counting (being moved; take whichever exists)."""
-    for name in ("kappaframe._count.crowd", "kappaframe._crowd"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        if hasattr(module, "use_crowd"):
-            return module
-    raise AssertionError("no crowd module with use_crowd: kappaframe._count.crowd, ._crowd")
+WayInFixture = Callable[..., WayIn]
 
 
-def way_pandas(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    return kf.pairwise(case.df, by=BY, **case.cats(), **opts)
+def through(
+    way_in: WayInFixture, way: str, categories: list[str] | None, df: pd.DataFrame = DF
+) -> Callable[..., pd.DataFrame]:
+    """``kf.<function>(df, by=BY, categories=..., ...)`` through the way in ``way``."""
+    cats = {} if categories is None else {"categories": categories}
+    call = way_in(way, df.copy(), raters=RATERS)
+    return lambda function, *args, **opts: call(function, *args, by=BY, **cats, **opts)
 
-
-def way_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    frame = pl.from_pandas(case.df, nan_to_null=True)
-    res = kf.pairwise(frame, by=BY, **case.cats(), **opts)
-    assert isinstance(res, pl.DataFrame)
-    return res.to_pandas()
-
-
-def way_polars_lazy(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    frame = pl.from_pandas(case.df, nan_to_null=True).lazy()
-    res = kf.pairwise(frame, by=BY, **case.cats(), **opts)
-    assert isinstance(res, pl.LazyFrame)
-    return res.collect().to_pandas()
-
-
-def _long(frame: Any, case: Case, opts: dict[str, Any]) -> Any:
-    return kf.pairwise(
-        frame, item="item", rater="rater", label="label", by=BY, **case.cats(), **opts
-    )
-
-
-def way_long_pandas(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    return _long(to_long(case.df), case, opts)
-
-
-def way_long_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    res = _long(pl.from_pandas(to_long(case.df)), case, opts)
-    assert isinstance(res, pl.DataFrame)
-    return res.to_pandas()
-
-
-def way_crowd(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    """The long layout counted sparsely: force the switch, and check it was consulted."""
-    asked: list[tuple[Any, ...]] = []
-
-    def always(*args: Any) -> bool:
-        asked.append(args)
-        return True
-
-    case.monkeypatch.setattr(crowd_module(), "use_crowd", always)
-    res = _long(to_long(case.df), case, opts)
-    assert asked, "use_crowd was not consulted: the crowd path was not taken"
-    return res
-
-
-def _parts(df: pd.DataFrame) -> list[pd.DataFrame]:
-    cut = np.array_split(np.arange(len(df)), 3)
-    return [df.iloc[idx] for idx in cut]
-
-
-def way_counts_parts(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    part1, part2, part3 = (kf.counts(p, by=BY, **case.cats()) for p in _parts(case.df))
-    total = part1 + part2 + part3
-    return total.pairwise(**opts)
-
-
-def way_counts_parquet(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    """Counts stored as cells in parquet and read back WITHOUT categories= (must keep order)."""
-    pytest.importorskip("pyarrow")
-    path = case.tmp_path / "cells.parquet"
-    kf.counts(case.df, by=BY, **case.cats()).to_frame().to_parquet(path)
-    stored = kf.Counts.from_frame(pd.read_parquet(path), by=BY)
-    return stored.pairwise(**opts)
-
-
-def _scan(case: Case, opts: dict[str, Any], path: Path) -> pd.DataFrame:
-    return kf.pairwise(kf.scan(path, batch_size=7), by=BY, **case.cats(), **opts)
-
-
-def way_scan_parquet(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pytest.importorskip("pyarrow")
-    path = case.tmp_path / "wide.parquet"
-    case.df.to_parquet(path, index=False)
-    return _scan(case, opts, path)
-
-
-def way_scan_csv(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    path = case.tmp_path / "wide.csv"
-    case.df.to_csv(path, index=False)
-    return _scan(case, opts, path)
-
-
-def way_dask(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    dd = pytest.importorskip("dask.dataframe")
-    case.request.getfixturevalue("dask_client")
-    res = kf.pairwise(dd.from_pandas(case.df, npartitions=3), by=BY, **case.cats(), **opts)
-    assert isinstance(res, dd.DataFrame)
-    return res.compute()
-
-
-def cli_flags(opts: dict[str, Any]) -> list[str]:
-    """The CLI flags of one option dict (only what the CLI offers: see NOT_OFFERED)."""
-    flags: list[str] = []
-    for key, value in opts.items():
-        if key == "weights":
-            assert isinstance(value, str), "the CLI takes named weights only (NOT_OFFERED)"
-            flags += ["--weights", value]
-        elif key == "ci":
-            flags += ["--ci", repr(value)]
-        elif key == "stats":
-            flags += ["--stats", *([value] if isinstance(value, str) else value)]
-        elif key == "reference":
-            flags += ["--reference", str(value)]
-        elif key == "min_overlap":
-            flags += ["--min-overlap", str(value)]
-        elif key == "min_items":
-            flags += ["--min-items", str(value)]
-        elif key in ("alternative", "ci_dist", "benchmark"):
-            flags += [f"--{key.replace('_', '-')}", str(value)]
-        elif key == "population":
-            flags += ["--population", repr(value)]
-        elif key in ("ci_method", "n_boot", "seed"):
-            flags += [f"--{key.replace('_', '-')}", str(value)]
-        elif key in ("time", "every", "period"):
-            flags += [f"--{key}", str(value)]
-        else:
-            raise AssertionError(f"no CLI flag known for {key!r}")
-    return flags
-
-
-class CliRefused(Exception):
-    """The command line refused the input (exit 2); the message is its stderr."""
-
-
-def way_cli(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    path = case.tmp_path / "wide.csv"
-    case.df.to_csv(path, index=False)
-    argv = ["report", str(path), "--raters", *RATERS, "--by", BY, "--format", "csv"]
-    if case.categories is not None:
-        argv += ["--categories", *case.categories]
-    argv += ["--no-progress", *cli_flags(opts)]
-    case.capsys.readouterr()  # drop anything printed before
-    code = cli_main(argv)
-    out, err = case.capsys.readouterr()
-    if code == 2:
-        raise CliRefused(err)
-    assert code == 0, f"exit code {code}; stderr: {err}"
-    return pd.read_csv(io.StringIO(out), dtype={BY: str, "rater_a": str, "rater_b": str})
-
-
-def way_duckdb(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    duckdb = pytest.importorskip("duckdb")
-    pytest.importorskip("narwhals")
-    con = duckdb.connect()
-    try:
-        con.register("ratings", case.df)
-        res = kf.pairwise(con.sql("SELECT * FROM ratings"), by=BY, **case.cats(), **opts)
-    finally:
-        con.close()
-    assert isinstance(res, pd.DataFrame)
-    return res
-
-
-def way_spark(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    session = case.request.getfixturevalue("spark_session")
-    rows = [
-        tuple(
-            None
-            if isinstance(v, float) and np.isnan(v)
-            else v.to_pydatetime()
-            if isinstance(v, pd.Timestamp)
-            else v
-            for v in row
-        )
-        for row in case.df.itertuples(index=False)
-    ]
-    schema = ", ".join(f"{c} {'timestamp_ntz' if c == 't' else 'string'}" for c in case.df.columns)
-    res = kf.pairwise(session.createDataFrame(rows, schema), by=BY, **case.cats(), **opts)
-    assert isinstance(res, pd.DataFrame)
-    return res
-
-
-WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
-    "pandas": way_pandas,
-    "polars": way_polars,
-    "polars_lazy": way_polars_lazy,
-    "long_pandas": way_long_pandas,
-    "long_polars": way_long_polars,
-    "crowd": way_crowd,
-    "counts_parts": way_counts_parts,
-    "counts_parquet": way_counts_parquet,
-    "scan_parquet": way_scan_parquet,
-    "scan_csv": way_scan_csv,
-    "dask": way_dask,
-    "cli": way_cli,
-    "duckdb": way_duckdb,
-    "spark": way_spark,
-}
 
 #: Cells a way in cannot express: excluded from the matrix (not skipped), and checked by
 #: :func:`test_not_offered_cells_really_lack_the_option`.
@@ -345,7 +140,7 @@ NOT_OFFERED: dict[tuple[str, str], str] = {
 #: Ways that also run without categories= (text labels with no declared order: the same
 #: numbers where no order is needed, the same refusal where weights need one).
 #: The Counts ways are built with categories= by design (parts must share one order).
-WITHOUT_CATEGORIES = [
+WITHOUT_CATEGORIES = ways(
     "polars",
     "polars_lazy",
     "long_pandas",
@@ -356,13 +151,13 @@ WITHOUT_CATEGORIES = [
     "dask",
     "cli",
     "duckdb",
-]
+)
 
 
-def cells(ways: list[str]) -> list[Any]:
+def cells(names: list[str]) -> list[Any]:
     return [
         pytest.param(way, option, id=f"{way}-{option}")
-        for way in ways
+        for way in names
         for option in OPTIONS
         if (way, option) not in NOT_OFFERED
     ]
@@ -402,33 +197,6 @@ def assert_same(got: pd.DataFrame, want: pd.DataFrame) -> None:
     assert _strings(got["interpretation"]) == _strings(want["interpretation"])
 
 
-# ----------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="module")
-def dask_client() -> Iterator[Any]:
-    """One cheap in-process cluster for the whole module."""
-    pytest.importorskip("dask.dataframe")
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
-
-
-def make_case(
-    categories: list[str] | None,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> Case:
-    return Case(DF.copy(), categories, tmp_path, monkeypatch, capsys, request)
-
-
 # ----------------------------------------------------------------------------- the matrix
 
 
@@ -444,32 +212,17 @@ def test_data_is_as_designed() -> None:
     assert sorted(set(DF["r0"].dropna())) != CATS  # sorted order is not the category order
 
 
-@pytest.mark.parametrize(("way", "option"), cells(list(WAYS)))
-def test_parity(
-    way: str,
-    option: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+@pytest.mark.parametrize(("way", "option"), cells(WAYS))
+def test_parity(way: str, option: str, way_in: WayInFixture) -> None:
     """Every way in, every option, categories=CATS: the numbers of the pandas wide call."""
     opts = OPTIONS[option]
     want = kf.pairwise(DF, by=BY, categories=CATS, **opts)
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    got = WAYS[way](case, opts)
+    got = through(way_in, way, CATS)(kf.pairwise, **opts)
     assert_same(got, want)
 
 
 @pytest.mark.parametrize(("way", "option"), cells(WITHOUT_CATEGORIES))
-def test_parity_without_categories(
-    way: str,
-    option: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+def test_parity_without_categories(way: str, option: str, way_in: WayInFixture) -> None:
     """No categories= anywhere: the same numbers where no order is needed, else one refusal.
 
     The labels are text with no declared order, so every option that weights
@@ -477,17 +230,17 @@ def test_parity_without_categories(
     in the long layout) and the way out; sorting the labels would guess the order.
     """
     opts = OPTIONS[option]
-    case = make_case(None, tmp_path, monkeypatch, capsys, request)
+    call = through(way_in, way, None)
     if opts.get("weights") is not None:
         with pytest.raises((kf.KappaFrameError, CliRefused)) as refused:
-            WAYS[way](case, opts)
+            call(kf.pairwise, **opts)
         message = str(refused.value)
         assert "needs the order of the categories" in message
         assert "--categories" in message if way == "cli" else "categories=[...]" in message
         assert "'r0'" in message or "'label'" in message
         return
     want = kf.pairwise(DF, by=BY, **opts)
-    got = WAYS[way](case, opts)
+    got = call(kf.pairwise, **opts)
     assert_same(got, want)
 
 
@@ -581,6 +334,8 @@ def test_not_offered_cells_really_lack_the_option(capsys: pytest.CaptureFixture[
         assert way == "cli" and option in OPTIONS
         weights = OPTIONS[option].get("weights")
         assert weights is not None and not isinstance(weights, str), (way, option)
+        with pytest.raises(NotOffered):
+            cli_flags(OPTIONS[option])
     # every other option has its flag (so nothing else belongs in the table)
     flags = ("--ci", "--stats", "--reference", "--min-overlap", "--categories", "--by")
     flags += ("--alternative", "--ci-dist", "--population", "--benchmark")
@@ -592,15 +347,9 @@ def test_not_offered_cells_really_lack_the_option(capsys: pytest.CaptureFixture[
             cli_flags(opts)  # raises if an option has no flag
 
 
-def test_cli_csv_is_full_precision(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+def test_cli_csv_is_full_precision(way_in: WayInFixture) -> None:
     """The CSV on stdout carries every digit: floats round-trip exactly (repr)."""
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    got = normalise(way_cli(case, {"ci": 0.95}))
+    got = normalise(through(way_in, "cli", CATS)(kf.pairwise, ci=0.95))
     want = normalise(kf.pairwise(DF, by=BY, categories=CATS, ci=0.95))
     for col in ["p_o", "p_e", "kappa", "se", "ci_low", "ci_high", "z", "p_value"]:
         np.testing.assert_array_equal(got[col].to_numpy(float), want[col].to_numpy(float), col)
@@ -611,7 +360,7 @@ def test_cli_csv_is_full_precision(
 
 #: Agreement over time: overlapping six-week windows, a new one every two weeks.
 WINDOWS: dict[str, Any] = {"time": "t", "every": "2w", "period": "6w"}
-WINDOW_WAYS = [
+WINDOW_WAYS = ways(
     "pandas",
     "polars",
     "polars_lazy",
@@ -622,7 +371,7 @@ WINDOW_WAYS = [
     "scan_csv",
     "dask",
     "cli",
-]
+)
 
 
 def with_time(df: pd.DataFrame) -> pd.DataFrame:
@@ -641,19 +390,11 @@ def _window_numbers(res: pd.DataFrame) -> pd.DataFrame:
 
 @pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # an edge window
 @pytest.mark.parametrize("way", WINDOW_WAYS)
-def test_parity_windows(
-    way: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+def test_parity_windows(way: str, way_in: WayInFixture) -> None:
     """Windows over time: the same windows and numbers on every way in that reads rows."""
     want = kf.pairwise(with_time(DF), by=BY, categories=CATS, **WINDOWS)
     assert want["window_start"].nunique() > 4
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    case.df = with_time(case.df)
-    got = WAYS[way](case, WINDOWS)
+    got = through(way_in, way, CATS, with_time(DF))(kf.pairwise, **WINDOWS)
     assert list(got.columns[:3]) == [BY, "window_start", "window_end"]
     assert_same(_window_numbers(got), _window_numbers(want))
 
@@ -663,19 +404,11 @@ GRID_WINDOWS: dict[str, Any] = {"time": "t", "every": "2w"}
 
 
 @pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # an edge window
-@pytest.mark.parametrize("way", ["duckdb", "spark", "polars_lazy", "dask", "cli"])
-def test_parity_grid_windows(
-    way: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+@pytest.mark.parametrize("way", ways("duckdb", "spark", "polars_lazy", "dask", "cli"))
+def test_parity_grid_windows(way: str, way_in: WayInFixture) -> None:
     """Calendar windows counted inside DuckDB and Spark: the windows and numbers of pandas."""
     want = kf.pairwise(with_time(DF), by=BY, categories=CATS, **GRID_WINDOWS)
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    case.df = with_time(case.df)
-    got = WAYS[way](case, GRID_WINDOWS)
+    got = through(way_in, way, CATS, with_time(DF))(kf.pairwise, **GRID_WINDOWS)
     assert_same(_window_numbers(got), _window_numbers(want))
 
 
@@ -698,88 +431,18 @@ ITEM_OPTIONS: dict[str, dict[str, Any]] = {
 ITEM_TEXT = ("group", "consensus", "reference_label", "correct", "tied", *RATERS)
 
 
-def item_cli_flags(opts: dict[str, Any]) -> list[str]:
-    """The ``kappaframe items`` flags of one option dict."""
-    flags: list[str] = []
-    for key, value in opts.items():
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            flags.append(flag)
-        elif value is False:
-            flags.append("--no-" + key)
-        else:
-            flags += [flag, str(value)]
-    return flags
-
-
-def _items_long(frame: Any, case: Case, opts: dict[str, Any]) -> Any:
-    return kf.items(frame, item="item", rater="rater", label="label", by=BY, **case.cats(), **opts)
-
-
-def _items_cli(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    path = case.tmp_path / "wide.csv"
-    case.df.to_csv(path, index=False)
-    argv = ["items", str(path), "--raters", *RATERS, "--by", BY, "--format", "csv"]
-    if case.categories is not None:
-        argv += ["--categories", *case.categories]
-    argv += ["--no-progress", *item_cli_flags(opts)]
-    case.capsys.readouterr()
-    code = cli_main(argv)
-    out, err = case.capsys.readouterr()
-    assert code == 0, f"exit code {code}; stderr: {err}"
-    return pd.read_csv(io.StringIO(out), keep_default_na=False, na_values=[""])
-
-
-def _items_dask(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    dd = pytest.importorskip("dask.dataframe")
-    case.request.getfixturevalue("dask_client")
-    res = kf.items(dd.from_pandas(case.df, npartitions=3), by=BY, **case.cats(), **opts)
-    assert isinstance(res, dd.DataFrame)
-    return res.compute()
-
-
-def _items_lazy(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    res = kf.items(pl.from_pandas(case.df).lazy(), by=BY, **case.cats(), **opts)
-    assert isinstance(res, pl.LazyFrame)
-    return res.collect().to_pandas()
-
-
-def _items_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    res = kf.items(pl.from_pandas(case.df), by=BY, **case.cats(), **opts)
-    assert isinstance(res, pl.DataFrame)
-    return res.to_pandas()
-
-
-def _items_long_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    res = _items_long(pl.from_pandas(to_long(case.df)), case, opts)
-    assert isinstance(res, pl.DataFrame)
-    return res.to_pandas()
-
-
-def _items_scan(case: Case, opts: dict[str, Any], suffix: str) -> pd.DataFrame:
-    path = case.tmp_path / f"wide.{suffix}"
-    if suffix == "parquet":
-        pytest.importorskip("pyarrow")
-        case.df.to_parquet(path, index=False)
-    else:
-        case.df.to_csv(path, index=False)
-    return kf.items(kf.scan(path, batch_size=7), by=BY, **case.cats(), **opts)
-
-
-ITEM_WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
-    "pandas": lambda case, opts: kf.items(case.df, by=BY, **case.cats(), **opts),
-    "polars": _items_polars,
-    "polars_lazy": _items_lazy,
-    "long_pandas": lambda case, opts: _items_long(to_long(case.df), case, opts),
-    "long_polars": _items_long_polars,
-    "scan_parquet": lambda case, opts: _items_scan(case, opts, "parquet"),
-    "scan_csv": lambda case, opts: _items_scan(case, opts, "csv"),
-    "dask": _items_dask,
-    "cli": _items_cli,
-}
+#: ``kf.items`` through every way in that reads its rows, and ``kappaframe items``.
+ITEM_WAYS = ways(
+    "pandas",
+    "polars",
+    "polars_lazy",
+    "long_pandas",
+    "long_polars",
+    "scan_parquet",
+    "scan_csv",
+    "dask",
+    "cli",
+)
 
 
 def item_key(value: Any) -> int:
@@ -817,20 +480,12 @@ def item_cells() -> list[Any]:
 
 
 @pytest.mark.parametrize(("way", "option"), item_cells())
-def test_items_parity(
-    way: str,
-    option: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+def test_items_parity(way: str, option: str, way_in: WayInFixture) -> None:
     """Every way in gives the items table of the pandas wide call: same rows, same order."""
     opts = ITEM_OPTIONS[option]
     want = kf.items(DF, by=BY, categories=CATS, **opts)
     assert len(want) > 0
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    assert_same_items(ITEM_WAYS[way](case, opts), want)
+    assert_same_items(through(way_in, way, CATS)(kf.items, **opts), want)
 
 
 def test_items_data_is_as_designed() -> None:
@@ -841,53 +496,15 @@ def test_items_data_is_as_designed() -> None:
     assert (res["n_ratings"] < 2).sum() > 0  # some items with one rating (no p_i)
 
 
-def _confusion_polars(case: Case, lazy: bool = False) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    frame = pl.from_pandas(case.df)
-    res = kf.rater_confusion(frame.lazy() if lazy else frame, by=BY, **case.cats())
-    return (res.collect() if lazy else res).to_pandas()
-
-
-def _confusion_dask(case: Case) -> pd.DataFrame:
-    dd = pytest.importorskip("dask.dataframe")
-    case.request.getfixturevalue("dask_client")
-    return kf.rater_confusion(
-        dd.from_pandas(case.df, npartitions=3), by=BY, **case.cats()
-    ).compute()
-
-
 #: ``kf.rater_confusion`` through every way in that reads frames (it has no command).
-CONFUSION_WAYS: dict[str, Callable[[Case], Any]] = {
-    "polars": _confusion_polars,
-    "polars_lazy": lambda case: _confusion_polars(case, lazy=True),
-    "long_pandas": lambda case: kf.rater_confusion(
-        to_long(case.df), item="item", rater="rater", label="label", by=BY, **case.cats()
-    ),
-    "scan_csv": lambda case: kf.rater_confusion(
-        kf.scan(_written(case, "csv"), batch_size=7), by=BY, **case.cats()
-    ),
-    "dask": _confusion_dask,
-}
+CONFUSION_WAYS = ways("polars", "polars_lazy", "long_pandas", "scan_csv", "dask")
 
 
-def _written(case: Case, suffix: str) -> Path:
-    path = case.tmp_path / f"wide.{suffix}"
-    case.df.to_csv(path, index=False)
-    return path
-
-
-@pytest.mark.parametrize("way", list(CONFUSION_WAYS))
-def test_rater_confusion_parity(
-    way: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+@pytest.mark.parametrize("way", CONFUSION_WAYS)
+def test_rater_confusion_parity(way: str, way_in: WayInFixture) -> None:
     """Every way in fits the same Dawid-Skene models: the same matrices, rows in order."""
     want = kf.rater_confusion(DF, by=BY, categories=CATS)
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    got = CONFUSION_WAYS[way](case).reset_index(drop=True)
+    got = through(way_in, way, CATS)(kf.rater_confusion).reset_index(drop=True)
     assert list(map(str, got.columns)) == list(map(str, want.columns))
     for col in ("group", "rater", "true_label", "given_label"):
         assert _strings(got[col]) == _strings(want[col]), col
@@ -939,98 +556,38 @@ def sets_text(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def sets_long(df: pd.DataFrame) -> pd.DataFrame:
-    wide = df.assign(item=[f"i{i:03d}" for i in range(len(df))])
-    long = wide.melt(id_vars=["item", BY], value_vars=SET_RATERS, var_name="rater")
-    return long[long["value"].notna()].rename(columns={"value": "tags"}).reset_index(drop=True)
-
-
 def _set_call(function: str, data: Any, opts: dict[str, Any], **layout: Any) -> Any:
     call = getattr(kf, function)
     return call(data, **({} if layout else {"raters": SET_RATERS}), by=BY, **layout, **opts)
 
 
-def _sets_polars(function: str, opts: dict[str, Any], lazy: bool = False) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    frame = pl.DataFrame({BY: SETS[BY].tolist(), **{r: SETS[r].tolist() for r in SET_RATERS}})
-    res = _set_call(function, frame.lazy() if lazy else frame, opts)
-    assert isinstance(res, pl.LazyFrame if lazy else pl.DataFrame)
-    return (res.collect() if lazy else res).to_pandas()
-
-
-def _sets_long_polars(function: str, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    long = sets_long(SETS)
-    frame = pl.DataFrame({c: long[c].tolist() for c in long.columns})
-    layout = {"item": "item", "rater": "rater", "label": "tags"}
-    return _set_call(function, frame, opts, **layout).to_pandas()
-
-
-def _sets_dask(function: str, opts: dict[str, Any], request: pytest.FixtureRequest) -> Any:
-    dd = pytest.importorskip("dask.dataframe")
-    request.getfixturevalue("dask_client")
-    res = _set_call(function, dd.from_pandas(sets_text(SETS), npartitions=3), opts, multi_sep="|")
-    return res.compute() if isinstance(res, dd.DataFrame) else res
-
-
-def _sets_file(function: str, opts: dict[str, Any], tmp_path: Path, suffix: str) -> Any:
-    path = tmp_path / f"sets.{suffix}"
-    if suffix == "parquet":
-        pytest.importorskip("pyarrow")
-        SETS.to_parquet(path, index=False)
-        return _set_call(function, kf.scan(path, batch_size=7), opts)
-    sets_text(SETS).to_csv(path, index=False)
-    return _set_call(function, str(path), opts, multi_sep="|")
-
-
-def _sets_cli(
-    function: str, opts: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> pd.DataFrame:
-    path = tmp_path / "sets.csv"
-    sets_text(SETS).to_csv(path, index=False)
-    out = tmp_path / "out.csv"
-    argv = ["report", str(path), "--raters", *SET_RATERS, "--by", BY, "--multi-sep", "|"]
-    argv += ["--format", "csv", "-o", str(out), "--no-progress"]
-    methods = opts["method"] if isinstance(opts["method"], list) else [opts["method"]]
-    argv += ["--overall" if function == "overall" else "--per-label", *methods]
-    if "distance" in opts:
-        argv += ["--distance", opts["distance"]]
-    if "ci" in opts:
-        argv += ["--ci", str(opts["ci"])]
-    code = cli_main(argv)
-    assert code == 0, capsys.readouterr().err
-    return pd.read_csv(tmp_path / f"out.{function}.csv", keep_default_na=False, na_values=[""])
-
-
-SET_WAYS: dict[str, Callable[..., pd.DataFrame]] = {
-    "pandas_text": lambda f, o, **_: _set_call(f, sets_text(SETS), o, multi_sep="|"),
-    "long_pandas": lambda f, o, **_: _set_call(
-        f, sets_long(SETS), o, item="item", rater="rater", label="tags"
-    ),
-    "polars": lambda f, o, **_: _sets_polars(f, o),
-    "polars_lazy": lambda f, o, **_: _sets_polars(f, o, lazy=True),
-    "long_polars": lambda f, o, **_: _sets_long_polars(f, o),
-    "dask": lambda f, o, request, **_: _sets_dask(f, o, request),
-    "csv_path": lambda f, o, tmp_path, **_: _sets_file(f, o, tmp_path, "csv"),
-    "scan_parquet": lambda f, o, tmp_path, **_: _sets_file(f, o, tmp_path, "parquet"),
-    "cli": lambda f, o, tmp_path, capsys, **_: _sets_cli(f, o, tmp_path, capsys),
+#: Each set-label way: the way in (``tests/ways.py``), and whether it reads the sets as
+#: text (``"b|a"``, with ``multi_sep="|"``) or as lists.
+SET_WAYS: dict[str, tuple[str, bool]] = {
+    "pandas_text": ("pandas", True),
+    "long_pandas": ("long_pandas", False),
+    "polars": ("polars", False),
+    "polars_lazy": ("polars_lazy", False),
+    "long_polars": ("long_polars", False),
+    "dask": ("dask", True),
+    "csv_path": ("csv_path", True),
+    "scan_parquet": ("scan_parquet", False),
+    "cli": ("cli", True),
 }
+SET_LONG = {"item": "item", "rater": "rater", "label": "tags"}
 
 
 @pytest.mark.parametrize("option", list(SET_OPTIONS))
 @pytest.mark.parametrize("way", list(SET_WAYS))
-def test_set_labels_parity(
-    way: str,
-    option: str,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+def test_set_labels_parity(way: str, option: str, way_in: WayInFixture) -> None:
     """Every way in gives the numbers of the pandas call on Python sets, to 1e-12."""
     function, opts = SET_OPTIONS[option]
     want = _set_call(function, SETS, opts)
     assert len(want) > 0 and want.iloc[:, -1].notna().any()
-    got = SET_WAYS[way](function, opts, tmp_path=tmp_path, capsys=capsys, request=request)
+    name, text = SET_WAYS[way]
+    call = way_in(name, sets_text(SETS) if text else SETS, raters=SET_RATERS, long=SET_LONG)
+    wide = {} if call.options else {"raters": SET_RATERS}
+    got = call(getattr(kf, function), **wide, by=BY, **({"multi_sep": "|"} if text else {}), **opts)
     got = got.reset_index(drop=True)
     assert list(map(str, got.columns)) == list(map(str, want.columns))
     for col in want.columns:
@@ -1079,86 +636,32 @@ CONCORDANCE_OPTIONS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
 CONCORDANCE_LONG = {"item": "item", "rater": "rater", "value": "score"}
 
 
-def numeric_long(df: pd.DataFrame) -> pd.DataFrame:
-    wide = df.assign(item=[f"i{i:03d}" for i in range(len(df))])
-    long = wide.melt(id_vars=["item", BY], value_vars=RATERS, var_name="rater", value_name="score")
-    return long.dropna(subset=["score"]).reset_index(drop=True)
-
-
-def _concordance_file(df: pd.DataFrame, tmp_path: Path, suffix: str) -> Any:
-    path = tmp_path / f"numeric.{suffix}"
-    if suffix == "parquet":
-        pytest.importorskip("pyarrow")
-        df.to_parquet(path, index=False)
-    else:
-        df.to_csv(path, index=False)
-    return kf.scan(path, batch_size=7)
-
-
-def _concordance_polars(df: pd.DataFrame, lazy: bool = False) -> Any:
-    pl = pytest.importorskip("polars")
-    frame = pl.from_pandas(df)
-    return frame.lazy() if lazy else frame
-
-
-def _concordance_dask(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
-    dd = pytest.importorskip("dask.dataframe")
-    request.getfixturevalue("dask_client")
-    return dd.from_pandas(df, npartitions=3)
-
-
-def _concordance_duckdb(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
-    duckdb = pytest.importorskip("duckdb")
-    pytest.importorskip("narwhals")
-    con = duckdb.connect()
-    request.addfinalizer(con.close)
-    return con.from_df(df)
-
-
-#: Each way in: the input made from the wide frame, and the long layout's options.
-CONCORDANCE_WAYS: dict[str, Callable[[pd.DataFrame, Path, Any], tuple[Any, dict[str, Any]]]] = {
-    "polars": lambda df, tmp, req: (_concordance_polars(df), {}),
-    "polars_lazy": lambda df, tmp, req: (_concordance_polars(df, lazy=True), {}),
-    "long_pandas": lambda df, tmp, req: (numeric_long(df), CONCORDANCE_LONG),
-    "long_polars": lambda df, tmp, req: (_concordance_polars(numeric_long(df)), CONCORDANCE_LONG),
-    "long_lazy": lambda df, tmp, req: (
-        _concordance_polars(numeric_long(df), lazy=True),
-        CONCORDANCE_LONG,
-    ),
-    "scan_parquet": lambda df, tmp, req: (_concordance_file(df, tmp, "parquet"), {}),
-    "scan_csv": lambda df, tmp, req: (_concordance_file(df, tmp, "csv"), {}),
-    "long_scan_csv": lambda df, tmp, req: (
-        _concordance_file(numeric_long(df), tmp, "csv"),
-        CONCORDANCE_LONG,
-    ),
-    "dask": lambda df, tmp, req: (_concordance_dask(df, req), {}),
-    "long_dask": lambda df, tmp, req: (_concordance_dask(numeric_long(df), req), CONCORDANCE_LONG),
-    "duckdb": lambda df, tmp, req: (_concordance_duckdb(df, req), {}),  # summed in the engine
-    "long_duckdb": lambda df, tmp, req: (
-        _concordance_duckdb(numeric_long(df), req),
-        CONCORDANCE_LONG,
-    ),
-}
+#: Each way in of the numeric ratings (DuckDB sums in the engine).
+CONCORDANCE_WAYS = ways(
+    "polars",
+    "polars_lazy",
+    "long_pandas",
+    "long_polars",
+    "long_lazy",
+    "scan_parquet",
+    "scan_csv",
+    "long_scan_csv",
+    "dask",
+    "long_dask",
+    "duckdb",
+    "long_duckdb",
+)
 
 
 @pytest.mark.parametrize("option", list(CONCORDANCE_OPTIONS))
-@pytest.mark.parametrize("way", list(CONCORDANCE_WAYS))
-def test_concordance_parity(
-    way: str, option: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
+@pytest.mark.parametrize("way", CONCORDANCE_WAYS)
+def test_concordance_parity(way: str, option: str, way_in: WayInFixture) -> None:
     """``ccc`` and ``bland_altman``: every way in gives the pandas wide call's numbers."""
     function, opts = CONCORDANCE_OPTIONS[option]
     want = function(CONCORDANCE, by=BY, **opts)
     assert want["n"].min() > 10 and want.iloc[:, 4].notna().all()
-    data, layout = CONCORDANCE_WAYS[way](CONCORDANCE, tmp_path, request)
-    got = function(data, by=BY, **layout, **opts)
-    if hasattr(got, "collect"):
-        got = got.collect()
-    if hasattr(got, "compute"):
-        got = got.compute()
-    if not isinstance(got, pd.DataFrame):
-        got = got.to_pandas()
-    got = got.reset_index(drop=True)
+    call = way_in(way, CONCORDANCE, raters=RATERS, long=CONCORDANCE_LONG)
+    got = call(function, by=BY, **opts).reset_index(drop=True)
     assert list(map(str, got.columns)) == list(map(str, want.columns))
     for col in (BY, "rater_a", "rater_b"):
         assert _strings(got[col]) == _strings(want[col]), col
@@ -1191,73 +694,26 @@ COMPARE_OPTIONS: dict[str, dict[str, Any]] = {
 COMPARE_PAIRS = (("r0", "r4"), ("r1", "r4"))
 
 
-def _compare_polars(case: Case, opts: dict[str, Any], lazy: bool = False) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    frame = pl.from_pandas(case.df, nan_to_null=True)
-    res = kf.compare(frame.lazy() if lazy else frame, *COMPARE_PAIRS, by=BY, **case.cats(), **opts)
-    assert isinstance(res, pl.LazyFrame if lazy else pl.DataFrame)
-    return (res.collect() if lazy else res).to_pandas()
-
-
-def _compare_long(frame: Any, case: Case, opts: dict[str, Any]) -> Any:
-    return kf.compare(
-        frame, *COMPARE_PAIRS, item="item", rater="rater", label="label", by=BY,
-        **case.cats(), **opts,
-    )  # fmt: skip
-
-
-def _compare_long_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    return _compare_long(pl.from_pandas(to_long(case.df)), case, opts).to_pandas()
-
-
-def _compare_scan(case: Case, opts: dict[str, Any], suffix: str) -> pd.DataFrame:
-    path = case.tmp_path / f"wide.{suffix}"
-    if suffix == "parquet":
-        pytest.importorskip("pyarrow")
-        case.df.to_parquet(path, index=False)
-    else:
-        case.df.to_csv(path, index=False)
-    return kf.compare(kf.scan(path, batch_size=7), *COMPARE_PAIRS, by=BY, **case.cats(), **opts)
-
-
-def _compare_dask(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    dd = pytest.importorskip("dask.dataframe")
-    case.request.getfixturevalue("dask_client")
-    frame = dd.from_pandas(case.df, npartitions=3)
-    res = kf.compare(frame, *COMPARE_PAIRS, by=BY, **case.cats(), **opts)
-    return res.compute() if hasattr(res, "compute") else res
-
-
-COMPARE_WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
-    "accessor": lambda case, opts: case.df.kappa.compare(
-        *COMPARE_PAIRS, by=BY, **case.cats(), **opts
-    ),
-    "polars": _compare_polars,
-    "polars_lazy": lambda case, opts: _compare_polars(case, opts, lazy=True),
-    "long_pandas": lambda case, opts: _compare_long(to_long(case.df), case, opts),
-    "long_polars": _compare_long_polars,
-    "scan_parquet": lambda case, opts: _compare_scan(case, opts, "parquet"),
-    "scan_csv": lambda case, opts: _compare_scan(case, opts, "csv"),
-    "dask": _compare_dask,
-}
+#: ``kf.compare`` through the accessor and every way in that reads frames.
+COMPARE_WAYS = ways(
+    "accessor",
+    "polars",
+    "polars_lazy",
+    "long_pandas",
+    "long_polars",
+    "scan_parquet",
+    "scan_csv",
+    "dask",
+)
 
 
 @pytest.mark.parametrize("option", list(COMPARE_OPTIONS))
-@pytest.mark.parametrize("way", list(COMPARE_WAYS))
-def test_compare_parity(
-    way: str,
-    option: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+@pytest.mark.parametrize("way", COMPARE_WAYS)
+def test_compare_parity(way: str, option: str, way_in: WayInFixture) -> None:
     """Every way in compares the same pairs on the same items: the same rows and numbers."""
     opts = COMPARE_OPTIONS[option]
     want = kf.compare(DF, *COMPARE_PAIRS, by=BY, categories=CATS, **opts)
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    got = COMPARE_WAYS[way](case, opts).reset_index(drop=True)
+    got = through(way_in, way, CATS)(kf.compare, *COMPARE_PAIRS, **opts).reset_index(drop=True)
     assert list(map(str, got.columns)) == list(map(str, want.columns))
     for col in ("group", "first_a", "first_b", "second_a", "second_b", "test", "verdict"):
         assert _strings(got[col]) == _strings(want[col]), col
@@ -1273,65 +729,17 @@ def test_compare_parity(
 SIZE_OPTIONS: dict[str, Any] = {"kappa0": 0.2, "power": 0.9}
 
 
-def _size_polars(case: Case, lazy: bool = False) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    frame = pl.from_pandas(case.df)
-    res = kf.sample_size(frame.lazy() if lazy else frame, by=BY, **case.cats(), **SIZE_OPTIONS)
-    return (res.collect() if lazy else res).to_pandas()
+#: ``kf.sample_size`` of a pilot through every way in that reads frames, ``plan`` and
+#: the accessor.
+SIZE_WAYS = ways("polars", "polars_lazy", "long_pandas", "scan_csv", "dask", "cli", "accessor")
 
 
-def _size_dask(case: Case) -> pd.DataFrame:
-    dd = pytest.importorskip("dask.dataframe")
-    case.request.getfixturevalue("dask_client")
-    res = kf.sample_size(
-        dd.from_pandas(case.df, npartitions=3), by=BY, **case.cats(), **SIZE_OPTIONS
-    )
-    return res.compute() if hasattr(res, "compute") else res
-
-
-def _size_cli(case: Case) -> pd.DataFrame:
-    path = _written(case, "csv")
-    out = case.tmp_path / "plan.csv"
-    flags = ["--by", BY, "--categories", *CATS, "--kappa0", "0.2", "--power", "0.9"]
-    assert cli_main(["plan", str(path), *flags, "--output", str(out)]) == 0
-    return pd.read_csv(out)
-
-
-#: ``kf.sample_size`` of a pilot through every way in that reads frames, and ``plan``.
-SIZE_WAYS: dict[str, Callable[[Case], Any]] = {
-    "polars": _size_polars,
-    "polars_lazy": lambda case: _size_polars(case, lazy=True),
-    "long_pandas": lambda case: kf.sample_size(
-        to_long(case.df),
-        item="item",
-        rater="rater",
-        label="label",
-        by=BY,
-        **case.cats(),
-        **SIZE_OPTIONS,
-    ),
-    "scan_csv": lambda case: kf.sample_size(
-        kf.scan(_written(case, "csv"), batch_size=7), by=BY, **case.cats(), **SIZE_OPTIONS
-    ),
-    "dask": _size_dask,
-    "cli": _size_cli,
-    "accessor": lambda case: case.df.kappa.sample_size(by=BY, **case.cats(), **SIZE_OPTIONS),
-}
-
-
-@pytest.mark.parametrize("way", list(SIZE_WAYS))
-def test_sample_size_parity(
-    way: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+@pytest.mark.parametrize("way", SIZE_WAYS)
+def test_sample_size_parity(way: str, way_in: WayInFixture) -> None:
     """Every way in reads the same pilot: the same shares, kappa and number of items."""
     want = kf.sample_size(DF, by=BY, categories=CATS, **SIZE_OPTIONS)
     assert list(want["n_raters"]) == [5, 5, 5] and len(set(want["n_items"])) == 3
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    got = SIZE_WAYS[way](case).reset_index(drop=True)
+    got = through(way_in, way, CATS)(kf.sample_size, **SIZE_OPTIONS).reset_index(drop=True)
     assert list(map(str, got.columns)) == list(map(str, want.columns))
     for col in ("group", "goal", "method", "props", "alternative"):
         assert _strings(got[col]) == _strings(want[col]), col
@@ -1372,78 +780,24 @@ NUMERIC_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
 NUMERIC_LONG = {"item": "item", "rater": "rater", "value": "label"}
 
 
-def _numeric(frame: Any, function: str, opts: dict[str, Any], long: bool = False) -> Any:
-    layout = NUMERIC_LONG if long else {}
-    return getattr(kf, function)(frame, by=BY, **layout, **opts)
+def _numeric(frame: Any, function: str, opts: dict[str, Any]) -> Any:
+    return getattr(kf, function)(frame, by=BY, **opts)
 
 
-def _numeric_scan(case: Case, function: str, opts: dict[str, Any], suffix: str) -> Any:
-    path = case.tmp_path / f"scores.{suffix}"
-    if suffix == "parquet":
-        pytest.importorskip("pyarrow")
-        SCORES.to_parquet(path, index=False)
-    else:
-        SCORES.to_csv(path, index=False)
-    return _numeric(kf.scan(path, batch_size=7), function, opts)
-
-
-def _numeric_polars(case: Case, function: str, opts: dict[str, Any], how: str) -> Any:
-    pl = pytest.importorskip("polars")
-    frame = pl.from_pandas(to_long(SCORES) if how == "long" else SCORES)
-    if how == "lazy":
-        res = _numeric(frame.lazy(), function, opts)
-        assert isinstance(res, pl.LazyFrame)
-        return res.collect()
-    res = _numeric(frame, function, opts, long=how == "long")
-    assert isinstance(res, pl.DataFrame)
-    return res
-
-
-def _numeric_dask(case: Case, function: str, opts: dict[str, Any], long: bool) -> Any:
-    dd = pytest.importorskip("dask.dataframe")
-    case.request.getfixturevalue("dask_client")
-    frame = to_long(SCORES) if long else SCORES
-    res = _numeric(dd.from_pandas(frame, npartitions=3), function, opts, long=long)
-    assert isinstance(res, dd.DataFrame)
-    return res.compute()
-
-
-def _numeric_duckdb(case: Case, function: str, opts: dict[str, Any], long: bool) -> Any:
-    duckdb = pytest.importorskip("duckdb")
-    pytest.importorskip("narwhals")
-    con = duckdb.connect()
-    try:
-        con.register("scores", to_long(SCORES) if long else SCORES)
-        res = _numeric(con.sql("SELECT * FROM scores"), function, opts, long=long)
-    finally:
-        con.close()
-    assert isinstance(res, pd.DataFrame)
-    return res
-
-
-def _numeric_spark(case: Case, function: str, opts: dict[str, Any]) -> Any:
-    session = case.request.getfixturevalue("spark_session")
-    rows = [
-        tuple(None if isinstance(v, float) and np.isnan(v) else v for v in row)
-        for row in SCORES.itertuples(index=False)
-    ]
-    schema = ", ".join(f"{c} {'string' if c == BY else 'double'}" for c in SCORES.columns)
-    return _numeric(session.createDataFrame(rows, schema), function, opts)
-
-
-NUMERIC_WAYS: dict[str, Callable[[Case, str, dict[str, Any]], Any]] = {
-    "polars": lambda case, f, o: _numeric_polars(case, f, o, "eager"),
-    "polars_lazy": lambda case, f, o: _numeric_polars(case, f, o, "lazy"),
-    "long_pandas": lambda case, f, o: _numeric(to_long(SCORES), f, o, long=True),
-    "long_polars": lambda case, f, o: _numeric_polars(case, f, o, "long"),
-    "scan_parquet": lambda case, f, o: _numeric_scan(case, f, o, "parquet"),
-    "scan_csv": lambda case, f, o: _numeric_scan(case, f, o, "csv"),
-    "dask": lambda case, f, o: _numeric_dask(case, f, o, long=False),
-    "long_dask": lambda case, f, o: _numeric_dask(case, f, o, long=True),
-    "duckdb": lambda case, f, o: _numeric_duckdb(case, f, o, long=False),
-    "long_duckdb": lambda case, f, o: _numeric_duckdb(case, f, o, long=True),
-    "spark": _numeric_spark,
-}
+#: ``kf.icc`` and ``kf.kendall_w`` through every way in that reads numbers.
+NUMERIC_WAYS = ways(
+    "polars",
+    "polars_lazy",
+    "long_pandas",
+    "long_polars",
+    "scan_parquet",
+    "scan_csv",
+    "dask",
+    "long_dask",
+    "duckdb",
+    "long_duckdb",
+    "spark",
+)
 
 #: Engines compute the ICC's sums; Kendall's W ranks the scores and is refused there
 #: (``tests/api/test_icc.py``).
@@ -1466,23 +820,13 @@ NUMERIC_TEXT = (BY, "type", "description", "mcgraw_wong")
         if way != "spark" or option in SPARK_OPTIONS
     ],
 )
-def test_numeric_parity(
-    way: str,
-    option: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+def test_numeric_parity(way: str, option: str, way_in: WayInFixture) -> None:
     """Every way in gives the ICC and Kendall's W of the pandas wide call, to 1e-12."""
     function, opts = NUMERIC_OPTIONS[option]
     want = _numeric(SCORES, function, opts)
     assert want.select_dtypes("number").notna().all().all()
-    case = make_case(None, tmp_path, monkeypatch, capsys, request)
-    got = NUMERIC_WAYS[way](case, function, opts)
-    if not isinstance(got, pd.DataFrame):
-        got = got.to_pandas()
-    got = got.reset_index(drop=True)
+    call = way_in(way, SCORES, raters=RATERS, long=NUMERIC_LONG)
+    got = call(getattr(kf, function), by=BY, **opts).reset_index(drop=True)
     assert list(map(str, got.columns)) == list(map(str, want.columns))
     for col in want.columns:
         if col in NUMERIC_TEXT:
@@ -1523,96 +867,27 @@ OVERALL_OPTIONS: dict[str, dict[str, Any]] = {
 OVERALL_KEYS = [BY, "method"]
 
 
-def _overall_cli(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    path = case.tmp_path / "wide.csv"
-    case.df.to_csv(path, index=False)
-    out = case.tmp_path / "pairs.csv"
-    methods = opts["method"]
-    argv = ["report", str(path), "--raters", *RATERS, "--by", BY, "--output", str(out)]
-    argv += ["--categories", *CATS, "--no-progress", "--min-items", "10"]
-    argv += ["--overall", *([methods] if isinstance(methods, str) else methods)]
-    assert "level" not in opts, "the command line has no --level (OVERALL_NOT_OFFERED)"
-    argv += cli_flags({k: v for k, v in opts.items() if k != "method"})
-    case.capsys.readouterr()
-    code = cli_main(argv)
-    _, err = case.capsys.readouterr()
-    assert code == 0, f"exit code {code}; stderr: {err}"
-    return pd.read_csv(case.tmp_path / "pairs.overall.csv", dtype={BY: str})
-
-
-def _overall_polars(case: Case, opts: dict[str, Any], lazy: bool = False) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    frame = pl.from_pandas(case.df, nan_to_null=True)
-    res = kf.overall(frame.lazy() if lazy else frame, by=BY, categories=CATS, **opts)
-    assert isinstance(res, pl.LazyFrame if lazy else pl.DataFrame)
-    return (res.collect() if lazy else res).to_pandas()
-
-
-def _overall_long(frame: Any, opts: dict[str, Any]) -> Any:
-    return kf.overall(
-        frame, item="item", rater="rater", label="label", by=BY, categories=CATS, **opts
-    )
-
-
-def _overall_long_polars(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    pl = pytest.importorskip("polars")
-    res = _overall_long(pl.from_pandas(to_long(case.df)), opts)
-    assert isinstance(res, pl.DataFrame)
-    return res.to_pandas()
-
-
-def _overall_scan(case: Case, opts: dict[str, Any], suffix: str) -> pd.DataFrame:
-    path = case.tmp_path / f"wide.{suffix}"
-    if suffix == "parquet":
-        pytest.importorskip("pyarrow")
-        case.df.to_parquet(path, index=False)
-    else:
-        case.df.to_csv(path, index=False)
-    return kf.overall(kf.scan(path, batch_size=7), by=BY, categories=CATS, **opts)
-
-
-def _overall_dask(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    dd = pytest.importorskip("dask.dataframe")
-    case.request.getfixturevalue("dask_client")
-    res = kf.overall(dd.from_pandas(case.df, npartitions=3), by=BY, categories=CATS, **opts)
-    assert isinstance(res, dd.DataFrame)
-    return res.compute()
-
-
-def _overall_shuffled(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    """The same items in another row order: the same draws, the same intervals."""
-    shuffled = case.df.sample(frac=1.0, random_state=11).reset_index(drop=True)
-    return kf.overall(shuffled, by=BY, categories=CATS, **opts)
-
-
-def _overall_counts(case: Case, opts: dict[str, Any]) -> pd.DataFrame:
-    """The item x category counts table (layout="counts"): coefficients that read counts."""
-    needs_raters = {"light", "conger"} & set(np.atleast_1d(opts["method"]))
-    assert not needs_raters, "light and conger need the ratings (OVERALL_NOT_OFFERED)"
-    counted = pd.DataFrame({c: (case.df[RATERS] == c).sum(axis=1) for c in CATS})
-    counted[BY] = case.df[BY]
-    return kf.overall(counted, layout="counts", by=BY, categories=CATS, **opts)
-
-
-OVERALL_WAYS: dict[str, Callable[[Case, dict[str, Any]], pd.DataFrame]] = {
-    "polars": _overall_polars,
-    "polars_lazy": lambda case, opts: _overall_polars(case, opts, lazy=True),
-    "long_pandas": lambda case, opts: _overall_long(to_long(case.df), opts),
-    "long_polars": _overall_long_polars,
-    "scan_parquet": lambda case, opts: _overall_scan(case, opts, "parquet"),
-    "scan_csv": lambda case, opts: _overall_scan(case, opts, "csv"),
-    "dask": _overall_dask,
-    "shuffled": _overall_shuffled,
-    "counts": _overall_counts,
-    "cli": _overall_cli,
-}
+#: ``kf.overall`` through every way in that reads ratings, the item x category counts
+#: table and ``kappaframe report --overall``.
+OVERALL_WAYS = ways(
+    "polars",
+    "polars_lazy",
+    "long_pandas",
+    "long_polars",
+    "scan_parquet",
+    "scan_csv",
+    "dask",
+    "shuffled",
+    "counts_table",
+    "cli",
+)
 
 #: Cells a way in cannot express (excluded, not skipped).
 OVERALL_NOT_OFFERED = {
     ("cli", "bootstrap_ordinal"): "the command line has no --level",
-    ("counts", "analytic"): "light and conger need the ratings",
-    ("counts", "bootstrap"): "light and conger need the ratings",
-    ("counts", "bootstrap_weighted"): "light and conger need the ratings",
+    ("counts_table", "analytic"): "light and conger need the ratings",
+    ("counts_table", "bootstrap"): "light and conger need the ratings",
+    ("counts_table", "bootstrap_weighted"): "light and conger need the ratings",
 }
 
 
@@ -1645,20 +920,12 @@ def assert_same_overall(got: pd.DataFrame, want: pd.DataFrame) -> None:
 
 
 @pytest.mark.parametrize(("way", "option"), overall_cells())
-def test_overall_parity(
-    way: str,
-    option: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    request: pytest.FixtureRequest,
-) -> None:
+def test_overall_parity(way: str, option: str, way_in: WayInFixture) -> None:
     """Every way in gives the overall table of the pandas wide call, intervals included."""
     opts = OVERALL_OPTIONS[option]
     want = kf.overall(DF, by=BY, categories=CATS, **opts)
     assert want["se"].notna().all()
-    case = make_case(CATS, tmp_path, monkeypatch, capsys, request)
-    assert_same_overall(OVERALL_WAYS[way](case, opts), want)
+    assert_same_overall(through(way_in, way, CATS)(kf.overall, **opts), want)
 
 
 @pytest.mark.parametrize("option", list(OVERALL_OPTIONS))
