@@ -241,3 +241,13 @@ def test_the_block_reader_pairs_code_with_its_output(tmp_path: Path) -> None:
     assert _blocks(page, ("python",)) == both[:1]
     assert _run_python("x = 2\nx * 3", {}) == "6\n"
     assert _run_python("x = 2", {}) == ""
+
+
+def test_the_options_page_is_made_from_the_declarations(site: Path) -> None:
+    from kappaframe._api.settings.params import PARAMS
+
+    html = _page(site, "reference/options")
+    for p in PARAMS:
+        if p.flag is not None:
+            assert f"<code>{p.flag}</code>" in html, p.flag
+    assert html.count("<tr>") > 100  # a row per declaration a function serves

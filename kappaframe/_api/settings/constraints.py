@@ -46,6 +46,13 @@ class Constraint:
     def check(self, name: str, value: Any) -> None:
         """Raise a ``KappaFrameError`` naming ``name`` if ``value`` is not allowed."""
 
+    def describe(self) -> str:
+        """What the values may be, in a few words (the options' reference page)."""
+        return "any value the function takes (it checks the value itself)"
+
+    def _or_none(self, text: str) -> str:
+        return f"{text}, or None" if self.none else text
+
     def invalid(self) -> tuple[Any, ...]:
         """Values this rule refuses (for the generated tests); none for the base."""
         return ()
@@ -84,6 +91,9 @@ class OneOf(Constraint):
         )
         if not allowed:
             raise bad_option(name, value, self.choices)
+
+    def describe(self) -> str:
+        return self._or_none("one of " + ", ".join(f"`{c!r}`" for c in self.choices))
 
     def invalid(self) -> tuple[Any, ...]:
         return ("no-such-choice", ["list"])
@@ -135,6 +145,10 @@ class Number(Constraint):
         right = ")" if self.open_high else "]"
         return f" in {left}{self.low:g}, {self.high:g}{right}"
 
+    def describe(self) -> str:
+        what = "a whole number" if self.integer else "a number"
+        return self._or_none(what + self._range())
+
     def invalid(self) -> tuple[Any, ...]:
         bad: list[Any] = ["1", True]
         if self.low > -math.inf:
@@ -157,6 +171,9 @@ class Flag(Constraint):
             return
         raise self._refuse(name, value, "True or False")
 
+    def describe(self) -> str:
+        return self._or_none("True or False")
+
     def invalid(self) -> tuple[Any, ...]:
         return ("yes", 2)
 
@@ -171,6 +188,9 @@ class Text(Constraint):
         if (value is None and self.none) or isinstance(value, str):
             return
         raise self._refuse(name, value, "a string")
+
+    def describe(self) -> str:
+        return self._or_none("a string")
 
     def invalid(self) -> tuple[Any, ...]:
         return (3, ["a"])
@@ -188,6 +208,9 @@ class Column(Constraint):
         if isinstance(value, Hashable) and not isinstance(value, (set, frozenset)):
             return
         raise self._refuse(name, value, "one column name")
+
+    def describe(self) -> str:
+        return self._or_none("one column name")
 
     def invalid(self) -> tuple[Any, ...]:
         return (["i"], {"i": 1})
@@ -212,6 +235,9 @@ class Columns(Constraint):
             if not isinstance(v, Hashable):
                 raise self._refuse(name, value, "a list of column names")
 
+    def describe(self) -> str:
+        return self._or_none("a column name or a list of names")
+
     def invalid(self) -> tuple[Any, ...]:
         return ({"a": 1}, [["a"]])
 
@@ -232,6 +258,9 @@ class Names(Constraint):
         for v in value:
             if not isinstance(v, Hashable):
                 raise self._refuse(name, value, "a list of names")
+
+    def describe(self) -> str:
+        return self._or_none("a list of names")
 
     def invalid(self) -> tuple[Any, ...]:
         return (5, "ab", {"a"})
@@ -254,6 +283,9 @@ class Labels(Constraint):
         if isinstance(value, (set, frozenset, Mapping)) or not hasattr(value, "__iter__"):
             raise self._refuse(name, value, "a list of labels in order (a list, tuple or array)")
 
+    def describe(self) -> str:
+        return self._or_none("a list of labels, in order")
+
     def invalid(self) -> tuple[Any, ...]:
         return (3, "abc", {"a", "b"})
 
@@ -268,6 +300,9 @@ class Options(Constraint):
         if (value is None and self.none) or isinstance(value, Mapping):
             return
         raise self._refuse(name, value, "a dict of options")
+
+    def describe(self) -> str:
+        return self._or_none("a dict of options")
 
     def invalid(self) -> tuple[Any, ...]:
         return ("delimiter=;", 3)
@@ -285,6 +320,8 @@ class Checked(Constraint):
     bad: tuple[Any, ...] = ()
     none: bool = False
     choices: tuple[Any, ...] = ()
+    #: What the values may be, in a few words (the options' reference page).
+    text: str = "checked by its own rules"
 
     def check(self, name: str, value: Any) -> None:
         if value is None and self.none:
@@ -300,6 +337,10 @@ class Checked(Constraint):
                 f"{spelled(name)}: {_shown(value)} is not a value it takes ({err}).",
                 option=name,
             ) from err
+
+    def describe(self) -> str:
+        named = ", ".join(f"`{c!r}`" for c in self.choices)
+        return self._or_none(f"{self.text} (names: {named})" if named else self.text)
 
     def invalid(self) -> tuple[Any, ...]:
         return self.bad

@@ -172,8 +172,10 @@ def _normalize(value: Any) -> None:
     OneOf(tuple(get_args(Normalization))).check("normalize", value)
 
 
-_LEVEL = Checked(check_level, bad=(0, 1.5, "0.95"))
-_SEED = Checked(make_rng, bad=(-1, "seed", 1.5))
+_LEVEL = Checked(check_level, bad=(0, 1.5, "0.95"), text="a confidence level between 0 and 1")
+_SEED = Checked(
+    make_rng, bad=(-1, "seed", 1.5), none=True, text="a whole number >= 0 or a NumPy Generator"
+)
 _ANY_FRAME = "the ratings: a pandas or polars frame, files, or a Dask, DuckDB or Spark frame"
 
 PARAMS: tuple[Param, ...] = (
@@ -280,7 +282,12 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "reference",
-        Checked(check_reference, bad=(["c"],), none=True),
+        Checked(
+            check_reference,
+            bad=(["c"],),
+            none=True,
+            text="one rater: a column name (wide) or a rater id (long)",
+        ),
         "the rater every other rater is paired with",
         None,
         flag="--reference",
@@ -299,7 +306,12 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "min_overlap",
-        Checked(check_min_overlap, bad=(-1, 1.5, "2")),
+        Checked(
+            check_min_overlap,
+            none=True,
+            bad=(-1, 1.5, "2"),
+            text="a whole number >= 0 (0 and None: every pair)",
+        ),
         "the fewest shared items a pair needs to be kept",
         None,
         flag="--min-overlap",
@@ -379,6 +391,7 @@ PARAMS: tuple[Param, ...] = (
             check_weights,
             bad=("lineer", [[0, -1], [1, 0]], 3),
             choices=(*WEIGHT_NAMES, *GWET_WEIGHT_NAMES),
+            text="a weighting's name, or a K x K (or 1-D) disagreement matrix",
         ),
         "disagreement weights",
         None,
@@ -393,7 +406,12 @@ PARAMS: tuple[Param, ...] = (
     Param("agreement_weights", ANY, "agreement weights (Gwet's form)", None),
     Param(
         "scale",
-        Checked(_scale, bad=("landis", 3, {}), choices=tuple(SCALES)),
+        Checked(
+            _scale,
+            bad=("landis", 3, {}),
+            choices=tuple(SCALES),
+            text="a scale's name, or a {lower_bound: label} mapping",
+        ),
         "interpretation bands",
         "landis_koch",
         flag="--scale",
@@ -402,14 +420,24 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "scale",
-        Checked(_scale, bad=("landis", 3), none=True),
+        Checked(
+            _scale,
+            bad=("landis", 3),
+            none=True,
+            text="a scale's name, or a {lower_bound: label} mapping",
+        ),
         "interpretation bands (None: no bands)",
         "landis_koch",
         where=("heatmap", "trend_plot"),
     ),
     Param(
         "min_items",
-        Checked(check_min_items, bad=(-1, 2.5, "10")),
+        Checked(
+            check_min_items,
+            none=True,
+            bad=(-1, 2.5, "10"),
+            text="a whole number >= 0 (0 and None: every row its band)",
+        ),
         "fewer shared items than this get no band",
         MIN_ITEMS,
         flag="--min-items",
@@ -438,7 +466,9 @@ PARAMS: tuple[Param, ...] = (
     # -- inference ------------------------------------------------------------------------
     Param(
         "ci",
-        Checked(check_level, bad=(0, 1.5, "0.95"), none=True),
+        Checked(
+            check_level, bad=(0, 1.5, "0.95"), none=True, text="a confidence level between 0 and 1"
+        ),
         "confidence level of the interval columns",
         None,
         flag="--ci",
@@ -456,7 +486,9 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "ci",
-        Checked(check_level, bad=(0, 1.5, "0.95"), none=True),
+        Checked(
+            check_level, bad=(0, 1.5, "0.95"), none=True, text="a confidence level between 0 and 1"
+        ),
         "confidence level of the intervals (None: none)",
         0.95,
         where=("bland_altman", "bland_altman_plot", "ccc", "icc"),
@@ -475,7 +507,7 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "n_boot",
-        Checked(check_bootstrap, bad=(1, 2.5, "1000"), none=True),
+        Checked(check_bootstrap, bad=(1, 2.5, "1000"), none=True, text="a whole number >= 2"),
         "bootstrap replicates",
         None,
         flag="--n-boot",
@@ -542,7 +574,12 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "population",
-        Checked(check_population, bad=(0, "500", True)),
+        Checked(
+            check_population,
+            bad=(0, "500", True),
+            none=True,
+            text="a positive number (inf allowed)",
+        ),
         "items in the population (finite population correction)",
         None,
         flag="--population",
@@ -610,7 +647,12 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "stats",
-        Checked(resolve_stats, bad=("no_such_stat", 3)),
+        Checked(
+            resolve_stats,
+            none=True,
+            bad=("no_such_stat", 3),
+            text='"all", or names of the per-pair statistics',
+        ),
         "extra per-pair statistics",
         None,
         flag="--stats",
@@ -644,7 +686,7 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "method",
-        Checked(_methods, bad=("fliess", 3)),
+        Checked(_methods, bad=("fliess", 3), text="a coefficient's name or a list of them"),
         "the coefficients",
         "fleiss",
         where=("overall",),
@@ -658,7 +700,7 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "method",
-        Checked(_label_methods, bad=("fliess",)),
+        Checked(_label_methods, bad=("fliess",), text="a coefficient's name or a list of them"),
         "the coefficient per label",
         "fleiss",
         where=("per_label",),
@@ -759,7 +801,12 @@ PARAMS: tuple[Param, ...] = (
     Param("labels", Labels(), "every label, in order", None, where=("cohen_kappa",)),
     Param(
         "sample_weight",
-        Checked(lambda v: _array_like("sample_weight", v), bad=("w", 3), none=True),
+        Checked(
+            lambda v: _array_like("sample_weight", v),
+            bad=("w", 3),
+            none=True,
+            text="an array of one number per item",
+        ),
         "a weight per item",
         None,
     ),
@@ -786,7 +833,7 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "max_drop",
-        Checked(check_max_drop, bad=(-0.1, 2, "0.1")),
+        Checked(check_max_drop, bad=(-0.1, 2, "0.1"), text="a number in [0, 2)"),
         "the largest drop that does not matter",
         REQUIRED,
         flag="--max-drop",
@@ -802,10 +849,15 @@ PARAMS: tuple[Param, ...] = (
     Param("se", Number(low=0), "its standard error", REQUIRED),
     Param("order", _choices(BandOrder), "the order bands are cumulated in", "highest-first"),
     # -- pictures -------------------------------------------------------------------------
-    Param("ax", Checked(_axes, bad=("ax", 3), none=True), "the Axes to draw on", None),
+    Param(
+        "ax",
+        Checked(_axes, bad=("ax", 3), none=True, text="one Matplotlib Axes"),
+        "the Axes to draw on",
+        None,
+    ),
     Param(
         "normalize",
-        Checked(_normalize, bad=("rows", 3), none=True),
+        Checked(_normalize, bad=("rows", 3), none=True, text='"true", "pred", "all" or a boolean'),
         "counts as shares of rows, columns or all",
         None,
     ),
