@@ -49,7 +49,7 @@ from .._stats.concordance import PairMoments
 from .._stats.icc import IccSums, icc_sums
 from .assemble import key_columns
 from .options import LongLayout, as_list, check_columns
-from .plan import adapt
+from .plan import adapt, each_part
 from .prepare import Frame, KeysFrame, merge_keys, wide_raters
 from .settings.reading import ReadSpec
 
@@ -342,7 +342,7 @@ def _rater_ids(reader: PartReader, layout: NumericLayout) -> list[Hashable] | No
     """The long layout's rater ids over every part (``None``: one part holds them all)."""
     if not layout.long or not reader.distributed:
         return None
-    found = reader.map([layout.rater], _ids_part, reader.wrap(), layout.rater)
+    found = each_part(reader, [layout.rater], _ids_part, layout.rater)
     ids = list(dict.fromkeys(x for f in found for x in f))
     return chosen_ids(ids, layout.raters, layout.rater)
 
@@ -365,10 +365,10 @@ def _mapped(
     together = layout.item if layout.long else None
     compact = [layout.item, layout.rater, layout.value] if layout.long else []
     ids = _not_ratings(reader, layout, layout.raters)
-    parts = reader.map(
+    parts = each_part(
+        reader,
         layout.needed(reader.columns()),
         _part,
-        reader.wrap(),
         layout,
         known,
         reduce,
@@ -809,14 +809,14 @@ def read_pair_sums(
         together = layout.item if layout.long else None
         compact = [layout.item, layout.rater, layout.value] if layout.long else []
         ids = _not_ratings(frame, layout, raters)
-        total = frame.reduce(
+        total = each_part(
+            frame,
             needed,
             _sums_part,
-            _combine_two,
-            frame.wrap(),
             over,
             layout,
             ids,
+            add=combine_sums,
             together=together,
             compact=compact,
         )
@@ -832,10 +832,6 @@ def read_pair_sums(
         total = _check_ids(total, raters, layout, min_raters)
     total.output = output
     return total, output
-
-
-def _combine_two(parts: list[PairSums]) -> PairSums:
-    return combine_sums(parts)
 
 
 def _check_ids(total: PairSums, raters: Any, layout: NumericLayout, min_raters: int) -> PairSums:

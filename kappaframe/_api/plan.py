@@ -14,7 +14,7 @@ import copy
 import logging
 import sys
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, cast
 
 from .._count.tables import CategoriesDiffer
@@ -51,6 +51,7 @@ __all__ = [
     "count_input",
     "count_parts",
     "delayed_counts",
+    "each_part",
     "engine_counts",
     "gather_units",
     "item_parts",
@@ -79,6 +80,40 @@ def _adapted(data: Any) -> bool:
         return True
     polars_frames = sys.modules.get("kappaframe._frames.polars")
     return polars_frames is not None and isinstance(data, polars_frames.PolarsFrame)
+
+
+def each_part(
+    frame: Frame | PartReader,
+    columns: Sequence[Hashable],
+    func: Callable[..., Any],
+    *args: Any,
+    add: Callable[[list[Any]], Any] | None = None,
+    together: Hashable | None = None,
+    compact: Sequence[Hashable] = (),
+) -> Any:
+    """The one loop over the parts of any input: ``func(part, wrap, *args)`` of each part.
+
+    ``frame``: an eager adapter (pandas, polars: one part, itself) or a reader of parts
+    (Dask partitions, file batches, LazyFrame batches; a new kind of input is a new
+    ``PartReader``, read here like the others). ``wrap`` turns a part into its eager
+    adapter (on the worker that reads it, for Dask). With ``add`` (which adds a list of
+    results), the results are added as they come, one part held at a time; the sum, or
+    ``None`` when there is no part. Without, the list of results. ``together`` names a
+    column whose equal values must land in one part (the long layout's item), ``compact``
+    the columns read compactly then. ``func`` is a module-level function (it pickles).
+    """
+    if not isinstance(frame, PartReader):
+        result = func(frame, _itself, *args)
+        return [result] if add is None else result
+    wrap = frame.wrap()
+    if add is None:
+        return frame.map(columns, func, wrap, *args, together=together, compact=compact)
+    return frame.reduce(columns, func, add, wrap, *args, together=together, compact=compact)
+
+
+def _itself(frame: Any) -> Any:
+    """The ``wrap`` of an eager adapter: it is its own one part."""
+    return frame
 
 
 def output_of(frame: Frame | PartReader | EngineFrame) -> ResultKind:
@@ -279,10 +314,10 @@ class _Plan:
     def discover(self) -> None:
         """One pass over the label columns: the categories (and the long layout's rater ids)."""
         columns = [*self.labels, *([self.rater] if self.long else [])]
-        found = self.reader.map(
+        found = each_part(
+            self.reader,
             columns,
             _distinct_part,
-            self.reader.wrap(),
             self.labels,
             self.rater,
             bool(self.inferred),
@@ -310,9 +345,9 @@ class _Plan:
             self.raters = self.wanted or _sorted(ids)
 
     def args(self) -> tuple[Any, ...]:
+        """The arguments of the functions run on each part, after the part and ``wrap``."""
         reader = self.reader
         return (
-            reader.wrap(),
             reader.output,
             self.raters,
             self.wanted,
@@ -343,11 +378,12 @@ def count_parts(reader: PartReader, read: ReadSpec, *, min_raters: int = 2) -> C
         plan.raters = []
 
     def total() -> Counts:
-        summed = reader.reduce(
+        summed = each_part(
+            reader,
             plan.needed,
             _count_part,
-            combine,
             *plan.args(),
+            add=combine,
             together=plan.together,
             compact=plan.compact,
         )
@@ -373,7 +409,7 @@ def delayed_counts(reader: Any, read: ReadSpec, *, min_raters: int = 2) -> Any:
     first (``count_parts`` otherwise).
     """
     plan = _Plan(reader, read, read.raters, min_raters)
-    return reader.reduce_delayed(plan.needed, _count_part, combine, *plan.args())
+    return reader.reduce_delayed(plan.needed, _count_part, combine, reader.wrap(), *plan.args())
 
 
 def item_parts(reader: PartReader, read: ReadSpec, *, min_raters: int = 2) -> list[ItemCodes]:
@@ -383,8 +419,8 @@ def item_parts(reader: PartReader, read: ReadSpec, *, min_raters: int = 2) -> li
         plan.discover()
     elif plan.long:
         plan.raters = []
-    parts = reader.map(
-        plan.needed, _item_part, *plan.args(), together=plan.together, compact=plan.compact
+    parts = each_part(
+        reader, plan.needed, _item_part, *plan.args(), together=plan.together, compact=plan.compact
     )
     if not parts:
         parts = [ItemCodes.of(plan.first)]
@@ -417,9 +453,11 @@ def unit_parts(
     row_key: RowKey = "index" if reader.output == "dask" else "position"
     args = (*plan.args(), row_key, key)
     needed = [*plan.needed, *([key] if key is not None else [])]
-    parts = reader.map(needed, _unit_part, *args, together=plan.together, compact=plan.compact)
+    parts = each_part(
+        reader, needed, _unit_part, *args, together=plan.together, compact=plan.compact
+    )
     if not parts:
-        parts = [_unit_part(reader.empty(), *args)]
+        parts = [_unit_part(reader.empty(), reader.wrap(), *args)]
     if reader.distributed:
         for part in parts:
             part.ordered = plan.declared
