@@ -1025,25 +1025,33 @@ def per_category(
         _needs_ratings(prep, "per_category(method='fleiss')")
         rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
         return prep.frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci, min_items))
+    return prep.frame.render(_cohen_table(prep, scale_obj, ci, min_items))
+
+
+def _pair_category_rows(values: np.ndarray) -> np.ndarray:
+    """``values[pair, group, category]`` as one column: rows group, then pair, then category."""
+    return np.ascontiguousarray(np.transpose(values, (1, 0, 2))).reshape(-1)
+
+
+def _cohen_table(prep: Prepared, scale_obj: Any, ci: float | None, min_items: int | None) -> Table:
+    """``per_category(method="cohen")``: each pair's kappa of each category against the rest."""
+    k = len(prep.categories)
+    n_groups = prep.groups.n_groups
+    labels = object_array(prep.categories)
     pairs = all_pairs(len(prep.raters))
     tables = pair_tables(prep, pairs, "per_category")  # (P, G, K, K)
     binary = one_vs_rest(tables)  # (P, G, K, 2, 2)
     plain = 1.0 - np.eye(2)
     agreed = agreement(binary, plain)
     kappa = agreed["kappa"]
-    # rows: group, then pair, then category
-    order = (1, 0, 2)
-
-    def rows(values: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(np.transpose(values, order)).reshape(-1)
 
     n_pairs = len(pairs)
     group_of_row = np.repeat(np.arange(n_groups), n_pairs * k)
     pair_of_row = np.tile(np.repeat(np.arange(n_pairs), k), n_groups)
     cat_of_row = np.tile(np.arange(k), n_groups * n_pairs)
-    values = rows(kappa)
+    values = _pair_category_rows(kappa)
     _warn_undefined(values, "kappa of a category against the rest")
-    n = rows(agreed["n"]).astype(np.int64)
+    n = _pair_category_rows(agreed["n"]).astype(np.int64)
     band, bands = with_min_items(scale_obj.classify(values), n, min_items, scale_obj.labels)
     names = object_array(prep.raters)
     columns = key_columns(prep, group_of_row, _schema(CATEGORY_COLUMNS, ci), "per_category")
@@ -1052,15 +1060,15 @@ def per_category(
         Column("rater_b", "name", names[pairs[:, 1]][pair_of_row]),
         Column("category", "label", labels[cat_of_row]),
         Column("n", "int", n),
-        Column("p_o", "float", rows(agreed["p_o"])),
-        Column("p_e", "float", rows(agreed["p_e"])),
+        Column("p_o", "float", _pair_category_rows(agreed["p_o"])),
+        Column("p_e", "float", _pair_category_rows(agreed["p_e"])),
         Column("kappa", "float", values),
         Column("interpretation", "enum", band, categories=bands),
     ]
     if ci is not None:
         errors = standard_errors(binary, plain, kappa, ci)
-        columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
-    return prep.frame.render(Table(columns))
+        columns += [Column(name, "float", _pair_category_rows(errors[name])) for name in CI_COLUMNS]
+    return Table(columns)
 
 
 def _fleiss_table(

@@ -34,7 +34,6 @@ PENDING: frozenset[str] = frozenset(
         "bland_altman_plot",
         "confusion_plot",
         "icc",
-        "per_category",
         "provenance",
         "sample_size",
         "threshold_sweep",
