@@ -33,7 +33,6 @@ PENDING: frozenset[str] = frozenset(
         "benchmark",
         "bland_altman_plot",
         "confusion_plot",
-        "icc",
         "provenance",
         "sample_size",
         "threshold_sweep",
