@@ -34,7 +34,6 @@ PENDING: frozenset[str] = frozenset(
         "bland_altman_plot",
         "confusion_plot",
         "provenance",
-        "sample_size",
         "threshold_sweep",
         "trend_plot",
     }
