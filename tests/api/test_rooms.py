@@ -29,7 +29,6 @@ MOST = 60
 #: only shrinks: a function on it that meets the rule fails ``test_the_pending_list_is_true``.
 PENDING: frozenset[str] = frozenset(
     {
-        "against_baseline",
         "benchmark",
         "bland_altman_plot",
         "confusion_plot",
