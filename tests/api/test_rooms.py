@@ -29,11 +29,9 @@ MOST = 60
 #: only shrinks: a function on it that meets the rule fails ``test_the_pending_list_is_true``.
 PENDING: frozenset[str] = frozenset(
     {
-        "benchmark",
         "bland_altman_plot",
         "confusion_plot",
         "provenance",
-        "threshold_sweep",
         "trend_plot",
     }
 )
