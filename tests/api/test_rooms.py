@@ -31,7 +31,6 @@ PENDING: frozenset[str] = frozenset(
     {
         "bland_altman_plot",
         "confusion_plot",
-        "provenance",
         "trend_plot",
     }
 )
