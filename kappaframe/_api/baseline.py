@@ -405,6 +405,25 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     """
     level = check_level(ci)
     drop = check_max_drop(max_drop)
+    read = _read_both(result, baseline)
+    matched = _match_rows(read)
+    return _compared(read, matched, _changes(matched, level, drop))
+
+
+@dataclass(frozen=True)
+class _Both:
+    """The result and the baseline, their layouts checked alike and their columns loaded."""
+
+    new_frame: Any
+    old_frame: Any
+    new_names: list[Hashable]
+    new_layout: Layout
+    old_layout: Layout
+    records: tuple[dict[str, Any], dict[str, Any]]
+
+
+def _read_both(result: Any, baseline: Any) -> _Both:
+    """Read both sides: the same rows (function, keys) and the same recorded options."""
     new_frame, old_frame = _frame(result, "result"), _frame(baseline, "baseline")
     new_names, old_names = new_frame.columns(), old_frame.columns()
     new_names = [c for c in new_names if c not in BASELINE_COLUMNS]
@@ -439,7 +458,32 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     new_frame.load([*new_names, *(["state"] if "state" in new_frame.columns() else [])])
     old_needed = [*keys, old_layout.value, "se", *(["state"] if "state" in old_names else [])]
     old_frame.load(old_needed)
+    return _Both(new_frame, old_frame, new_names, new_layout, old_layout, records)
 
+
+@dataclass(frozen=True)
+class _Matched:
+    """The measured rows of both sides, their values, and which old row each new one is.
+
+    ``match[i]``: the baseline's row of the result's row ``i`` (-1: new); ``missing``:
+    the baseline's rows the result does not have.
+    """
+
+    new_keep: np.ndarray
+    new_rows: list[tuple[Any, ...]]
+    old_rows: list[tuple[Any, ...]]
+    new_value: np.ndarray
+    new_se: np.ndarray
+    old_value: np.ndarray
+    old_se: np.ndarray
+    match: np.ndarray
+    missing: list[int]
+
+
+def _match_rows(read: _Both) -> _Matched:
+    """Match the rows by their keys (a pair as an unordered pair), checked on both sides."""
+    new_frame, old_frame, records = read.new_frame, read.old_frame, read.records
+    keys, new_layout, old_layout = read.new_layout.keys, read.new_layout, read.old_layout
     new_columns = _key_columns(new_frame, keys)
     old_columns = _key_columns(old_frame, keys)
     for name, (_, new_u), (_, old_u) in zip(keys, new_columns, old_columns, strict=True):
@@ -459,12 +503,10 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     new_keys, old_keys = unordered(new_rows, keys), unordered(old_rows, keys)
     _unique_rows(new_rows, new_keys, keys, "the result")
     _unique_rows(old_rows, old_keys, keys, "the baseline")
-
     new_value = _numbers(new_frame, new_layout.value, "the result")[new_keep]
     new_se = _numbers(new_frame, "se", "the result")[new_keep]
     old_value = _numbers(old_frame, old_layout.value, "the baseline")[old_keep]
     old_se = _numbers(old_frame, "se", "the baseline")[old_keep]
-
     position = {key: i for i, key in enumerate(old_keys)}
     match = np.array([position.get(key, -1) for key in new_keys], dtype=np.intp)
     matched = match >= 0
@@ -472,7 +514,16 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     check_turned_round(records, any(turned), ("the result", "the baseline"), "weights")
     found = set(match[matched].tolist())
     missing = [i for i in range(len(old_rows)) if i not in found]
+    return _Matched(
+        new_keep, new_rows, old_rows, new_value, new_se, old_value, old_se, match, missing
+    )
 
+
+def _changes(m: _Matched, level: float, drop: float) -> dict[str, np.ndarray]:
+    """Each row's baseline, change, its interval and state (new and missing rows too)."""
+    new_rows, missing, match = m.new_rows, m.missing, m.match
+    old_value, old_se, new_value, new_se = m.old_value, m.old_se, m.new_value, m.new_se
+    matched = match >= 0
     n_new, n_all = len(new_rows), len(new_rows) + len(missing)
     base = np.full(n_all, math.nan)
     base[:n_new][matched] = old_value[match[matched]]
@@ -487,7 +538,19 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
         low[:n_new][matched] = diff["ci_low"]
         high[:n_new][matched] = diff["ci_high"]
         state[:n_new][matched] = states(diff["difference"], diff["ci_low"], diff["ci_high"], drop)
+    return {
+        "baseline": base,
+        "change": change,
+        "change_low": low,
+        "change_high": high,
+        "state": state,
+    }
 
+
+def _compared(read: _Both, m: _Matched, changes: dict[str, np.ndarray]) -> Any:
+    """The result's rows, the missing ones appended, with the comparison's columns."""
+    new_frame, keys, new_names = read.new_frame, read.new_layout.keys, read.new_names
+    missing, old_rows, new_keep = m.missing, m.old_rows, m.new_keep
     native = new_frame.frame
     if missing:
         extra = [old_rows[i] for i in missing]
@@ -496,12 +559,10 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     shown = np.concatenate([np.flatnonzero(new_keep), appended]).astype(np.intp)
     columns = [Column(c, "key", shown, source=c) for c in new_names]
     columns += [
-        Column("baseline", "float", base),
-        Column("change", "float", change),
-        Column("change_low", "float", low),
-        Column("change_high", "float", high),
-        Column("state", "enum", state, categories=STATES),
+        Column(name, "float", changes[name])
+        for name in ("baseline", "change", "change_low", "change_high")
     ]
+    columns.append(Column("state", "enum", changes["state"], categories=STATES))
     mark = getattr(native, "attrs", {}).get(MARK)
     table = Table(columns, mark=dict(mark) if isinstance(mark, dict) else None)
     return render(table, native, new_frame.output)

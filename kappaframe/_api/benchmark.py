@@ -22,6 +22,11 @@ __all__ = ["BAND_ORDERS", "benchmark"]
 BAND_ORDERS: tuple[str, ...] = get_args(BandOrder)
 
 
+def _finite(name: str, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
+        raise KappaFrameError(f"{name} must be a finite number; got {value!r}.")
+
+
 @declared
 def benchmark(
     coeff: float,
@@ -83,9 +88,8 @@ def benchmark(
     >>> res.loc[res["chosen"], "band"].item()
     'moderate'
     """
-    for name, value in (("coeff", coeff), ("se", se)):
-        if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
-            raise KappaFrameError(f"{name} must be a finite number; got {value!r}.")
+    _finite("coeff", coeff)
+    _finite("se", se)
     if not -1 <= coeff <= 1:
         raise KappaFrameError(f"coeff must lie in [-1, 1]; got {coeff!r}.")
     if se < 0:

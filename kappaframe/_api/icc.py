@@ -229,7 +229,22 @@ def icc(
     layout = numeric_layout(read)
     if ci is not None:
         ci = check_level(ci)
-    frame = numeric_input(data)
+    sums, s, render = _icc_sums(numeric_input(data), layout)
+    if len(s.raters) < 2:
+        raise too_few_raters(2, s.raters, layout.rater)
+    _need_items(sums.count, sums.dropped, "icc()")
+    stats = icc_forms(sums, ci)
+    every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
+    _warn_undefined(every_form, sums.count, "the intraclass correlation (some form)")
+    return render.render(_icc_table(s, sums, stats, ci))
+
+
+def _icc_sums(frame: Any, layout: Any) -> tuple[Any, Scores, Any]:
+    """The sums of squares per group, the scores' keys and raters, and what renders.
+
+    An engine's frame is summed by its engine and parts part by part; a frame in memory
+    is read into its scores first.
+    """
     render: Any
     if isinstance(frame, EngineFrame):
         sums, keys, rater_list, by_list = engine_icc_sums(frame, layout)
@@ -245,22 +260,22 @@ def icc(
         s = scores(frame, layout)
         sums = icc_part_sums(s)
         render = renderer(s, frame.output)
-    if len(s.raters) < 2:
-        raise too_few_raters(2, s.raters, layout.rater)
-    _need_items(sums.count, sums.dropped, "icc()")
-    stats = icc_forms(sums, ci)
+    return sums, s, render
+
+
+def _flat(values: np.ndarray) -> np.ndarray:
+    """``values[group, form]`` as one column, rows group-major."""
+    return np.ascontiguousarray(values).reshape(-1)
+
+
+def _icc_table(s: Scores, sums: Any, stats: dict[str, np.ndarray], ci: float | None) -> Table:
+    """One row per group and form: the keys, the sizes, the ICC, its F test and interval."""
     n_groups = len(sums.count)
     n_forms = len(FORMS)
-    every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
-    _warn_undefined(every_form, sums.count, "the intraclass correlation (some form)")
     group_of_row = np.repeat(np.arange(n_groups), n_forms)
     form_of_row = np.tile(np.arange(n_forms), n_groups)
     schema = (*ICC_COLUMNS, *(ICC_CI_COLUMNS if ci is not None else ()))
     columns = key_rows(s, group_of_row, schema, "icc")
-
-    def rows(values: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(values).reshape(-1)
-
     n_items = sums.count.astype(np.int64)
     columns += [
         Column("type", "name", form_of_row, categories=FORMS),
@@ -269,18 +284,18 @@ def icc(
         Column("n_items", "int", n_items[group_of_row]),
         Column("n_raters", "int", np.full(len(group_of_row), len(s.raters), np.int64)),
         Column("n_dropped", "int", sums.dropped.astype(np.int64)[group_of_row]),
-        Column("icc", "float", rows(stats["icc"])),
-        Column("f", "float", rows(stats["f"])),
-        Column("df1", "int", np.maximum(rows(stats["df1"]), 0).astype(np.int64)),
-        Column("df2", "int", np.maximum(rows(stats["df2"]), 0).astype(np.int64)),
-        Column("p_value", "float", rows(stats["p_value"])),
+        Column("icc", "float", _flat(stats["icc"])),
+        Column("f", "float", _flat(stats["f"])),
+        Column("df1", "int", np.maximum(_flat(stats["df1"]), 0).astype(np.int64)),
+        Column("df2", "int", np.maximum(_flat(stats["df2"]), 0).astype(np.int64)),
+        Column("p_value", "float", _flat(stats["p_value"])),
     ]
     if ci is not None:
         columns += [
-            Column("ci_low", "float", rows(stats["ci_low"])),
-            Column("ci_high", "float", rows(stats["ci_high"])),
+            Column("ci_low", "float", _flat(stats["ci_low"])),
+            Column("ci_high", "float", _flat(stats["ci_high"])),
         ]
-    return render.render(Table(columns, mark={"kind": "icc"}))
+    return Table(columns, mark={"kind": "icc"})
 
 
 def _key_groups(keys: Any, by: list[Hashable]) -> Groups:

@@ -17,6 +17,8 @@ import numpy as np
 
 from .._count.kernel import all_pairs
 from .._encode.codes import Groups, object_array
+from .._encode.sets import SetLabels
+from .._encode.windows import Windows
 from .._errors import (
     KappaFrameError,
     UndefinedKappaWarning,
@@ -45,6 +47,7 @@ from .._stats.multirater import (
     ratings_of,
 )
 from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
+from .._stats.scales import Scale as Bands
 from .._types import (
     AlphaCentre,
     Alternative,
@@ -65,6 +68,7 @@ from .assemble import interpret, key_columns
 from .counts import read_pair_table
 from .many_common import pair_tables, prepare_ratings
 from .options import (
+    PairOptions,
     as_list,
     check_conventions,
     check_min_items,
@@ -221,6 +225,312 @@ def _rows(results: list[dict[str, np.ndarray]], key: str) -> np.ndarray:
     if not results:
         return np.zeros(0)
     return np.stack([res[key] for res in results], axis=1).reshape(-1)
+
+
+@dataclass(frozen=True)
+class _OverallCall:
+    """An ``overall`` call bound before any source is opened: its options, checked.
+
+    ``weights``: the disagreement weights as given (``agreement_weights`` turned into
+    them); ``categories``: the caller's; ``sets``: how to read set-valued labels.
+    """
+
+    methods: list[str]
+    weights: Any
+    agreement_weights: Any
+    sets: SetLabels | None
+    options: PairOptions
+    min_items: int | None
+    windows: Windows | None
+    layout: str
+    level: str
+    scale: Bands
+    categories: Any
+    ddof: int
+    alpha_centre: str
+    distance: str | None
+
+
+def _bind_overall(
+    *,
+    method: Any,
+    level: Any,
+    weights: Any,
+    agreement_weights: Any,
+    distance: Any,
+    multi_sep: Any,
+    layout: Any,
+    categories: Any,
+    scale: Any,
+    by: Any,
+    ci: Any,
+    ci_method: Any,
+    n_boot: Any,
+    seed: Any,
+    alternative: Any,
+    ci_dist: Any,
+    population: Any,
+    benchmark: Any,
+    z_from: Any,
+    ddof: Any,
+    alpha_centre: Any,
+    min_items: Any,
+    time: Any,
+    every: Any,
+    period: Any,
+    offset: Any,
+    closed: Any,
+) -> _OverallCall:
+    """Check ``overall``'s options, in a fixed order, before any source is opened."""
+    given_weights = (
+        weights
+        if agreement_weights is None
+        else agreement_to_disagreement(agreement_weights, weights)
+    )
+    methods = check_overall_options(method, level, given_weights)
+    sets = set_options(distance, multi_sep, methods, given_weights, level, layout, categories)
+    check_settings(
+        weights=given_weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall"
+    )
+    options = check_pair_options(
+        ci,
+        ci_method,
+        n_boot,
+        seed,
+        alternative=alternative,
+        ci_dist=ci_dist,
+        population=population,
+        benchmark=benchmark,
+        z_from=z_from,
+    )
+    check_conventions(methods, ci, ddof, alpha_centre)
+    min_items = check_min_items(min_items)
+    if layout not in LAYOUTS:
+        raise bad_option("layout", layout, LAYOUTS)
+    windows = check_windows(time, every, period, offset, closed)
+    if windows is not None and layout == "counts":
+        raise KappaFrameError(
+            f"{arg('time')} windows rows of ratings; a table of counts has no time per "
+            f"rating. Pass the ratings (layout='ratings'), or one table per window.",
+            option="time",
+        )
+    if layout in ("counts", "table") and sets is not None:
+        raise KappaFrameError(
+            f"layout={layout!r} reads counts of single categories; set-valued labels "
+            "(multi_sep=) are read from the ratings (layout='ratings')."
+        )
+    return _OverallCall(
+        methods, given_weights, agreement_weights, sets, options, min_items, windows,
+        layout, level, resolve_scale(scale), categories, ddof, alpha_centre, distance,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _OverallInput:
+    """What one input kind of ``overall`` reads: the ratings counted per item.
+
+    ``source`` gives the ``by`` columns, the groups and the frame to render into;
+    ``codes`` the labels rater by rater (``None``: counts, who gave which label unknown);
+    ``symmetric``: why the weights must be symmetric (``None``: any weights).
+    """
+
+    source: Any
+    ratings: Ratings
+    categories: list[Any]
+    codes: np.ndarray | None
+    symmetric: str | None = None
+
+
+def _read_ratings(data: Any, call: _OverallCall, given: dict[str, Any]) -> _OverallInput:
+    """``layout="ratings"``: the wide or long layout, in time windows when asked."""
+    read = ReadSpec.of(given, categories=None if call.sets else given["categories"], sets=call.sets)
+    frame, by, _ = in_windows(data, call.windows, given["by"])
+    read = read if call.windows is None else read.replace(by=by)
+    prep = prepare_ratings(frame, read)
+    _needs_ratings(prep, "overall()")
+    if call.level == "ordinal":  # interval and ratio need numbers anyway
+        prep.require_order(why="level='ordinal'")
+    prep.require_order(call.weights)
+    k = len(prep.categories)
+    rt = ratings_of(prep.codes, prep.groups.codes, prep.groups.n_groups, k)
+    return _OverallInput(prep, rt, prep.categories, prep.codes)
+
+
+def _read_counts(data: Any, call: _OverallCall, given: dict[str, Any]) -> _OverallInput:
+    """``layout="counts"``: an item x category table of counts."""
+    table = CountLayout(as_list(given["by"]), given["item"], given["categories"])
+    unread = {"raters": given["raters"], "rater": given["rater"], "label": given["label"]}
+    source = _count_table(data, table, call.methods, unread)
+    return _OverallInput(source, source.ratings, source.categories, None)
+
+
+def _read_table(data: Any, call: _OverallCall, given: dict[str, Any]) -> _OverallInput:
+    """``layout="table"``: two raters' K x K table, as the ratings it counts."""
+    unread = {k: given[k] for k in ("raters", "by", "item", "rater", "label")}
+    source, codes = _contingency_table(data, given["categories"], unread)
+    # The table's rows give the order of its labels.
+    return _OverallInput(source, source.ratings, source.categories, codes, WHY_TABLE_SYMMETRIC)
+
+
+#: How ``overall`` reads each ``layout=``.
+_READERS = {"ratings": _read_ratings, "counts": _read_counts, "table": _read_table}
+
+
+@dataclass(frozen=True)
+class _Weighting:
+    """The disagreement matrix, the weights as given (``None``: set distances), weighted."""
+
+    disagree: np.ndarray
+    given: np.ndarray | None
+    weighted: bool
+
+
+def _weighting(call: _OverallCall, read: _OverallInput) -> _Weighting:
+    """The weights on the categories read: set distances, or the symmetric part."""
+    distances = None
+    if call.sets is not None:  # the distinct sets are the categories
+        distances = set_distance_weights(read.categories, call.categories, call.distance)
+    if distances is not None:
+        return _Weighting(distances, None, True)
+    oriented = weight_matrix(call.weights, read.categories, rescale=False)
+    if read.symmetric is not None:
+        require_symmetric(oriented, read.symmetric)
+    # Raters have no order here: every coefficient reads the symmetric part only.
+    given = symmetric_part(oriented)
+    disagree = symmetric_part(weight_matrix(call.weights, read.categories))
+    return _Weighting(disagree, given, call.weights is not None)
+
+
+def _group_of_row(call: _OverallCall, read: _OverallInput) -> np.ndarray:
+    """The group of each row of the result (group-major, one row per method)."""
+    return np.repeat(np.arange(read.ratings.n_groups), len(call.methods))
+
+
+def _n_items(read: _OverallInput) -> np.ndarray:
+    rt = read.ratings
+    return np.bincount(rt.group, minlength=rt.n_groups).astype(np.int64)
+
+
+def _compute(
+    call: _OverallCall, read: _OverallInput, w: _Weighting
+) -> tuple[list[dict[str, np.ndarray]], dict[str, np.ndarray]]:
+    """Every method's values per group, then (with ``ci``) their errors."""
+    ci = call.options.ci
+    rt = read.ratings
+    results = [
+        compute(
+            rt,
+            m,
+            w.disagree,
+            weighted=w.weighted,
+            level=call.level,
+            categories=read.categories,
+            with_variance=ci is not None,
+            given=w.given,
+            ddof=call.ddof,
+            centre=call.alpha_centre,
+            agreement=None if call.agreement_weights is None or w.given is None else 1.0 - w.given,
+        )
+        for m in call.methods
+    ]
+    value = _rows(results, "value")
+    _warn_undefined(value, "the agreement coefficient")
+    if ci is None:
+        return results, {}
+    return results, _errors(call, read, w, results, ci)
+
+
+def _errors(
+    call: _OverallCall,
+    read: _OverallInput,
+    w: _Weighting,
+    results: list[dict[str, np.ndarray]],
+    ci: float,
+) -> dict[str, np.ndarray]:
+    """The standard errors, intervals and tests of the values at level ``ci``."""
+    options = call.options
+    methods = call.methods
+    value = _rows(results, "value")
+    # The methods without a null variance of their own test with ``var``.
+    for res in results:
+        res.setdefault("var0", res["var"])
+    n_for_test = _n_items(read)[_group_of_row(call, read)].astype(float)
+    if call.alpha_centre == "p_a":  # irrCAC 1.0: the pairable items' n - 1 degrees of freedom
+        for i, res in enumerate(results):
+            if "n_var" in res:
+                n_for_test[i :: len(methods)] = res["n_var"]
+    errors = normal_interval(
+        value,
+        _rows(results, "var"),
+        _rows(results, "var0"),
+        ci,
+        n=n_for_test,
+        **options.test,
+    )
+    if options.ci_method == "bootstrap":
+        boot = bootstrap_overall(
+            read.ratings,
+            methods,
+            w.disagree,
+            weighted=w.weighted,
+            level=call.level,
+            categories=read.categories,
+            given=w.given,
+            ci=ci,
+            n_boot=options.n_boot or 1000,
+            seed=options.seed,
+        )
+        defined = np.isfinite(value)
+        for key in ("se", "ci_low", "ci_high"):
+            errors[key] = np.where(defined, _rows(boot, key), np.nan)
+    return errors
+
+
+def _n_raters(read: _OverallInput) -> np.ndarray:
+    """Raters with a label per group; for counts, the most labels any item has."""
+    rt = read.ratings
+    if read.codes is None:
+        most = np.zeros(rt.n_groups)
+        np.maximum.at(most, rt.group, rt.counts.sum(axis=1))
+        return np.ceil(most).astype(np.int64)
+    return raters_per_group(read.codes, read.source.groups.codes, rt.n_groups)
+
+
+def _overall_table(
+    call: _OverallCall,
+    read: _OverallInput,
+    results: list[dict[str, np.ndarray]],
+    errors: dict[str, np.ndarray],
+) -> Table:
+    """One row per group and method: the keys, the values, their band and errors."""
+    options = call.options
+    n_groups = read.ratings.n_groups
+    group_of_row = _group_of_row(call, read)
+    value = _rows(results, "value")
+    n_items = _n_items(read)
+    schema = _schema(OVERALL_COLUMNS, options.ci)
+    columns = key_columns(read.source, group_of_row, schema, "overall")
+    columns += [
+        Column("method", "name", np.tile(object_array(call.methods), n_groups)),
+        Column("n_items", "int", n_items[group_of_row]),
+        Column("n_raters", "int", _n_raters(read)[group_of_row]),
+        Column("p_o", "float", _rows(results, "p_o")),
+        Column("p_e", "float", _rows(results, "p_e")),
+        Column("value", "float", value),
+    ]
+    band = interpret(call.scale, value, errors, options)
+    band, labels = with_min_items(band, n_items[group_of_row], call.min_items, call.scale.labels)
+    columns.append(Column("interpretation", "enum", band, categories=labels))
+    columns += [Column(name, "float", errors[name]) for name in options.ci_names]
+    record = {
+        "kind": "overall",
+        **options_record(call.weights, read.categories),
+        "level": call.level,
+        "ddof": call.ddof,
+        "alpha_centre": call.alpha_centre,
+        "distance": call.distance,
+    }
+    return Table(columns, mark=record)
 
 
 @declared
@@ -579,177 +889,23 @@ def overall(
     >>> bool((res["ci_low"] < res["value"]).all() and (res["value"] < res["ci_high"]).all())
     True
     """
-    given_weights = (
-        weights
-        if agreement_weights is None
-        else agreement_to_disagreement(agreement_weights, weights)
-    )
-    methods = check_overall_options(method, level, given_weights)
-    sets = set_options(distance, multi_sep, methods, given_weights, level, layout, categories)
-    check_settings(
-        weights=given_weights, scale=scale, by=by, output=OVERALL_COLUMNS, what="overall"
-    )
-    options = check_pair_options(
-        ci,
-        ci_method,
-        n_boot,
-        seed,
-        alternative=alternative,
-        ci_dist=ci_dist,
-        population=population,
-        benchmark=benchmark,
-        z_from=z_from,
-    )
-    check_conventions(methods, ci, ddof, alpha_centre)
-    min_items = check_min_items(min_items)
-    ci = options.ci
-    if layout not in LAYOUTS:
-        raise bad_option("layout", layout, LAYOUTS)
-    windows = check_windows(time, every, period, offset, closed)
-    if windows is not None and layout == "counts":
-        raise KappaFrameError(
-            f"{arg('time')} windows rows of ratings; a table of counts has no time per "
-            f"rating. Pass the ratings (layout='ratings'), or one table per window.",
-            option="time",
-        )
-    source: Any
-    if layout in ("counts", "table") and sets is not None:
-        raise KappaFrameError(
-            f"layout={layout!r} reads counts of single categories; set-valued labels "
-            "(multi_sep=) are read from the ratings (layout='ratings')."
-        )
-    if layout == "counts":
-        table = CountLayout(as_list(by), item, categories)
-        unread = {"raters": raters, "rater": rater, "label": label}
-        source = _count_table(data, table, methods, unread)
-        categories_used = source.categories
-        rt = source.ratings
-        codes = None
-    elif layout == "table":
-        unread = {"raters": raters, "by": by, "item": item, "rater": rater, "label": label}
-        source, codes = _contingency_table(data, categories, unread)
-        categories_used = source.categories
-        rt = source.ratings  # the table's rows give the order of its labels
-    else:
-        read = ReadSpec(
-            raters,
-            by=by,
-            item=item,
-            rater=rater,
-            label=label,
-            categories=None if sets else categories,
-            duplicates=duplicates,
-            sets=sets,
-        )
-        frame, by, _ = in_windows(data, windows, by)
-        read = read if windows is None else read.replace(by=by)
-        prep = prepare_ratings(frame, read)
-        _needs_ratings(prep, "overall()")
-        if level == "ordinal":  # interval and ratio need numbers anyway
-            prep.require_order(why="level='ordinal'")
-        prep.require_order(given_weights)
-        source = prep
-        categories_used = prep.categories
-        codes = prep.codes
-        rt = ratings_of(prep.codes, prep.groups.codes, prep.groups.n_groups, len(categories_used))
-    scale_obj = resolve_scale(scale)
-    given: np.ndarray | None
-    distances = None
-    if sets is not None:  # the distinct sets are the categories
-        distances = set_distance_weights(categories_used, categories, distance)
-    if distances is not None:
-        disagree, given = distances, None
-    else:
-        oriented = weight_matrix(given_weights, categories_used, rescale=False)
-        if layout == "table":
-            require_symmetric(oriented, WHY_TABLE_SYMMETRIC)
-        # Raters have no order here: every coefficient reads the symmetric part only.
-        given = symmetric_part(oriented)
-        disagree = symmetric_part(weight_matrix(given_weights, categories_used))
-    n_groups = rt.n_groups
-    results = [
-        compute(
-            rt,
-            m,
-            disagree,
-            weighted=given_weights is not None or distances is not None,
-            level=level,
-            categories=categories_used,
-            with_variance=ci is not None,
-            given=given,
-            ddof=ddof,
-            centre=alpha_centre,
-            agreement=None if agreement_weights is None or given is None else 1.0 - given,
-        )
-        for m in methods
-    ]
-    group_of_row = np.repeat(np.arange(n_groups), len(methods))
-    value = _rows(results, "value")
-    _warn_undefined(value, "the agreement coefficient")
-    names = object_array(methods)
-    n_items = np.bincount(rt.group, minlength=n_groups).astype(np.int64)
-    if codes is None:  # counts: the most labels any item has
-        most = np.zeros(n_groups)
-        np.maximum.at(most, rt.group, rt.counts.sum(axis=1))
-        n_raters = np.ceil(most).astype(np.int64)
-    else:
-        n_raters = raters_per_group(codes, source.groups.codes, n_groups)
-    columns = key_columns(source, group_of_row, _schema(OVERALL_COLUMNS, ci), "overall")
-    columns += [
-        Column("method", "name", np.tile(names, n_groups)),
-        Column("n_items", "int", n_items[group_of_row]),
-        Column("n_raters", "int", n_raters[group_of_row]),
-        Column("p_o", "float", _rows(results, "p_o")),
-        Column("p_e", "float", _rows(results, "p_e")),
-        Column("value", "float", value),
-    ]
-    errors: dict[str, np.ndarray] = {}
-    if ci is not None:
-        # The methods without a null variance of their own test with ``var``.
-        for res in results:
-            res.setdefault("var0", res["var"])
-        n_for_test = n_items[group_of_row].astype(float)
-        if alpha_centre == "p_a":  # irrCAC 1.0: the pairable items' n - 1 degrees of freedom
-            for i, res in enumerate(results):
-                if "n_var" in res:
-                    n_for_test[i :: len(methods)] = res["n_var"]
-        errors = normal_interval(
-            value,
-            _rows(results, "var"),
-            _rows(results, "var0"),
-            ci,
-            n=n_for_test,
-            **options.test,
-        )
-        if options.ci_method == "bootstrap":
-            boot = bootstrap_overall(
-                rt,
-                methods,
-                disagree,
-                weighted=given_weights is not None or distances is not None,
-                level=level,
-                categories=categories_used,
-                given=given,
-                ci=ci,
-                n_boot=options.n_boot or 1000,
-                seed=options.seed,
-            )
-            defined = np.isfinite(value)
-            for key in ("se", "ci_low", "ci_high"):
-                errors[key] = np.where(defined, _rows(boot, key), np.nan)
-    band = interpret(scale_obj, value, errors, options)
-    band, labels = with_min_items(band, n_items[group_of_row], min_items, scale_obj.labels)
-    columns.append(Column("interpretation", "enum", band, categories=labels))
-    columns += [Column(name, "float", errors[name]) for name in options.ci_names]
-    record = {
-        "kind": "overall",
-        **options_record(given_weights, categories_used),
-        "level": level,
-        "ddof": ddof,
-        "alpha_centre": alpha_centre,
-        "distance": distance,
-    }
-    return source.frame.render(Table(columns, mark=record))
+    call = _bind_overall(
+        method=method, level=level, weights=weights, agreement_weights=agreement_weights,
+        distance=distance, multi_sep=multi_sep, layout=layout, categories=categories,
+        scale=scale, by=by, ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
+        alternative=alternative, ci_dist=ci_dist, population=population,
+        benchmark=benchmark, z_from=z_from, ddof=ddof, alpha_centre=alpha_centre,
+        min_items=min_items, time=time, every=every, period=period, offset=offset,
+        closed=closed,
+    )  # fmt: skip
+    given = {
+        "raters": raters, "item": item, "rater": rater, "label": label, "by": by,
+        "categories": categories, "duplicates": duplicates,
+    }  # fmt: skip
+    read = _READERS[call.layout](data, call, given)
+    weighting = _weighting(call, read)
+    results, errors = _compute(call, read, weighting)
+    return read.source.frame.render(_overall_table(call, read, results, errors))
 
 
 @declared
@@ -869,25 +1025,33 @@ def per_category(
         _needs_ratings(prep, "per_category(method='fleiss')")
         rt = ratings_of(prep.codes, prep.groups.codes, n_groups, k)
         return prep.frame.render(_fleiss_table(prep, rt, labels, scale_obj, ci, min_items))
+    return prep.frame.render(_cohen_table(prep, scale_obj, ci, min_items))
+
+
+def _pair_category_rows(values: np.ndarray) -> np.ndarray:
+    """``values[pair, group, category]`` as one column: rows group, then pair, then category."""
+    return np.ascontiguousarray(np.transpose(values, (1, 0, 2))).reshape(-1)
+
+
+def _cohen_table(prep: Prepared, scale_obj: Any, ci: float | None, min_items: int | None) -> Table:
+    """``per_category(method="cohen")``: each pair's kappa of each category against the rest."""
+    k = len(prep.categories)
+    n_groups = prep.groups.n_groups
+    labels = object_array(prep.categories)
     pairs = all_pairs(len(prep.raters))
     tables = pair_tables(prep, pairs, "per_category")  # (P, G, K, K)
     binary = one_vs_rest(tables)  # (P, G, K, 2, 2)
     plain = 1.0 - np.eye(2)
     agreed = agreement(binary, plain)
     kappa = agreed["kappa"]
-    # rows: group, then pair, then category
-    order = (1, 0, 2)
-
-    def rows(values: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(np.transpose(values, order)).reshape(-1)
 
     n_pairs = len(pairs)
     group_of_row = np.repeat(np.arange(n_groups), n_pairs * k)
     pair_of_row = np.tile(np.repeat(np.arange(n_pairs), k), n_groups)
     cat_of_row = np.tile(np.arange(k), n_groups * n_pairs)
-    values = rows(kappa)
+    values = _pair_category_rows(kappa)
     _warn_undefined(values, "kappa of a category against the rest")
-    n = rows(agreed["n"]).astype(np.int64)
+    n = _pair_category_rows(agreed["n"]).astype(np.int64)
     band, bands = with_min_items(scale_obj.classify(values), n, min_items, scale_obj.labels)
     names = object_array(prep.raters)
     columns = key_columns(prep, group_of_row, _schema(CATEGORY_COLUMNS, ci), "per_category")
@@ -896,15 +1060,15 @@ def per_category(
         Column("rater_b", "name", names[pairs[:, 1]][pair_of_row]),
         Column("category", "label", labels[cat_of_row]),
         Column("n", "int", n),
-        Column("p_o", "float", rows(agreed["p_o"])),
-        Column("p_e", "float", rows(agreed["p_e"])),
+        Column("p_o", "float", _pair_category_rows(agreed["p_o"])),
+        Column("p_e", "float", _pair_category_rows(agreed["p_e"])),
         Column("kappa", "float", values),
         Column("interpretation", "enum", band, categories=bands),
     ]
     if ci is not None:
         errors = standard_errors(binary, plain, kappa, ci)
-        columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
-    return prep.frame.render(Table(columns))
+        columns += [Column(name, "float", _pair_category_rows(errors[name])) for name in CI_COLUMNS]
+    return Table(columns)
 
 
 def _fleiss_table(

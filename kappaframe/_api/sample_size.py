@@ -593,67 +593,67 @@ def sample_size(
         raise bad_option("method", method, SIZE_METHODS)
     if alternative not in SIZE_ALTERNATIVES:
         raise bad_option("alternative", alternative, SIZE_ALTERNATIVES)
-    numbers = {"kappa0": kappa0, "kappa1": kappa1, "alpha": alpha, "power": power}
-    numbers.update({"width": width, "lower": lower, "upper": upper})
-    for name, value in numbers.items():
-        if value is not None:
-            _number(name, value)  # a foreign type is named before any other check
-    if n_raters is not None:
-        _n_raters(n_raters)
-    if n_items is not None:
-        _fixed_items(n_items)
+    numbers = {
+        "kappa0": kappa0, "kappa1": kappa1, "props": props, "n_raters": n_raters,
+        "alpha": alpha, "power": power, "width": width, "lower": lower, "upper": upper,
+        "n_items": n_items, "alternative": alternative, "method": method, "seed": seed,
+    }  # fmt: skip
+    _check_numbers(numbers)
+    reading = {
+        "item": item, "rater": rater, "label": label, "by": by, "categories": categories,
+        "duplicates": duplicates,
+    }  # fmt: skip
     if data is None:
-        if duplicates != "raise":
+        return _from_numbers(raters, reading, numbers)
+    return _from_pilot(data, raters, **reading, **numbers)
+
+
+def _check_numbers(numbers: dict[str, Any]) -> None:
+    """The numbers' types and ranges, before any other check (a foreign type named first)."""
+    for name in ("kappa0", "kappa1", "alpha", "power", "width", "lower", "upper"):
+        if numbers[name] is not None:
+            _number(name, numbers[name])
+    if numbers["n_raters"] is not None:
+        _n_raters(numbers["n_raters"])
+    if numbers["n_items"] is not None:
+        _fixed_items(numbers["n_items"])
+
+
+def _from_numbers(raters: Any, reading: dict[str, Any], numbers: dict[str, Any]) -> Any:
+    """The sample size from numbers alone: the pilot's options refused, ``kappa0`` needed."""
+    duplicates = reading["duplicates"]
+    if duplicates != "raise":
+        raise KappaFrameError(
+            f"{arg('duplicates', duplicates)} describes a pilot frame, and none was "
+            "given; pass the pilot, or drop it.",
+            option="duplicates",
+        )
+    pilot_only: dict[str, Any] = {"raters": raters}
+    pilot_only.update({k: reading[k] for k in ("item", "rater", "label", "by", "categories")})
+    for name, given in pilot_only.items():
+        if given is not None:
             raise KappaFrameError(
-                f"{arg('duplicates', duplicates)} describes a pilot frame, and none was "
-                "given; pass the pilot, or drop it.",
-                option="duplicates",
+                f"{arg(name, given)} describes a pilot frame, and none was given; pass "
+                "the pilot, or drop it.",
+                option=name,
             )
-        pilot_only: dict[str, Any] = {"raters": raters, "item": item, "rater": rater}
-        pilot_only.update({"label": label, "by": by, "categories": categories})
-        for name, given in pilot_only.items():
-            if given is not None:
-                raise KappaFrameError(
-                    f"{arg(name, given)} describes a pilot frame, and none was given; pass "
-                    "the pilot, or drop it.",
-                    option=name,
-                )
-        if kappa0 is None:
-            raise KappaFrameError(
-                f"{arg('kappa0')} is needed: the kappa to reject (power) or the anticipated "
-                "kappa (interval); or pass a pilot frame.",
-                option="kappa0",
-            )
-        k0 = _kappa("kappa0", kappa0, low_ok=True)
-        shares = check_props(props)
-        m = 2 if n_raters is None else _n_raters(n_raters)
-        _size.check_cells(k0, shares, m)
-        plan = _plan(k0, kappa1, shares, m, alpha, power, width, lower, upper, alternative, n_items)
-        table = Table(_columns([plan], seed, method, digits=None))
-        return render(table, None, "pandas", eager=True)
-    return _from_pilot(
-        data,
-        raters,
-        item=item,
-        rater=rater,
-        label=label,
-        by=by,
-        categories=categories,
-        duplicates=duplicates,
-        kappa0=kappa0,
-        kappa1=kappa1,
-        props=props,
-        n_raters=n_raters,
-        alpha=alpha,
-        power=power,
-        width=width,
-        lower=lower,
-        upper=upper,
-        n_items=n_items,
-        alternative=alternative,
-        method=method,
-        seed=seed,
-    )
+    if numbers["kappa0"] is None:
+        raise KappaFrameError(
+            f"{arg('kappa0')} is needed: the kappa to reject (power) or the anticipated "
+            "kappa (interval); or pass a pilot frame.",
+            option="kappa0",
+        )
+    k0 = _kappa("kappa0", numbers["kappa0"], low_ok=True)
+    shares = check_props(numbers["props"])
+    n_raters = numbers["n_raters"]
+    m = 2 if n_raters is None else _n_raters(n_raters)
+    _size.check_cells(k0, shares, m)
+    plan = _plan(
+        k0, numbers["kappa1"], shares, m, numbers["alpha"], numbers["power"], numbers["width"],
+        numbers["lower"], numbers["upper"], numbers["alternative"], numbers["n_items"],
+    )  # fmt: skip
+    table = Table(_columns([plan], numbers["seed"], numbers["method"], digits=None))
+    return render(table, None, "pandas", eager=True)
 
 
 def _fixed_items(value: Any) -> int:

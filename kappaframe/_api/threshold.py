@@ -125,7 +125,18 @@ def threshold_sweep(
             "threshold_sweep(data=...) takes a pandas or polars DataFrame (or LazyFrame); got "
             f"{type(data).__module__}.{type(data).__qualname__}."
         )
-    names = frame.columns()
+    by_list = _sweep_columns(frame.columns(), y_true, scores, by)
+    frame.load([*by_list, y_true, scores])
+    truth = _positive(frame.labels(y_true), pos_label, repr(y_true))
+    rank, values = _ranks(frame.labels(scores), repr(scores))
+    groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
+    result, undefined = _sweep(truth, rank, values, groups, grid, by_list)
+    warn_undefined(*undefined, "threshold x group cells")
+    return frame.render(result)
+
+
+def _sweep_columns(names: list[Any], y_true: Any, scores: Any, by: Any) -> list[Any]:
+    """The ``by`` columns, once the truth, score and ``by`` columns are found in ``names``."""
     by_list = as_list(by, names)
     for role, cols in (
         ("truth column", [y_true]),
@@ -136,13 +147,7 @@ def threshold_sweep(
         if err is not None:
             raise err
     check_names(by_list, SWEEP_COLUMNS, "threshold_sweep")
-    frame.load([*by_list, y_true, scores])
-    truth = _positive(frame.labels(y_true), pos_label, repr(y_true))
-    rank, values = _ranks(frame.labels(scores), repr(scores))
-    groups = encode_groups([frame.keys(b) for b in by_list], frame.n_rows)
-    result, undefined = _sweep(truth, rank, values, groups, grid, by_list)
-    warn_undefined(*undefined, "threshold x group cells")
-    return frame.render(result)
+    return by_list
 
 
 def _thresholds(thresholds: Any) -> np.ndarray | None:

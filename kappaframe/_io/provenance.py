@@ -165,6 +165,20 @@ def provenance(
     >>> record["inputs"][0]["sha256"] == hashlib.sha256(b"ana,ben\n1,1\n").hexdigest()
     True
     """
+    given = _input_paths(inputs)
+    created = _created(created)
+    settings = _json_options(options)
+    files = [f for one in given for f in expand_input(one)]
+    return {
+        "version": __version__,
+        "created": created.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "inputs": [_input_record(f, progress) for f in files],
+        "options": settings,
+    }
+
+
+def _input_paths(inputs: Any) -> list[Any]:
+    """``inputs`` as a list of paths, or an error naming it."""
     if isinstance(inputs, (str, os.PathLike)):
         given: list[Any] = [inputs]
     elif isinstance(inputs, Sequence):
@@ -179,6 +193,11 @@ def provenance(
             raise KappaFrameTypeError(
                 f"inputs must be paths (str or os.PathLike); got {one!r}.", option="inputs"
             )
+    return given
+
+
+def _created(created: datetime | None) -> datetime:
+    """When the result was made: ``created`` (an aware datetime), or now in UTC."""
     if created is None:
         created = datetime.now(timezone.utc)
     elif not isinstance(created, datetime):
@@ -191,14 +210,7 @@ def provenance(
             "aware datetime, e.g. datetime.now(timezone.utc).",
             option="created",
         )
-    settings = _json_options(options)
-    files = [f for one in given for f in expand_input(one)]
-    return {
-        "version": __version__,
-        "created": created.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "inputs": [_input_record(f, progress) for f in files],
-        "options": settings,
-    }
+    return created
 
 
 def _json_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
