@@ -169,6 +169,8 @@ class PairMoments:
 #: Up to this many groups, each group's sums are four matrix products over its items;
 #: beyond it (many small groups), six weighted counts per rater pair over all items.
 MATMUL_MAX_GROUPS = 1024
+#: A sum of squares within this share of the squares it is taken from is rounding: 0.
+ROUNDING = 64 * np.finfo(np.float64).eps
 #: Items summed at a time: the block's temporaries stay a few megabytes.
 CHUNK_ITEMS = 1 << 15
 
@@ -203,7 +205,10 @@ def _finish(
         inverse = np.where(n > 0, 1.0 / n, 0.0)
     out.n[g] = np.rint(n).astype(np.int64)
     out.mean[g] = np.where(n > 0, s * inverse + shift[..., :, None], 0.0)
-    out.ss[g] = np.maximum(q - s * s * inverse, 0.0)
+    ss = q - s * s * inverse
+    # Within rounding of the sum it is taken from, a sum of squares is 0: scores that do
+    # not vary (about a shift off their mean) leave a few ulps of ``q``, not a variance.
+    out.ss[g] = np.where(ss > ROUNDING * q, ss, 0.0)
     out.cross[g] = c - s * np.swapaxes(s, -1, -2) * inverse
 
 

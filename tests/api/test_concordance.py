@@ -711,3 +711,18 @@ def test_the_plot_of_the_long_layout_names_a_missing_rater_id(agg: Any, tmp_path
     to_long(SCORES).to_csv(path, index=False)
     fig = kf.bland_altman_plot(kf.scan(path, batch_size=7), ["r2", "r0"], **LONG)
     assert fig.axes[0].get_title().startswith("r2 - r0: n = ")
+
+
+def test_scores_that_do_not_vary_about_a_shifted_origin_give_no_ccc() -> None:
+    # b is -1 on every pair, but its sums are taken about the first block's mean (-0.4),
+    # which leaves a few ulps: the variance is 0 and ccc undefined, not 1e-18.
+    df = pd.DataFrame(
+        {"a": [None, None, 0.0, 0.0, 1.0], "b": [0.0, 1.0, -1.0, -1.0, -1.0]}, dtype=float
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kf.UndefinedKappaWarning)
+        res = kf.ccc(df, ["a", "b"])
+        ba = kf.bland_altman(df, ["a", "b"])
+    assert res["n"].iloc[0] == 3 and np.isnan(res["ccc"].iloc[0])
+    assert np.isnan(res["pearson_r"].iloc[0])
+    assert ba["bias"].iloc[0] == pytest.approx(4 / 3, abs=1e-12)
