@@ -544,6 +544,8 @@ def _engine_query(
     if not layout.long:
         raters = wide_raters(names, layout.raters, by)
         table, shift = wide_sums(engine, raters, by)
+        if not as_list(layout.raters, names):  # the rule, from one aggregate query
+            engine.refuse_not_ratings(raters, "scores")
         k = len(raters)
         sums = IccSums(
             table["count"].to_numpy(np.int64),
@@ -747,6 +749,8 @@ def _engine_wide_sums(
     first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, min_raters)
     by, names = first.by, list(first.raters)
     shift = np.asarray(engine_means(frame, names), dtype=np.float64)
+    if not as_list(raters, names):  # the rule, from one aggregate query
+        frame.refuse_not_ratings(names, "scores")
     answer = engine_pair_sums(frame, names, by, shift.tolist())
     codes, n_groups, keys = _answer_groups(answer, by)
     r = len(names)
