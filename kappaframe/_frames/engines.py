@@ -93,7 +93,7 @@ class EngineFrame:
         exprs = [nw.len().alias("__kappaframe_rows")]
         for i, name in enumerate(names):
             dtype = schema[name]
-            if _declared(nw, dtype):
+            if _declared(nw, dtype) or dtype.is_nested():  # nested: refused as labels later
                 continue
             exprs += [e.alias(f"__kappaframe_{k}_{i}") for k, e in _facts(nw, name, dtype).items()]
         if len(exprs) == 1:
@@ -103,7 +103,7 @@ class EngineFrame:
         rule = NotRatings(kind)
         for i, (column, name) in enumerate(zip(columns, names, strict=True)):
             dtype = schema[name]
-            if _declared(nw, dtype):
+            if _declared(nw, dtype) or dtype.is_nested():
                 rule.counted(column, 0, 0, False, declared=True)
                 continue
             got = {k: answer.get(f"__kappaframe_{k}_{i}") for k in _FACTS}
