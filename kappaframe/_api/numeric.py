@@ -24,13 +24,13 @@ the ratings (``read_numeric``). Nothing here computes a statistic.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 import numpy as np
 
 from .._encode.codes import Factorized, Groups, encode_groups, sort_ratings
-from .._encode.ids import NotRatings, check_scores
+from .._encode.ids import NotRatings, ScoresSeen, check_scores, seen_scores
 from .._errors import KappaFrameError, missing_columns, too_few_raters
 from .._frames.engines import EngineFrame
 from .._frames.native import concat, eager_adapter, take
@@ -295,6 +295,20 @@ class Part:
     n_groups: int
     raters: list[Hashable]
     result: Any
+    #: What the rule for columns that are not scores saw of this part (``SEEN``).
+    seen: dict[Hashable, ScoresSeen] | None = None
+
+
+#: How parts read elsewhere (Dask) are checked: each sends back what the rule needs of
+#: its columns (``seen_scores``), and the rule reads them in order once all are read.
+SEEN = "seen"
+
+
+def _seen(ids: Any, raters: Sequence[Hashable], columns: Any) -> dict[Hashable, ScoresSeen] | None:
+    """What the rule needs of a part's columns, when its parts are gathered so (``SEEN``)."""
+    if ids != SEEN:
+        return None
+    return {r: seen_scores(c) for r, c in zip(raters, columns, strict=True)}
 
 
 def _part(
@@ -305,23 +319,32 @@ def _part(
     reduce: Callable[[Scores], Any],
     ids: Any = None,
 ) -> Part:
-    s = scores(wrap(part), layout, raters, ids=ids)
-    return Part(s.by, s.keys(), s.n_groups, s.raters, reduce(s))
+    s = scores(wrap(part), layout, raters, ids=False if ids == SEEN else ids)
+    seen = _seen(ids, s.raters, s.columns)
+    return Part(s.by, s.keys(), s.n_groups, s.raters, reduce(s), seen)
 
 
 def _not_ratings(reader: PartReader, layout: NumericLayout, raters: Any) -> Any:
     """How the parts' columns are checked when taken as raters by default (else ``None``).
 
     Parts read here, one after the other, add to one rule, decided once all are read;
-    parts read elsewhere (Dask) are each checked alone.
+    parts read elsewhere (Dask) send back what the rule needs (``SEEN``).
     """
     if layout.long or as_list(raters):
         return None
-    return "part" if reader.distributed else NotRatings("scores")
+    return SEEN if reader.distributed else NotRatings("scores")
 
 
-def _settle(ids: Any) -> None:
-    """Every part read: refuse the columns that are not scores, over the whole input."""
+def _settle(ids: Any, seen: Sequence[dict[Hashable, ScoresSeen] | None] = ()) -> None:
+    """Every part read: refuse the columns that are not scores, over the whole input.
+
+    ``seen``: what each part read elsewhere saw, in row order (``SEEN``).
+    """
+    if ids == SEEN:
+        ids = NotRatings("scores")
+        for part in seen:
+            for name, columns in (part or {}).items():
+                ids.follow(name, columns)
     if isinstance(ids, NotRatings):
         ids.refuse()
 
@@ -376,7 +399,7 @@ def _mapped(
         together=together,
         compact=compact,
     )
-    _settle(ids)
+    _settle(ids, [p.seen for p in parts])
     return first, known, parts
 
 
@@ -544,6 +567,8 @@ def _engine_query(
     if not layout.long:
         raters = wide_raters(names, layout.raters, by)
         table, shift = wide_sums(engine, raters, by)
+        if not as_list(layout.raters, names):  # the rule, from one aggregate query
+            engine.refuse_not_ratings(raters, "scores")
         k = len(raters)
         sums = IccSums(
             table["count"].to_numpy(np.int64),
@@ -671,6 +696,8 @@ class PairSums:
     by: list[Hashable]
     n_items: int
     output: str = "pandas"
+    #: What the rule for columns that are not scores saw of each part, in order (``SEEN``).
+    seen: list[dict[Hashable, ScoresSeen] | None] = field(default_factory=list)
 
 
 def combine_sums(parts: list[PairSums]) -> PairSums:
@@ -687,7 +714,8 @@ def combine_sums(parts: list[PairSums]) -> PairSums:
         where = np.asarray([position[r] for r in part.raters], dtype=np.intp)
         groups = np.asarray(gmap, dtype=np.intp)[: part.moments.n.shape[0]]
         total = total + part.moments.placed(where, len(raters), groups, n_groups)
-    return PairSums(raters, total, keys, parts[0].by, sum(p.n_items for p in parts))
+    seen = [s for p in parts for s in p.seen]
+    return PairSums(raters, total, keys, parts[0].by, sum(p.n_items for p in parts), seen=seen)
 
 
 def _union(lists: list[list[Hashable]]) -> list[Hashable]:
@@ -704,7 +732,12 @@ def _union(lists: list[list[Hashable]]) -> list[Hashable]:
 def _sums_part(
     part: Any, wrap: Any, raters: Any, layout: NumericLayout, ids: Any = None
 ) -> PairSums:
-    return numeric_ratings(wrap(part), raters, layout, min_raters=0, ids=ids).sums()
+    check = False if ids == SEEN else ids
+    ratings = numeric_ratings(wrap(part), raters, layout, min_raters=0, ids=check)
+    sums = ratings.sums()
+    if ids == SEEN:
+        sums.seen = [_seen(ids, ratings.raters, ratings.values)]
+    return sums
 
 
 def _reader_plan(
@@ -747,6 +780,8 @@ def _engine_wide_sums(
     first = numeric_ratings(cast(Frame, eager_adapter(frame.empty())), raters, layout, min_raters)
     by, names = first.by, list(first.raters)
     shift = np.asarray(engine_means(frame, names), dtype=np.float64)
+    if not as_list(raters, names):  # the rule, from one aggregate query
+        frame.refuse_not_ratings(names, "scores")
     answer = engine_pair_sums(frame, names, by, shift.tolist())
     codes, n_groups, keys = _answer_groups(answer, by)
     r = len(names)
@@ -820,7 +855,7 @@ def read_pair_sums(
             together=together,
             compact=compact,
         )
-        _settle(ids)
+        _settle(ids, total.seen if total is not None else ())
         if total is None:
             total = _sums_part(frame.empty(), frame.wrap(), over, layout)
         output = frame.output

@@ -237,6 +237,8 @@ def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) ->
     layout, raters = read.layout, read.raters
     empty = eager_adapter(frame.empty())
     first = prepare(empty, None if layout else raters, read, min_raters=0 if layout else min_raters)
+    if layout is None and not as_list(raters, empty.columns()) and read.sets is None:
+        frame.refuse_not_ratings(first.raters, "labels")  # the rule, from one aggregate query
     by = list(first.by)
     if layout is not None:
         wanted = as_list(raters)

@@ -40,8 +40,10 @@ __all__ = [
     "ID_SHARE",
     "ROW_NUMBERS_FROM",
     "NotRatings",
+    "ScoresSeen",
     "check_labels",
     "check_scores",
+    "seen_scores",
 ]
 
 #: A column with at least this many distinct labels, nearly all of its labelled rows
@@ -77,9 +79,13 @@ class _Column:
     first: float = math.nan
     last: float = math.nan
     counting: bool = True
+    #: The number of distinct values, when only counted (where the data lives).
+    counted: int | None = None
 
     @property
     def distinct(self) -> int:
+        if self.counted is not None:
+            return self.counted
         return len(self.values) if self.values is not None else 0
 
     def fraction(self) -> Any:
@@ -129,6 +135,43 @@ def _distinct_whole(values: np.ndarray) -> np.ndarray:
     return np.unique(values)
 
 
+@dataclass(frozen=True)
+class ScoresSeen:
+    """What the rule needs of one part of a score column (``seen_scores``).
+
+    Small and picklable: a part read elsewhere (a Dask partition) sends it back, and
+    ``NotRatings.follow`` adds the parts in row order as if it had read the scores.
+    """
+
+    rows: int
+    first: float
+    last: float
+    #: The scores count up by one from the first, row after row.
+    consecutive: bool
+    rated: int
+    whole: bool
+    #: The distinct scores when they are whole numbers (else not kept).
+    uniques: list[Any] | None
+
+
+def seen_scores(values: np.ndarray, keep: bool = True) -> ScoresSeen:
+    """What the rule needs of one part of a score column (``NaN`` missing), in row order.
+
+    ``keep=False``: the column is known not to hold whole numbers (its distinct values
+    are not needed).
+    """
+    rows = len(values)
+    first = float(values[0]) if rows else math.nan
+    last = float(values[-1]) if rows else math.nan
+    consecutive = bool(rows) and bool(
+        np.array_equal(values, np.arange(rows, dtype=float) + values[0])
+    )
+    rated = values[~np.isnan(values)]
+    whole = keep and bool(np.isfinite(rated).all() and (rated == np.floor(rated)).all())
+    uniques = _distinct_whole(rated).tolist() if whole and len(rated) else None
+    return ScoresSeen(rows, first, last, consecutive, len(rated), whole, uniques)
+
+
 class NotRatings:
     """The rule for columns taken as raters by default, over one input or its parts.
 
@@ -154,28 +197,57 @@ class NotRatings:
 
     def scores(self, name: Hashable, values: np.ndarray) -> None:
         """One part of a score column (``NaN`` missing), in row order."""
+        col = self.columns.get(name)
+        self.follow(name, seen_scores(values, keep=col is None or col.values is not None))
+
+    def follow(self, name: Hashable, seen: ScoresSeen) -> None:
+        """The next part of a score column, as ``seen_scores`` saw it (parts in row order)."""
         col = self.columns.setdefault(name, _Column())
-        if col.counting and len(values):
-            start = col.first + col.rows if col.rows else values[0]
+        if col.counting and seen.rows:
+            start = col.first + col.rows if col.rows else seen.first
             if col.rows == 0 and start not in (0.0, 1.0):
                 col.counting = False
-            expected = np.arange(len(values), dtype=float) + start
-            col.counting = col.counting and bool(np.array_equal(values, expected))
+            col.counting = col.counting and seen.consecutive and seen.first == start
             if col.rows == 0:
-                col.first = float(values[0])
-            col.last = float(values[-1])
-        col.rows += len(values)
-        rated = values[~np.isnan(values)]
+                col.first = seen.first
+            col.last = seen.last
+        col.rows += seen.rows
         if col.values is None:
-            col.labelled += len(rated)
+            col.labelled += seen.rated
             return
-        if len(rated) and not (np.isfinite(rated).all() and (rated == np.floor(rated)).all()):
+        if seen.rated and not seen.whole:
             col.whole, col.values = False, None  # scores: never an id, never compared
-            col.labelled += len(rated)
+            col.labelled += seen.rated
             return
-        if not len(rated):
+        if not seen.rated:
             return
-        col.meet(_distinct_whole(rated).tolist(), len(rated))
+        col.meet(seen.uniques or [], seen.rated)
+
+    def counted(
+        self,
+        name: Hashable,
+        labelled: int,
+        distinct: int,
+        whole: bool,
+        fraction: Any = None,
+        declared: bool = False,
+    ) -> None:
+        """A whole column, counted where it lives (a SQL engine's aggregates).
+
+        Its labelled rows, its distinct values, whether they are all whole numbers (text
+        written as whole numbers included), and one that is not whole when the column
+        holds numbers (or text written as numbers). Rows in an engine have no order: no
+        row numbers are looked for.
+        """
+        col = self.columns.setdefault(name, _Column())
+        if declared:
+            col.declared = True
+            return
+        col.labelled, col.counted, col.repeats = labelled, distinct, distinct < labelled
+        col.whole, col.texts, col.number_fraction = whole, False, fraction
+        col.counting = False
+        if self.kind == "scores" and labelled and not whole:
+            col.values = None
 
     def refuse(self, final: bool = True) -> None:
         """Refuse the columns that are not ratings (``final``: the whole input is read)."""

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, Literal
 
+from .._encode.ids import NotRatings
 from .._encode.layout import LongLayout
 from .._errors import KappaFrameError, KappaFrameTypeError, optional_import
 
@@ -76,6 +77,46 @@ class EngineFrame:
     def empty(self) -> Any:
         """A pandas frame of the input's columns and types, no rows (a ``LIMIT 0`` query)."""
         return _to_pandas(self.frame.head(0))
+
+    def refuse_not_ratings(
+        self, columns: Sequence[Hashable], kind: Literal["labels", "scores"]
+    ) -> None:
+        """Refuse the columns taken as raters by default that hold ids or scores.
+
+        One aggregate query gives the facts of each column the rule of
+        ``kappaframe._encode.ids.NotRatings`` needs (its labelled rows, distinct values,
+        whether they are whole numbers, one that is not); the rule decides here.
+        """
+        nw = _narwhals()
+        schema = self.frame.collect_schema()
+        names = [str(c) for c in columns]
+        exprs = [nw.len().alias("__kappaframe_rows")]
+        for i, name in enumerate(names):
+            dtype = schema[name]
+            if _declared(nw, dtype) or dtype.is_nested():  # nested: refused as labels later
+                continue
+            exprs += [e.alias(f"__kappaframe_{k}_{i}") for k, e in _facts(nw, name, dtype).items()]
+        if len(exprs) == 1:
+            return
+        answer = _to_pandas(self.frame.select(*exprs)).iloc[0]
+        rows = int(answer["__kappaframe_rows"])
+        rule = NotRatings(kind)
+        for i, (column, name) in enumerate(zip(columns, names, strict=True)):
+            dtype = schema[name]
+            if _declared(nw, dtype) or dtype.is_nested():
+                rule.counted(column, 0, 0, False, declared=True)
+                continue
+            got = {k: answer.get(f"__kappaframe_{k}_{i}") for k in _FACTS}
+            labelled = int(got["labelled"])
+            distinct = int(got["distinct"]) - (labelled < rows)  # null counts as one value
+            numbers = dtype.is_numeric() or dtype == nw.String()
+            whole = labelled if dtype.is_integer() else int(got["whole"] or 0)
+            written = labelled if dtype.is_numeric() else int(got["written"] or 0)
+            fraction = got["fraction"] if numbers and written == labelled else None
+            if fraction is not None and fraction != fraction:  # NaN: none is not whole
+                fraction = None
+            rule.counted(column, labelled, distinct, whole == labelled, _scalar(fraction))
+        rule.refuse()
 
     def wide_cells(self, raters: Sequence[Hashable], by: Sequence[Hashable]) -> Any:
         """The cells of every pair of rater columns (and each with itself), as pandas."""
@@ -180,6 +221,52 @@ def _present(nw: Any, name: str, dtype: Any) -> Any:
     if dtype.is_float():
         present = present & ~nw.col(name).is_nan()
     return present
+
+
+#: The facts of one column the rule for columns that are not ratings needs (``_facts``).
+_FACTS = ("labelled", "distinct", "whole", "written", "fraction")
+
+#: Text written as a number (as ``kappaframe._encode.ids`` reads it), and as a whole one.
+_WRITTEN = r"^-?[0-9]+(\.[0-9]+)?$"
+_WRITTEN_WHOLE = r"^-?[0-9]+(\.0+)?$"
+
+
+def _declared(nw: Any, dtype: Any) -> bool:
+    """A dtype that declares its categories (an enum): never an id."""
+    return isinstance(dtype, (nw.Enum, nw.Categorical))
+
+
+def _facts(nw: Any, name: str, dtype: Any) -> dict[str, Any]:
+    """Aggregates of column ``name``, the facts ``NotRatings.counted`` needs.
+
+    Its labelled rows, its distinct values (a missing one counted as one); of numbers (or
+    text written as one), how many are whole numbers, how many are numbers, and the least
+    that is not whole (null when none). Whole numbers by type, and values that are not
+    numbers (booleans, dates), need no aggregate.
+    """
+    col = nw.col(name)
+    present = _present(nw, name, dtype)
+    facts = {
+        "labelled": present.cast(nw.Int64()).sum(),
+        "distinct": nw.when(present).then(col).n_unique(),
+    }
+    if dtype.is_numeric() and not dtype.is_integer():
+        finite = present & col.is_finite() if dtype.is_float() else present
+        whole = finite & (col == col.floor())
+        facts["whole"] = whole.cast(nw.Int64()).sum()
+        facts["fraction"] = nw.when(finite & ~whole).then(col).min()
+    elif dtype == nw.String():
+        written = present & col.str.contains(_WRITTEN)
+        whole = present & col.str.contains(_WRITTEN_WHOLE)
+        facts["whole"] = whole.cast(nw.Int64()).sum()
+        facts["written"] = written.cast(nw.Int64()).sum()
+        facts["fraction"] = nw.when(written & ~whole).then(col).min()
+    return facts
+
+
+def _scalar(value: Any) -> Any:
+    """A value of an answer as a Python scalar (as the eager reading shows it)."""
+    return value.item() if hasattr(value, "item") else value
 
 
 def _common_dtype(nw: Any, dtypes: list[Any], raters: Sequence[Hashable]) -> Any:

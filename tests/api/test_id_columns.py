@@ -3,8 +3,9 @@
 An integer column whose values are all distinct across rows is an item id whatever their
 order (sorted, shuffled, filtered with gaps) and however few the rows: taken as a rater
 by default it is refused alike by pandas, polars, a LazyFrame, a CSV, Parquet or JSON
-lines path, a file read in batches (the ``way_in`` fixture) and the command line; named
-raters are taken as given, with the same numbers.
+lines path, a file read in batches, a Dask frame, a DuckDB relation, a Spark frame (the
+``way_in`` fixture) and the command line; named raters are taken as given, with the same
+numbers.
 """
 
 from __future__ import annotations
@@ -55,7 +56,21 @@ def _csv(df: pd.DataFrame, tmp_path: Path) -> str:
 
 
 #: The ways in (``tests/ways.py``) the rule is checked on.
-WAYS = ways("pandas", "polars", "polars_lazy", "csv_path", "parquet_path", "jsonl_path", "scan_csv")
+WAYS = ways(
+    "pandas",
+    "polars",
+    "polars_lazy",
+    "csv_path",
+    "parquet_path",
+    "jsonl_path",
+    "scan_csv",
+    "dask",
+    "duckdb",
+    "spark",
+)
+
+#: The ways whose ratings are counted and summed in a SQL engine.
+ENGINES = ("duckdb", "spark")
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "pairwise": kf.pairwise,
@@ -69,6 +84,23 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "bland_altman": kf.bland_altman,
 }
 
+#: The functions that need every rating of every item: an engine refuses them whatever
+#: the columns (``test_an_engine_refuses_what_needs_every_rating``).
+EVERY_RATING = ("overall", "raters", "items", "kendall_w")
+
+#: The functions that read scores (the others read labels).
+SCORES = ("icc", "ccc", "kendall_w", "bland_altman")
+
+
+def _cases(ways: list[str]) -> list[tuple[str, str]]:
+    """(way, function) for every function the way takes."""
+    return [
+        (way, function)
+        for way in ways
+        for function in FUNCTIONS
+        if not (way in ENGINES and function in EVERY_RATING)
+    ]
+
 
 def _tidy(result: pd.DataFrame) -> pd.DataFrame:
     return result.reset_index() if result.index.name is not None else result  # matrix
@@ -78,9 +110,8 @@ def _run(function: str, data: Any, **options: Any) -> pd.DataFrame:
     return _tidy(to_pandas(FUNCTIONS[function](data, **options)))  # a LazyFrame: collected
 
 
-@pytest.mark.parametrize("function", list(FUNCTIONS))
 @pytest.mark.parametrize("ids", IDS)
-@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize(("way", "function"), _cases(WAYS))
 def test_an_id_column_is_refused_on_every_way_in(
     way: str, ids: str, function: str, way_in: Callable[..., WayIn]
 ) -> None:
@@ -92,9 +123,8 @@ def test_an_id_column_is_refused_on_every_way_in(
     assert "alice" not in message  # the raters are not blamed
 
 
-@pytest.mark.parametrize("function", list(FUNCTIONS))
 @pytest.mark.parametrize("ids", ["shuffled", "small"])
-@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize(("way", "function"), _cases(WAYS))
 def test_named_raters_give_the_numbers_of_the_frame_without_ids(
     way: str, ids: str, function: str, way_in: Callable[..., WayIn]
 ) -> None:
@@ -112,6 +142,84 @@ def test_named_raters_give_the_numbers_of_the_frame_without_ids(
     np.testing.assert_allclose(
         got[numbers].to_numpy(float), want[numbers].to_numpy(float), rtol=0, atol=1e-12
     )
+
+
+@pytest.mark.parametrize("ids", IDS)
+@pytest.mark.parametrize(("way", "function"), _cases(ways("dask", "duckdb", "spark")))
+def test_the_refusal_is_the_one_of_the_frame(
+    way: str, ids: str, function: str, way_in: Callable[..., WayIn]
+) -> None:
+    # The rule decides from the same facts wherever they are gathered (each Dask
+    # partition's scores in row order; one aggregate query in an engine): the same words
+    # and numbers as pandas. An engine's rows have no order: it does not look for row
+    # numbers, and the sorted ids are refused as ids.
+    team = _team(_ids(ids))
+    messages = []
+    for data in (team, way_in(way, team).data):
+        with pytest.raises(kf.KappaFrameError) as refused:
+            to_pandas(FUNCTIONS[function](data))  # Dask: when computed
+        messages.append(str(refused.value))
+    if way in ENGINES and function in SCORES and ids == "sorted":
+        assert "numbers the rows" in messages[0]
+        assert "'item_id' (" in messages[1] and "distinct whole numbers" in messages[1]
+        return
+    assert messages[1] == messages[0]
+
+
+@pytest.mark.parametrize("way", ways("duckdb", "spark"))
+@pytest.mark.parametrize("function", EVERY_RATING)
+def test_an_engine_refuses_what_needs_every_rating(
+    way: str, function: str, way_in: Callable[..., WayIn]
+) -> None:
+    through = way_in(way, _team(_ids("shuffled")))
+    with pytest.raises(kf.KappaFrameError, match="pandas or polars"):
+        through(FUNCTIONS[function], raters=RATERS)
+
+
+@pytest.mark.parametrize("way", ways("pandas", "dask", "duckdb", "spark"))
+@pytest.mark.parametrize(
+    ("column", "shown"),
+    [
+        ([1.0, 2.0, 0.79, 3.0, 2.0, 1.0], "0.79"),  # a score read as a label
+        (["1", "2", "0.5", "3", "2", "1"], "'0.5'"),  # text written as numbers
+    ],
+)
+def test_numbers_that_are_not_whole_are_refused_as_labels(
+    way: str, column: list[Any], shown: str, way_in: Callable[..., WayIn]
+) -> None:
+    data = pd.DataFrame({"alice": [1, 2, 2, 3, 1, 1], "bob": [1, 2, 3, 3, 1, 2], "s": column})
+    through = way_in(way, data)
+    with pytest.raises(kf.KappaFrameError) as refused:
+        through(kf.pairwise)
+    assert f"'s' (numbers that are not whole, such as {shown})" in str(refused.value)
+    got = through(kf.pairwise, raters=["alice", "bob"])
+    assert got["kappa"].tolist() == kf.pairwise(data, raters=["alice", "bob"])["kappa"].tolist()
+
+
+@pytest.mark.parametrize("way", ways("dask", "duckdb", "spark"))
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"a": [1, 2, 3], "b": [1, 2, 3]},
+        {"a": [0, 1, 2, 3], "b": [0, 1, 1, 3]},
+        {"a": [3, 1, 2], "b": [2, 2, 1], "c": [3, 1, 1]},
+        {"a": [1, 2, 3, 4, 5, 6], "b": [1, 1, 2, 2, 3, 3], "c": [None, 2, 2, 3, 3, 1]},
+    ],
+)
+def test_raters_are_raters_in_every_engine(
+    way: str, data: dict[str, list[Any]], way_in: Callable[..., WayIn]
+) -> None:
+    # Few distinct values beside them: no column is an id (missing ratings are not values).
+    frame = pd.DataFrame(data)
+    through = way_in(way, frame)
+    for function in (kf.pairwise, kf.ccc):
+        got, want = through(function), function(frame, raters=list(data))
+        np.testing.assert_allclose(
+            got.select_dtypes("number").to_numpy(float),
+            want.select_dtypes("number").to_numpy(float),
+            rtol=0,
+            atol=1e-12,
+        )
 
 
 @pytest.mark.parametrize("ids", IDS)
