@@ -9,20 +9,13 @@ frame.
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .._errors import _QUIET_UNDEFINED as _QUIET
-from .._errors import (
-    KappaFrameError,
-    KappaFrameTypeError,
-    UndefinedKappaWarning,
-    user_stacklevel,
-)
+from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
     BLAND_ALTMAN_COLUMNS,
@@ -87,21 +80,8 @@ def check_agreement(agreement: Any) -> float:
 
 def _warn_undefined(undefined: np.ndarray, n: np.ndarray, what: str, why: str) -> None:
     """One warning per call: how many results are undefined, and why."""
-    count = int(np.count_nonzero(undefined))
-    if not count or _QUIET.get():
-        return
-    few = int(np.count_nonzero(undefined & (n < 2)))
-    parts = []
-    if few:
-        parts.append(f"{few} with fewer than 2 items rated by both")
-    if count - few:
-        parts.append(f"{count - few} {why}")
-    warnings.warn(
-        f"{what} is undefined (NaN) for {count} of {undefined.size} pair x group cells: "
-        f"{'; '.join(parts)}.",
-        UndefinedKappaWarning,
-        stacklevel=user_stacklevel(),
-    )
+    few = "with fewer than 2 items rated by both"
+    warn_undefined(undefined, n, subject=what, fewer_than=2, too_few=few, otherwise=why)
 
 
 def _require_items(sums: PairSums) -> None:
