@@ -219,19 +219,37 @@ def quiet_undefined() -> Iterator[None]:
         _QUIET_UNDEFINED.reset(token)
 
 
-def warn_undefined(undefined: np.ndarray, n: np.ndarray, what: str = "pair x group cells") -> None:
-    """One warning per call naming how many results are undefined and why."""
+def warn_undefined(
+    undefined: np.ndarray,
+    n: np.ndarray | None = None,
+    what: str = "pair x group cells",
+    *,
+    subject: str = "kappa",
+    fewer_than: int | None = None,
+    too_few: str = "with no item rated by both",
+    otherwise: str = "where chance agreement is 1 (one shared category only)",
+) -> None:
+    """One warning per call naming how many results are undefined and why.
+
+    Every statistic warns of its undefined (NaN) results here, as one
+    ``UndefinedKappaWarning`` per call: "``subject`` is undefined (NaN) for 3 of 10
+    ``what``: ...". ``n`` gives the items behind each result: those with none (with
+    ``fewer_than``, fewer than that many) are counted as ``too_few``, the others as
+    ``otherwise``; without ``n``, ``otherwise`` is the one reason given. Nothing is said
+    inside ``quiet_undefined``.
+    """
     count = int(np.count_nonzero(undefined))
     if not count or _QUIET_UNDEFINED.get():
         return
-    empty = int(np.count_nonzero(undefined & (n == 0)))
-    parts = []
-    if empty:
-        parts.append(f"{empty} with no item rated by both")
-    if count - empty:
-        parts.append(f"{count - empty} where chance agreement is 1 (one shared category only)")
+    parts = [otherwise]
+    if n is not None:
+        few = int(np.count_nonzero(undefined & (n == 0 if fewer_than is None else n < fewer_than)))
+        parts = [f"{few} {too_few}"] if few else []
+        if count - few:
+            parts.append(f"{count - few} {otherwise}")
     message = (
-        f"kappa is undefined (NaN) for {count} of {undefined.size} {what}: {'; '.join(parts)}."
+        f"{subject} is undefined (NaN) for {count} of {np.size(undefined)} {what}: "
+        f"{'; '.join(parts)}."
     )
     warnings.warn(message, UndefinedKappaWarning, stacklevel=user_stacklevel())
 

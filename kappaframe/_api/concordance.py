@@ -9,19 +9,13 @@ frame.
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .._errors import _QUIET_UNDEFINED as _QUIET
-from .._errors import (
-    KappaFrameError,
-    KappaFrameTypeError,
-    UndefinedKappaWarning,
-    user_stacklevel,
-)
+from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
     BLAND_ALTMAN_COLUMNS,
@@ -36,7 +30,7 @@ from .._stats.concordance import PairMoments, bland_altman_stats, lin_ccc
 from .._types import Duplicates
 from .assemble import matrix_columns
 from .lazy import Planned, lazy_result, planned_layout
-from .numeric import PairSums, numeric_layout, read_pair_sums
+from .numeric import NumericRatings, PairSums, numeric_layout, read_numeric, read_pair_sums
 from .options import (
     check_level,
     check_reference,
@@ -86,21 +80,8 @@ def check_agreement(agreement: Any) -> float:
 
 def _warn_undefined(undefined: np.ndarray, n: np.ndarray, what: str, why: str) -> None:
     """One warning per call: how many results are undefined, and why."""
-    count = int(np.count_nonzero(undefined))
-    if not count or _QUIET.get():
-        return
-    few = int(np.count_nonzero(undefined & (n < 2)))
-    parts = []
-    if few:
-        parts.append(f"{few} with fewer than 2 items rated by both")
-    if count - few:
-        parts.append(f"{count - few} {why}")
-    warnings.warn(
-        f"{what} is undefined (NaN) for {count} of {undefined.size} pair x group cells: "
-        f"{'; '.join(parts)}.",
-        UndefinedKappaWarning,
-        stacklevel=user_stacklevel(),
-    )
+    few = "with fewer than 2 items rated by both"
+    warn_undefined(undefined, n, subject=what, fewer_than=2, too_few=few, otherwise=why)
 
 
 def _require_items(sums: PairSums) -> None:
@@ -498,3 +479,58 @@ def bland_altman(
     _warn_undefined(stats["undefined"], m["n"], "the standard deviation of the differences", "")
     table = _table(sums, group, (a, b), m["n"], stats, _ba_names(level))
     return cast(FrameT, _render(sums, table, output))
+
+
+@dataclass(frozen=True)
+class BlandAltmanPoints:
+    """What a Bland-Altman picture draws of one pair: each item's mean and difference.
+
+    ``lines``: the pair's ``bias``, ``loa_low`` and ``loa_high`` as ``bland_altman``
+    gives them (with ``level``, each line's ``_ci_low`` and ``_ci_high``); ``agreement``
+    the limits' distance from the bias, in standard deviations.
+    """
+
+    raters: tuple[Hashable, Hashable]
+    means: np.ndarray
+    diffs: np.ndarray
+    lines: dict[str, float]
+    agreement: float
+    level: float | None
+
+    @property
+    def n(self) -> int:
+        """Items rated by both."""
+        return len(self.means)
+
+
+def bland_altman_points(
+    data: Any, raters: Any, read: ReadSpec, *, agreement: Any = 1.96, ci: Any = 0.95
+) -> BlandAltmanPoints:
+    """One pair's items (``x = (a + b) / 2``, ``y = a - b``) and Bland-Altman lines."""
+    layout = numeric_layout(read)
+    level = None if ci is None else check_level(ci)
+    k = check_agreement(agreement)
+    ratings = read_numeric(data, raters, layout, what="bland_altman_plot()")
+    _one_pair(ratings)
+    a, b = ratings.values
+    both = ~np.isnan(a) & ~np.isnan(b)
+    if int(both.sum()) < 2:
+        raise KappaFrameError(
+            f"a Bland-Altman plot needs at least 2 items rated by both {ratings.raters[0]!r} "
+            f"and {ratings.raters[1]!r}; they share {int(both.sum())}."
+        )
+    m = ratings.sums().moments.pairs(np.array([0]), np.array([1]))
+    stats = bland_altman_stats(**m, agreement=k, ci=level)
+    lines = {key: float(np.asarray(v).reshape(-1)[0]) for key, v in stats.items()}
+    pair = (ratings.raters[0], ratings.raters[1])
+    return BlandAltmanPoints(pair, (a[both] + b[both]) / 2.0, a[both] - b[both], lines, k, level)
+
+
+def _one_pair(ratings: NumericRatings) -> None:
+    if len(ratings.raters) != 2:
+        shown = [str(r) for r in ratings.raters[:10]]
+        raise KappaFrameError(
+            f"bland_altman_plot draws one pair of raters; the input has {len(ratings.raters)}: "
+            f"{shown}. Name the two with raters=[a, b] (kf.bland_altman gives every pair).",
+            option="raters",
+        )

@@ -7,7 +7,6 @@ group (``kappaframe._stats.icc``; in the engine for DuckDB and PySpark) or ranks
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Sequence
 from typing import Any, TypeVar
 
@@ -16,10 +15,9 @@ import numpy as np
 from .._encode.codes import Groups
 from .._errors import (
     KappaFrameError,
-    UndefinedKappaWarning,
     arg,
     too_few_raters,
-    user_stacklevel,
+    warn_undefined,
 )
 from .._frames.engines import EngineFrame
 from .._frames.numeric import refuse_infinite
@@ -54,26 +52,20 @@ FrameT = TypeVar("FrameT")
 
 def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
     """One warning per call: how many groups give NaN, and why."""
-    undefined = ~np.isfinite(values)
-    count = int(undefined.sum())
-    if not count:
-        return
-    few = int((undefined & (n < 2)).sum())
-    reasons = []
-    if few:
-        reasons.append(
-            f"{few} with fewer than 2 complete items (scored by every rater: a rater "
-            f"with no score in a group leaves it none; pass {arg('raters', ...)} to choose)"
-        )
-    if count - few:
-        reasons.append(
-            f"{count - few} where a denominator is 0 (no variance to compare: every score "
-            "equal; or mean squares that cancel)"
-        )
-    warnings.warn(
-        f"{what} is undefined (NaN) for {count} of {values.size} groups: {'; '.join(reasons)}.",
-        UndefinedKappaWarning,
-        stacklevel=user_stacklevel(),
+    warn_undefined(
+        ~np.isfinite(values),
+        n,
+        "groups",
+        subject=what,
+        fewer_than=2,
+        too_few=(
+            "with fewer than 2 complete items (scored by every rater: a rater with no score "
+            f"in a group leaves it none; pass {arg('raters', ...)} to choose)"
+        ),
+        otherwise=(
+            "where a denominator is 0 (no variance to compare: every score equal; or mean "
+            "squares that cancel)"
+        ),
     )
 
 

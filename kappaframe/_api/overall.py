@@ -8,7 +8,6 @@ statistics (``kappaframe._stats.multirater``, ``kappaframe._stats.agreement``) -
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, get_args
@@ -21,10 +20,9 @@ from .._encode.sets import SetLabels
 from .._encode.windows import Windows
 from .._errors import (
     KappaFrameError,
-    UndefinedKappaWarning,
     arg,
     bad_option,
-    user_stacklevel,
+    warn_undefined,
 )
 from .._frames.tables import ArrayFrame, CountLayout, read_count_table
 from .._schema import CATEGORY_COLUMNS, CI_COLUMNS, OVERALL_COLUMNS, Column, Table
@@ -210,14 +208,8 @@ def _needs_ratings(prep: Prepared, what: str) -> None:
 
 
 def _warn_undefined(values: np.ndarray, what: str) -> None:
-    count = int(np.count_nonzero(~np.isfinite(values)))
-    if count:
-        warnings.warn(
-            f"{what} is undefined (NaN) for {count} of {values.size} rows: no items to "
-            "compare, or chance agreement 1 (a single category in use).",
-            UndefinedKappaWarning,
-            stacklevel=user_stacklevel(),
-        )
+    why = "no items to compare, or chance agreement 1 (a single category in use)"
+    warn_undefined(~np.isfinite(values), None, "rows", subject=what, otherwise=why)
 
 
 def _rows(results: list[dict[str, np.ndarray]], key: str) -> np.ndarray:

@@ -5,17 +5,18 @@ from __future__ import annotations
 import inspect
 import numbers
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from .._count.diagonal import DiagonalCounts, use_diagonal
 from .._count.kernel import diagonal_counts, pair_counts, weighted_diagonal_counts
-from .._encode.codes import encode_labels, require_order, shared_categories
-from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
+from .._encode.codes import encode_labels, order_is_known, require_order, shared_categories
+from .._errors import KappaFrameError, KappaFrameTypeError, quiet_undefined, warn_undefined
 from .._frames.arrays import factorize_any
 from .._schema import TIDY_COLUMNS, Column, Table
-from .._stats.agreement import Weights, pair_agreement
+from .._stats.agreement import Weights, agreement, pair_agreement, weight_matrix
 from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
 from .._types import (
     Alternative,
@@ -27,7 +28,7 @@ from .._types import (
     Scale,
     Stat,
 )
-from .assemble import matrix_schema, matrix_table, tidy, tidy_schema
+from .assemble import matrix_schema, matrix_table, square_values, tidy, tidy_schema
 from .counts import Counts
 from .lazy import Planned, lazy_result, planned_layout
 from .options import (
@@ -42,6 +43,7 @@ from .options import (
     with_reference,
 )
 from .plan import adapt, count_input, prepare_input
+from .prepare import Prepared
 from .settings.bind import declared
 from .settings.reading import ReadSpec
 from .windows import check_windows, in_windows
@@ -472,6 +474,49 @@ def matrix(
     return prep.frame.render(matrix_table(prep, stat, weights))
 
 
+@dataclass(frozen=True)
+class Squares:
+    """What a heatmap draws: one statistic of every rater pair, per group.
+
+    ``values`` (groups, R, R) are the numbers of ``matrix`` (each rater with themself on
+    the diagonal), ``counts`` the items both raters labelled (when asked for),
+    ``titles`` each group's ``"by = key"`` (``""`` when not grouped).
+    """
+
+    values: np.ndarray
+    raters: list[Hashable]
+    titles: list[str]
+    counts: np.ndarray | None = None
+
+
+def matrix_squares(
+    data: Any, read: ReadSpec, stat: str = "kappa", weights: Any = None, *, counts: bool = False
+) -> Squares:
+    """``matrix`` as arrays, for a picture: the same reading and the same numbers."""
+    check_stat(stat)
+    prep = prepare_input(adapt(data), read, from_counts=True)
+    values = square_values(prep, stat, weights)
+    with quiet_undefined():  # the same pairs: their undefined kappas are reported above
+        n = square_values(prep, "n", weights) if counts else None
+    return Squares(values, list(prep.raters), group_titles(prep), n)
+
+
+def group_titles(prep: Prepared) -> list[str]:
+    """``"project = alpha"`` for each group (``""`` when not grouped)."""
+    if not prep.by:
+        return [""]
+    first = prep.groups.first_row
+    table = Table([Column(b, "key", first, source=b) for b in prep.by])
+    native = prep.frame.render(table)
+    if hasattr(native, "collect"):
+        native = native.collect()
+    if hasattr(native, "itertuples"):
+        rows = list(native.itertuples(index=False, name=None))
+    else:
+        rows = native.rows()
+    return [", ".join(f"{b} = {v}" for b, v in zip(prep.by, row, strict=True)) for row in rows]
+
+
 @declared
 def score(
     data: Any,
@@ -570,10 +615,8 @@ def confusion(
     >>> kf.confusion(df, "x", "y").to_numpy().tolist()
     [[1, 0], [1, 1]]
     """
-    read = ReadSpec([a, b], categories=categories)
-    prep = prepare_input(adapt(data), read, from_counts=True)
+    prep, table = _pair_table(data, a, b, categories)
     k = len(prep.categories)
-    table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
     labels = np.empty(k, dtype=object)
     labels[:] = prep.categories
     columns = [Column(a, "label", labels)]
@@ -581,6 +624,41 @@ def confusion(
         Column(cat, "int", table[:, j].astype(np.int64)) for j, cat in enumerate(prep.categories)
     ]
     return prep.frame.render(Table(columns, index=[a], columns_name=b))
+
+
+def _pair_table(
+    data: Any, a: Hashable, b: Hashable, categories: Any, weights: Any = None
+) -> tuple[Prepared, np.ndarray]:
+    """Two rater columns read as ``confusion`` reads them, and their K x K counts."""
+    read = ReadSpec([a, b], categories=categories)
+    prep = prepare_input(adapt(data), read, from_counts=True)
+    prep.require_order(weights)
+    return prep, np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """What a confusion picture draws of two raters: the counts of ``confusion``, kappa.
+
+    ``ordered``: the categories have a declared order (``categories=``, an ordered
+    Categorical, or labels that are numbers or dates), not text sorted as text.
+    """
+
+    table: np.ndarray
+    categories: list[Any]
+    kappa: float
+    n: int
+    ordered: bool
+
+
+def confusion_counts(
+    data: Any, a: Hashable, b: Hashable, *, categories: Any = None, weights: Any = None
+) -> PairTable:
+    """``confusion`` of ``a`` and ``b`` as an array, with their kappa under ``weights``."""
+    prep, table = _pair_table(data, a, b, categories, weights)
+    stats = agreement(table, weight_matrix(weights, prep.categories))
+    ordered = order_is_known(prep.categories, prep.ordered)
+    return PairTable(table, list(prep.categories), float(stats["kappa"]), int(stats["n"]), ordered)
 
 
 @declared

@@ -9,7 +9,6 @@ present/absent, every label at once with the label as an extra key of the count
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Sequence
 from typing import Any, TypeVar, get_args
 
@@ -18,7 +17,7 @@ import numpy as np
 from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
 from .._encode.codes import object_array
 from .._encode.sets import SetLabels, check_multi_sep, indicators, vocabulary
-from .._errors import KappaFrameError, UndefinedKappaWarning, arg, bad_option, user_stacklevel
+from .._errors import KappaFrameError, arg, bad_option, warn_undefined
 from .._schema import CI_COLUMNS, LABEL_COLUMNS, PAIR_LABEL_COLUMNS, Column, Table
 from .._stats.agreement import agreement
 from .._stats.inference import normal_interval, standard_errors
@@ -120,14 +119,9 @@ def _methods(method: Any) -> list[str]:
 
 
 def _warn_undefined(values: np.ndarray) -> None:
-    count = int(np.count_nonzero(~np.isfinite(values)))
-    if count:
-        warnings.warn(
-            f"the agreement on a label is undefined (NaN) for {count} of {values.size} "
-            "rows: no items to compare, or a label nobody (or everybody, always) gave.",
-            UndefinedKappaWarning,
-            stacklevel=user_stacklevel(),
-        )
+    why = "no items to compare, or a label nobody (or everybody, always) gave"
+    what = "the agreement on a label"
+    warn_undefined(~np.isfinite(values), None, "rows", subject=what, otherwise=why)
 
 
 @declared

@@ -16,17 +16,11 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast, get_args
 
 import numpy as np
 
-from .._api.assemble import square_values
-from .._api.concordance import check_agreement
-from .._api.numeric import numeric_layout, read_numeric
-from .._api.options import check_level, check_stat
-from .._api.plan import adapt, prepare_input
+from .._api.concordance import BlandAltmanPoints, bland_altman_points
+from .._api.pairwise import PairTable, confusion_counts, matrix_squares
 from .._api.settings.bind import declared
 from .._api.settings.reading import ReadSpec, score_column
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional_import
-from .._schema import Column, Table
-from .._stats.agreement import agreement, weight_matrix
-from .._stats.concordance import bland_altman_stats
 from .._stats.scales import resolve_scale
 from .._types import Duplicates, Normalization, Scale, Stat, Triangle
 from . import colours
@@ -46,7 +40,6 @@ __all__ = [
     "bland_altman_plot",
     "confusion_plot",
     "grid",
-    "group_squares",
     "heatmap",
     "normalized",
     "require_matplotlib",
@@ -127,22 +120,6 @@ def _new_figure(width: float, height: float, *, constrained: bool = True) -> Fig
 
     register_figure_formatter()
     return Figure(figsize=(width, height), layout="constrained" if constrained else None)
-
-
-def _group_titles(prep: Any) -> list[str]:
-    """``"project = alpha"`` for each group (``""`` when not grouped)."""
-    if not prep.by:
-        return [""]
-    first = prep.groups.first_row
-    table = Table([Column(b, "key", first, source=b) for b in prep.by])
-    native = prep.frame.render(table)
-    if hasattr(native, "collect"):
-        native = native.collect()
-    if hasattr(native, "itertuples"):
-        rows = list(native.itertuples(index=False, name=None))
-    else:
-        rows = native.rows()
-    return [", ".join(f"{b} = {v}" for b, v in zip(prep.by, row, strict=True)) for row in rows]
 
 
 @declared
@@ -245,6 +222,7 @@ def heatmap(
     _check_triangle(triangle)
     bands = None if scale is None else resolve_scale(scale)
     require_matplotlib()
+    check_axes(ax)
     read = ReadSpec(
         raters,
         by=by,
@@ -254,32 +232,33 @@ def heatmap(
         categories=categories,
         duplicates=duplicates,
     )
-    prep = _prepared(data, read, stat)
-    squares = square_values(prep, stat, weights)
-    n_groups = squares.shape[0]
-    if n_groups == 0:
-        raise KappaFrameError("no groups to draw: the frame has no rows.")
-    check_axes(ax)
-    if ax is not None and n_groups > 1:
-        raise KappaFrameError(
-            f"ax= draws one panel, but there are {n_groups} groups; drop ax= to get one "
-            "panel per group."
-        )
-    counts = square_values(prep, "n", weights) if show_n else None
+    squares = matrix_squares(data, read, stat, weights, counts=show_n)
+    _check_panels(squares.values.shape[0], ax)
     return squares_figure(
-        squares,
-        [str(r) for r in prep.raters],
-        _group_titles(prep),
+        squares.values,
+        [str(r) for r in squares.raters],
+        squares.titles,
         stat=stat,
         weights=weights,
         fail_under=fail_under,
         annotate=annotate,
-        counts=counts,
+        counts=squares.counts,
         triangle=triangle,
         scale=bands,
         ncols=ncols,
         ax=ax,
     )
+
+
+def _check_panels(n_groups: int, ax: Axes | None) -> None:
+    """Some group to draw, and one panel only when drawn into the caller's ``ax``."""
+    if n_groups == 0:
+        raise KappaFrameError("no groups to draw: the frame has no rows.")
+    if ax is not None and n_groups > 1:
+        raise KappaFrameError(
+            f"ax= draws one panel, but there are {n_groups} groups; drop ax= to get one "
+            "panel per group."
+        )
 
 
 def _check_bar(fail_under: Any) -> None:
@@ -468,11 +447,12 @@ def squares_figure(
 ) -> Figure:
     """Draw (groups, R, R) values as annotated panels sharing one colour bar.
 
-    What ``heatmap`` draws from arrays (those of ``group_squares``); the HTML
-    report draws each group with it (``colour_bar=False``: the page has one key, and
-    ``limits`` of a printed page). An empty title becomes "all items". ``counts``
-    (groups, R, R) adds ``n=`` to each cell; ``scale`` (a resolved
-    ``kappaframe._stats.scales.Scale``) marks its bands on a kappa colour bar.
+    What ``heatmap`` draws from arrays (those of
+    ``kappaframe._api.pairwise.matrix_squares``); the HTML report draws each group with
+    it (``colour_bar=False``: the page has one key, and ``limits`` of a printed page).
+    An empty title becomes "all items". ``counts`` (groups, R, R) adds ``n=`` to each
+    cell; ``scale`` (a resolved ``kappaframe._stats.scales.Scale``) marks its bands on a
+    kappa colour bar.
     The panels and the bar are placed where ``grid`` measured room for their names.
     """
     n_groups = squares.shape[0]
@@ -550,20 +530,6 @@ def _colour_bar(
         bar.ax.tick_params(which="minor", length=0, labelsize=FONT_BAR, pad=numbers + 9)
     if fail_under is not None and norm.vmin <= fail_under <= norm.vmax:
         bar.ax.axhline(fail_under, color=colours.OUTLINE, linewidth=2.5)
-
-
-def _prepared(data: Any, read: ReadSpec, stat: str = "kappa") -> Any:
-    check_stat(stat)
-    return prepare_input(adapt(data), read, from_counts=True)
-
-
-def group_squares(
-    data: Any, read: ReadSpec, *, stat: str = "kappa", weights: Any = None
-) -> tuple[np.ndarray, list[str], list[str]]:
-    """Compute ``kappaframe.matrix`` as arrays: (groups, R, R), rater names, titles."""
-    prep = _prepared(data, read, stat)
-    squares = square_values(prep, stat, weights)
-    return squares, [str(r) for r in prep.raters], _group_titles(prep)
 
 
 def check_axes(ax: Any) -> None:
@@ -850,45 +816,56 @@ def confusion_plot(
     how = _normalize_mode(normalize)
     require_matplotlib()
     check_axes(ax)
-    read = ReadSpec([a, b], categories=categories)
-    prep = prepare_input(adapt(data), read, from_counts=True)
-    prep.require_order(weights)
-    k = len(prep.categories)
-    table = np.asarray(prep.tables(np.array([[0, 1]]), full=True))[0, 0]
-    stats = agreement(table, weight_matrix(weights, prep.categories))
-    n = int(stats["n"])
-    values = normalized(table, cast("Normalization | None", how))
-    labels = [str(c) for c in prep.categories]
-    cell = min(0.6, max(0.25, (CONFUSION_SIDE - 1.8) / max(k, 1)))
-    if ax is None:
-        size = max(3.0, cell * k + 1.8)
-        fig = _new_figure(size + 0.8, size)
-        ax = fig.subplots()
-    else:
-        fig = cast("Figure", ax.figure)
+    pair = confusion_counts(data, a, b, categories=categories, weights=weights)
+    cell = _confusion_cell(len(pair.categories))
+    fig, ax = _confusion_axes(len(pair.categories), cell, ax)
+    image = _draw_counts(ax, pair, how, cell, (str(a), str(b)))
+    name = "kappa" if weights is None else stat_label("kappa", weights)
+    shown = "undefined" if math.isnan(pair.kappa) else f"{pair.kappa:.2f}"
+    ax.set_title(f"{a} vs {b}: n = {pair.n}, {name} = {shown}")
+    caption = "items" if how is None else _SHARE_CAPTIONS[how]
+    fig.colorbar(image, ax=ax, shrink=0.8, label=caption)
+    return fig
+
+
+def _confusion_cell(k: int) -> float:
+    """Inches a cell of a K x K confusion matrix gets: at most 0.6, at least 0.25."""
+    return min(0.6, max(0.25, (CONFUSION_SIDE - 1.8) / max(k, 1)))
+
+
+def _confusion_axes(k: int, cell: float, ax: Axes | None) -> tuple[Figure, Axes]:
+    """The caller's ``ax`` and its figure, or a new figure sized for K x K cells."""
+    if ax is not None:
+        return cast("Figure", ax.figure), ax
+    size = max(3.0, cell * k + 1.8)
+    fig = _new_figure(size + 0.8, size)
+    return fig, fig.subplots()
+
+
+def _draw_counts(
+    ax: Axes, pair: PairTable, how: str | None, cell: float, names: tuple[str, str]
+) -> Any:
+    """The counts (or shares) of ``pair`` as coloured cells, each written in its cell."""
     from matplotlib.colors import Normalize
 
+    table, k = pair.table, len(pair.categories)
+    values = normalized(table, cast("Normalization | None", how))
     cmap = colours.share_colormap()
     top = 1.0 if how is not None else (float(values.max()) if values.size else 1.0)
     norm = Normalize(vmin=0.0, vmax=top if top > 0 else 1.0)
     image = ax.imshow(values, cmap=cmap, norm=norm)
     font = min(FONT_TICKS, max(FONT_MIN, cell * 72 / 3.4))
+    labels = [str(c) for c in pair.categories]
     _set_ticks(ax, labels, min(FONT_TICKS, max(FONT_MIN, cell * 72 * 0.8)))
-    ax.set_xlabel(str(b))
-    ax.set_ylabel(str(a))
+    ax.set_xlabel(names[1])
+    ax.set_ylabel(names[0])
     for i in range(k):
         for j in range(k):
             count = float(table[i, j])
             text = f"{int(count)}" if how is None else _share_text(values[i, j], count)
             if text:
                 _write(ax, j, i, text, cmap, norm, values[i, j], font)
-    kappa = float(stats["kappa"])
-    shown = "undefined" if math.isnan(kappa) else f"{kappa:.2f}"
-    name = "kappa" if weights is None else stat_label("kappa", weights)
-    ax.set_title(f"{a} vs {b}: n = {n}, {name} = {shown}")
-    caption = "items" if how is None else _SHARE_CAPTIONS[how]
-    fig.colorbar(image, ax=ax, shrink=0.8, label=caption)
-    return fig
+    return image
 
 
 @declared
@@ -964,36 +941,29 @@ def bland_altman_plot(
     read = ReadSpec(
         raters, item=item, rater=rater, label=column, duplicates=duplicates, label_word=word
     )
-    layout = numeric_layout(read)
-    level = None if ci is None else check_level(ci)
-    k = check_agreement(agreement)
-    ratings = read_numeric(data, raters, layout, what="bland_altman_plot()")
-    if len(ratings.raters) != 2:
-        shown = [str(r) for r in ratings.raters[:10]]
-        raise KappaFrameError(
-            f"bland_altman_plot draws one pair of raters; the input has {len(ratings.raters)}: "
-            f"{shown}. Name the two with raters=[a, b] (kf.bland_altman gives every pair).",
-            option="raters",
-        )
-    a, b = ratings.values
-    both = ~np.isnan(a) & ~np.isnan(b)
-    if int(both.sum()) < 2:
-        raise KappaFrameError(
-            f"a Bland-Altman plot needs at least 2 items rated by both {ratings.raters[0]!r} "
-            f"and {ratings.raters[1]!r}; they share {int(both.sum())}."
-        )
-    means, diffs = (a[both] + b[both]) / 2.0, a[both] - b[both]
-    m = ratings.sums().moments.pairs(np.array([0]), np.array([1]))
-    stats = {
-        key: float(np.asarray(v).reshape(-1)[0])
-        for key, v in bland_altman_stats(**m, agreement=k, ci=level).items()
-    }
+    points = bland_altman_points(data, raters, read, agreement=agreement, ci=ci)
     if ax is None:
         fig = _new_figure(6.0, 4.2)
         ax = fig.subplots()
     else:
         fig = cast("Figure", ax.figure)
+    _draw_bland_altman(ax, points)
+    first, second = (str(r) for r in points.raters)
+    lines = points.lines
+    ax.set_xlabel(f"mean of {first} and {second}")
+    ax.set_ylabel(f"{first} - {second}")
+    ax.set_title(
+        f"{first} - {second}: n = {points.n}, bias = {lines['bias']:.3g}, "
+        f"limits of agreement {lines['loa_low']:.3g} to {lines['loa_high']:.3g}"
+    )
+    ax.legend(loc="best", fontsize=FONT_MIN + 1, frameon=False)
+    return fig
+
+
+def _draw_bland_altman(ax: Axes, points: BlandAltmanPoints) -> None:
+    """The items, the bias and limits (with their intervals as bands), and the zero line."""
     line_colour, band_colour = "#1f4e79", "#9ecae1"
+    stats, level, k = points.lines, points.level, points.agreement
     if level is not None:
         for name in ("bias", "loa_low", "loa_high"):
             ax.axhspan(
@@ -1005,7 +975,7 @@ def bland_altman_plot(
                 label=f"{level:.0%} interval" if name == "bias" else None,
                 gid=f"{name}_ci",
             )
-    ax.scatter(means, diffs, s=18, color="#333333", zorder=3, gid="items")
+    ax.scatter(points.means, points.diffs, s=18, color="#333333", zorder=3, gid="items")
     ax.axhline(stats["bias"], color=line_colour, linewidth=1.5, label="bias", gid="bias")
     for name in ("loa_low", "loa_high"):
         ax.axhline(
@@ -1017,15 +987,6 @@ def bland_altman_plot(
             gid=name,
         )
     ax.axhline(0.0, color="#999999", linewidth=0.8, zorder=1, gid="zero")
-    first, second = (str(r) for r in ratings.raters)
-    ax.set_xlabel(f"mean of {first} and {second}")
-    ax.set_ylabel(f"{first} - {second}")
-    ax.set_title(
-        f"{first} - {second}: n = {int(both.sum())}, bias = {stats['bias']:.3g}, "
-        f"limits of agreement {stats['loa_low']:.3g} to {stats['loa_high']:.3g}"
-    )
-    ax.legend(loc="best", fontsize=FONT_MIN + 1, frameon=False)
-    return fig
 
 
 #: The columns that name one line of a trend (besides the ``by`` columns).
@@ -1101,7 +1062,68 @@ def trend_plot(
         raise KappaFrameTypeError(
             f"title must be text (or None); got {type(title).__name__}.", option="title"
         )
-    frame = _pandas_result(data)
+    trend = _Trend.of(_pandas_result(data), value)
+    if ax is None:
+        fig = _new_figure(8.0, 4.5)
+        ax = fig.subplots()
+    else:
+        fig = cast("Figure", ax.figure)
+    _draw_trend(ax, trend)
+    bottom = trend.bottom()
+    ax.set_ylim(max(-1.0, bottom), 1.0)
+    if scale is not None:
+        _scale_bands(ax, resolve_scale(scale), max(-1.0, bottom))
+    ax.set_ylabel(str(trend.value))
+    ax.set_xlabel("window (drawn at its middle)")
+    ax.set_title(title if title is not None else f"{trend.value} over time")
+    if trend.keys and len(trend.series) > 1:
+        ax.legend(fontsize=FONT_TICKS, loc="lower left")
+    fig.autofmt_xdate()
+    return fig
+
+
+@dataclass(frozen=True)
+class _Trend:
+    """A windowed result as lines: each row at its window's middle, rows per series."""
+
+    value: str
+    middle: Any
+    y: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    with_ci: bool
+    keys: list[Any]
+    series: dict[Any, Any]
+
+    @classmethod
+    def of(cls, frame: Any, value: str | None) -> _Trend:
+        import pandas as pd
+
+        value = _trend_value(frame, value)
+        start = pd.to_datetime(frame["window_start"])
+        middle = start + (pd.to_datetime(frame["window_end"]) - start) / 2
+        names = list(frame.columns)
+        keys = names[: names.index("window_start")] + [c for c in _SERIES if c in names]
+        y = pd.to_numeric(frame[value], errors="coerce").to_numpy(dtype=float)
+        with_ci = "ci_low" in names and "ci_high" in names
+        low = frame["ci_low"].to_numpy(dtype=float) if with_ci else y
+        high = frame["ci_high"].to_numpy(dtype=float) if with_ci else y
+        series = (
+            frame.groupby(keys, sort=False, dropna=False).indices
+            if keys
+            else {"": np.arange(len(y))}
+        )
+        return cls(value, middle, y, low, high, with_ci, keys, series)
+
+    def bottom(self) -> float:
+        """The lowest value or interval end drawn, less a margin; 0 when all are above."""
+        shown = np.concatenate([self.y, self.low, self.high])
+        shown = shown[np.isfinite(shown)]
+        return min(0.0, float(shown.min()) - 0.05) if shown.size else 0.0
+
+
+def _trend_value(frame: Any, value: str | None) -> str:
+    """The column drawn (default ``kappa``, else ``value``), once the windows are there."""
     missing = [c for c in ("window_start", "window_end") if c not in frame.columns]
     if missing:
         raise KappaFrameError(
@@ -1119,46 +1141,21 @@ def trend_plot(
             "of its numeric columns.",
             option="value",
         )
-    import pandas as pd
+    return value
 
-    start = pd.to_datetime(frame["window_start"])
-    middle = start + (pd.to_datetime(frame["window_end"]) - start) / 2
-    names = list(frame.columns)
-    keys = names[: names.index("window_start")] + [c for c in _SERIES if c in names]
-    if ax is None:
-        fig = _new_figure(8.0, 4.5)
-        ax = fig.subplots()
-    else:
-        fig = cast("Figure", ax.figure)
-    y = pd.to_numeric(frame[value], errors="coerce").to_numpy(dtype=float)
-    with_ci = "ci_low" in names and "ci_high" in names
-    low = frame["ci_low"].to_numpy(dtype=float) if with_ci else y
-    high = frame["ci_high"].to_numpy(dtype=float) if with_ci else y
-    series = (
-        frame.groupby(keys, sort=False, dropna=False).indices if keys else {"": np.arange(len(y))}
-    )
-    for key, rows in series.items():
-        rows = np.asarray(rows)[np.argsort(middle.to_numpy()[rows], kind="stable")]
+
+def _draw_trend(ax: Axes, trend: _Trend) -> None:
+    """One line per series, in window order, with its interval as a band around it."""
+    for key, rows in trend.series.items():
+        rows = np.asarray(rows)[np.argsort(trend.middle.to_numpy()[rows], kind="stable")]
         parts = key if isinstance(key, tuple) else (key,)
-        label = ", ".join(str(p) for p in parts) if keys else str(value)
-        (line,) = ax.plot(middle.iloc[rows], y[rows], marker="o", markersize=3, label=label)
-        if with_ci:
+        label = ", ".join(str(p) for p in parts) if trend.keys else str(trend.value)
+        x = trend.middle.iloc[rows]
+        (line,) = ax.plot(x, trend.y[rows], marker="o", markersize=3, label=label)
+        if trend.with_ci:
             ax.fill_between(
-                middle.iloc[rows], low[rows], high[rows], color=line.get_color(), alpha=0.18
+                x, trend.low[rows], trend.high[rows], color=line.get_color(), alpha=0.18
             )
-    shown_values = np.concatenate([y, low, high])
-    shown_values = shown_values[np.isfinite(shown_values)]
-    bottom = min(0.0, float(shown_values.min()) - 0.05) if shown_values.size else 0.0
-    ax.set_ylim(max(-1.0, bottom), 1.0)
-    if scale is not None:
-        _scale_bands(ax, resolve_scale(scale), max(-1.0, bottom))
-    ax.set_ylabel(str(value))
-    ax.set_xlabel("window (drawn at its middle)")
-    ax.set_title(title if title is not None else f"{value} over time")
-    if keys and len(series) > 1:
-        ax.legend(fontsize=FONT_TICKS, loc="lower left")
-    fig.autofmt_xdate()
-    return fig
 
 
 def _pandas_result(result: Any) -> Any:

@@ -23,11 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._api.pairwise import confusion, matrix
-from .._api.plan import adapt, prepare_input
+from .._api.pairwise import confusion, confusion_counts, matrix, matrix_squares
 from .._api.raters import raters
 from .._api.settings.reading import ReadSpec
-from .._encode.codes import order_is_known
 from .._errors import KappaFrameError, quiet_undefined
 from .._io.formats import TABLE_FORMATS
 from .._io.read import Progress
@@ -36,7 +34,7 @@ from .._stats.scales import MIN_ITEMS, SCALES, TOO_FEW_ITEMS, Scale, resolve_sca
 from .._version import __version__
 from . import colours
 from .display import P_VALUE_COLUMNS, number_text, p_value_text, se_note, visible
-from .plots import confusion_plot, grid, group_squares, squares_figure, stat_label
+from .plots import confusion_plot, grid, squares_figure, stat_label
 
 __all__ = [
     "COLOURED",
@@ -781,7 +779,8 @@ def _key_html(report: Report, *, pictures: bool) -> str:
 def _heatmaps_html(report: Report) -> str:
     """One picture per group (the first ``max_heatmaps``), each as wide as a printed page."""
     read = ReadSpec.of(report.options(), raters=report.raters)
-    squares, names, titles = group_squares(report.data, read, weights=report.weights)
+    found = matrix_squares(report.data, read, weights=report.weights)
+    squares, names, titles = found.values, [str(r) for r in found.raters], found.titles
     shown_names = [visible(str(n)) for n in names]
     drawn = min(len(squares), max(report.max_heatmaps, 0))
     figures = []
@@ -1022,9 +1021,8 @@ def order_note(pair: pd.DataFrame, categories: list[Any] | None) -> str:
     or labels that are numbers (or dates); text labels otherwise come sorted as text,
     which is not a scale.
     """
-    read = ReadSpec(list(pair.columns), categories=categories)
-    prep = prepare_input(adapt(pair), read, from_counts=True)
-    if order_is_known(prep.categories, prep.ordered):
+    a, b = pair.columns
+    if confusion_counts(pair, a, b, categories=categories).ordered:
         return ""
     return (
         "The labels have no declared order: rows and columns are sorted as text, which "
