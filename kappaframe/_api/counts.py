@@ -354,7 +354,7 @@ class Counts:
         %(by)s
         %(raters)s
         %(categories)s
-"""
+        """
         frame = eager_adapter(cells)
         if frame is None:
             raise KappaFrameTypeError(

@@ -24,9 +24,9 @@ from kappaframe._api.settings.bind import declarations
 from kappaframe._api.settings.constraints import Flag, OneOf
 from kappaframe._api.settings.params import (
     PARAMS,
+    PLACEHOLDER,
     REQUIRED,
     Param,
-    PLACEHOLDER,
     declaration,
     declarations_of,
     fill_entries,

@@ -15,15 +15,9 @@ callables it serves (``where``): every parameter of every public callable matche
 one declaration.
 
 Each declaration holds its parameter's one docstring entry (``Param.entry``). A public
-function's docstring lists its parameters as placeholders, one line each, ``%(name)s``
-(pandas' spelling), in its Parameters section::
-
-    Parameters
-    ----------
-    %(data)s
-    %(weights)s
-
-and ``bind.declared`` puts each declaration's entry there when it wraps the function
+function's docstring lists its parameters in its Parameters section as placeholders, one
+line each, ``%(name)s`` alone on its line (pandas' spelling: ``%(weights)s``), and
+``bind.declared`` puts each declaration's entry there when it wraps the function
 (``fill_entries``), so ``help()``, ``inspect.getdoc``, the accessor and the documentation
 site show the whole text, the same for every callable the declaration serves. A remark
 that holds for one function only stays in that function's docstring (its Notes).
@@ -235,9 +229,9 @@ PARAMS: tuple[Param, ...] = (
             "pandas.DataFrame, polars.DataFrame, polars.LazyFrame, dask or file, optional\n"
             "    A pilot: ratings in the wide or long layout, as in ``pairwise``. Its category\n"
             "    shares (Fleiss' ``pi``: the mean share of each category per item) become\n"
-            "    ``props`` and its Fleiss' kappa becomes ``kappa1`` (power, with ``kappa0`` given)\n"
-            "    or ``kappa0`` (interval), per ``by`` group; ``n_raters`` defaults to its number of\n"
-            "    raters. Without it, every number is given."
+            "    ``props`` and its Fleiss' kappa becomes ``kappa1`` (power, with ``kappa0``\n"
+            "    given) or ``kappa0`` (interval), per ``by`` group; ``n_raters`` defaults to its\n"
+            "    number of raters. Without it, every number is given."
         ),
     ),
     Param(
@@ -495,9 +489,9 @@ PARAMS: tuple[Param, ...] = (
             "    One rater, added to ``raters`` if they do not list it. Pairs: every other rater\n"
             "    is paired with this one only (a model against the truth, annotators against an\n"
             "    expert): ``rater_a`` is the rater, ``rater_b`` the reference, so a table's rows\n"
-            "    are the rater's labels. ``items``: the rater holding the gold labels, left out of\n"
-            "    every rater statistic (``n_ratings`` ... ``entropy``, the consensus and the label\n"
-            "    columns), adding ``reference_label`` and ``correct``."
+            "    are the rater's labels. ``items``: the rater holding the gold labels, left out\n"
+            "    of every rater statistic (``n_ratings`` ... ``entropy``, the consensus and the\n"
+            "    label columns), adding ``reference_label`` and ``correct``."
         ),
     ),
     Param(
@@ -540,12 +534,12 @@ PARAMS: tuple[Param, ...] = (
             "    A date or datetime column: agreement per time window, the windows of polars'\n"
             "    ``group_by_dynamic(time, every=, period=, offset=, closed=, group_by=by)``. The\n"
             "    result gets the key columns ``window_start`` and ``window_end`` (of the time\n"
-            "    column's type) after ``by``; windows with no rows are absent, as in polars. A row\n"
-            "    is in every window holding its time (in the long layout, each rating by its own\n"
-            "    row's time); an item is identified within its group and window. Text is read as\n"
-            "    ISO 8601; a time zone or a missing time is an error. A DuckDB relation or PySpark\n"
-            "    DataFrame computes each row's window in its counting query when the windows are\n"
-            "    one grid (``period`` equal to ``every``)."
+            "    column's type) after ``by``; windows with no rows are absent, as in polars. A\n"
+            "    row is in every window holding its time (in the long layout, each rating by its\n"
+            "    own row's time); an item is identified within its group and window. Text is read\n"
+            "    as ISO 8601; a time zone or a missing time is an error. A DuckDB relation or\n"
+            "    PySpark DataFrame computes each row's window in its counting query when the\n"
+            "    windows are one grid (``period`` equal to ``every``)."
         ),
     ),
     Param(
@@ -621,13 +615,13 @@ PARAMS: tuple[Param, ...] = (
         metavar="SEP",
         entry=(
             "str, optional\n"
-            '    The separator between the labels of a text cell (e.g. "|": ``"a|b"`` is\n'
-            '    ``{"a", "b"}``, ``""`` the empty set, "no labels"; a missing cell is no rating).\n'
-            "    Sets given as Python sets, lists or tuples (pandas) or a ``List`` column\n"
-            "    (polars) need no separator; a text cell without one is refused, never split by\n"
-            '    guessing. Labels are taken as written: a label with spaces around it (``"a | b"``\n'
-            '    with ``multi_sep="|"``) is refused. With sets, ``categories`` lists the single\n'
-            "    labels (each label used must be in it)."
+            '    The separator between the labels of a text cell (e.g. "|": ``"a|b"`` is ``{"a",\n'
+            '    "b"}``, ``""`` the empty set, "no labels"; a missing cell is no rating). Sets\n'
+            "    given as Python sets, lists or tuples (pandas) or a ``List`` column (polars)\n"
+            "    need no separator; a text cell without one is refused, never split by guessing.\n"
+            '    Labels are taken as written: a label with spaces around it (``"a | b"`` with\n'
+            '    ``multi_sep="|"``) is refused. With sets, ``categories`` lists the single labels\n'
+            "    (each label used must be in it)."
         ),
     ),
     Param(
@@ -782,16 +776,16 @@ PARAMS: tuple[Param, ...] = (
         ),
         entry=(
             '{"masi", "jaccard"}, optional\n'
-            "    Set-valued labels (each rating a set of labels; see ``multi_sep``): Krippendorff's\n"
-            "    alpha with ``delta`` the distance between two raters' sets, ``1 - |A n B| /\n"
-            '    |A u B|`` ("jaccard") or ``1 - M |A n B| / |A u B|`` ("masi", Passonneau 2006:\n'
-            "    ``M`` is 1 for equal sets, 2/3 when one holds the other, 1/3 when they overlap,\n"
-            "    0 when disjoint); two empty sets are at distance 0. The categories are the\n"
-            '    distinct sets observed. Only with ``method="krippendorff"``, without\n'
-            "    ``weights`` or ``level``. The same values as NLTK's ``AnnotationTask(...,\n"
-            "    distance=masi_distance).alpha()`` (or ``jaccard_distance``).\n"
-            "    With ``multi_sep`` and no ``distance`` every method compares whole sets (equal or\n"
-            "    not)."
+            "    Set-valued labels (each rating a set of labels; see ``multi_sep``):\n"
+            "    Krippendorff's alpha with ``delta`` the distance between two raters' sets, ``1 -\n"
+            '    |A n B| / |A u B|`` ("jaccard") or ``1 - M |A n B| / |A u B|`` ("masi",\n'
+            "    Passonneau 2006: ``M`` is 1 for equal sets, 2/3 when one holds the other, 1/3\n"
+            "    when they overlap, 0 when disjoint); two empty sets are at distance 0. The\n"
+            '    categories are the distinct sets observed. Only with ``method="krippendorff"``,\n'
+            "    without ``weights`` or ``level``. The same values as NLTK's\n"
+            "    ``AnnotationTask(..., distance=masi_distance).alpha()`` (or\n"
+            "    ``jaccard_distance``). With ``multi_sep`` and no ``distance`` every method\n"
+            "    compares whole sets (equal or not)."
         ),
     ),
     # -- inference ------------------------------------------------------------------------
@@ -1180,9 +1174,9 @@ PARAMS: tuple[Param, ...] = (
         where=("sample_size",),
         entry=(
             '{"auto", "goodness-of-fit", "simulation"}, default "auto"\n'
-            '    "auto": the goodness-of-fit closed form where kappaSize has one (2 to 5 categories,\n'
-            '    2 to 6 raters), else the simulation; or either one by name ("goodness-of-fit"\n'
-            "    outside that range is an error)."
+            '    "auto": the goodness-of-fit closed form where kappaSize has one (2 to 5\n'
+            "    categories, 2 to 6 raters), else the simulation; or either one by name\n"
+            '    ("goodness-of-fit" outside that range is an error).'
         ),
     ),
     # -- numeric ratings ------------------------------------------------------------------
@@ -1329,8 +1323,8 @@ PARAMS: tuple[Param, ...] = (
         cli_type="share",
         entry=(
             "float, optional\n"
-            "    The queue: only the items whose ``support`` is at most ``max_support`` (e.g. 0.6:\n"
-            "    no category has more than 60% of the ratings)."
+            "    The queue: only the items whose ``support`` is at most ``max_support`` (e.g.\n"
+            "    0.6: no category has more than 60% of the ratings)."
         ),
     ),
     Param(
@@ -1458,9 +1452,10 @@ PARAMS: tuple[Param, ...] = (
         REQUIRED,
         entry=(
             "pandas or polars DataFrame (or LazyFrame)\n"
-            "    The result of now: ``pairwise(..., ci=...)`` or ``overall(..., ci=...)``. Columns\n"
-            "    it has from an earlier comparison (``baseline``, ``change``, ``change_low``,\n"
-            "    ``change_high``, ``state``) are replaced, and its ``missing`` rows left out."
+            "    The result of now: ``pairwise(..., ci=...)`` or ``overall(..., ci=...)``.\n"
+            "    Columns it has from an earlier comparison (``baseline``, ``change``,\n"
+            "    ``change_low``, ``change_high``, ``state``) are replaced, and its ``missing``\n"
+            "    rows left out."
         ),
     ),
     Param(
@@ -1479,14 +1474,14 @@ PARAMS: tuple[Param, ...] = (
         entry=(
             "pandas or polars DataFrame (or LazyFrame)\n"
             "    Keyword only, so that the two results cannot be swapped unnoticed (a drop read\n"
-            "    as a rise). The earlier result, with the same key columns, made with the same weights,\n"
-            "    categories and coefficient. A pandas result records its weights, categories (with\n"
-            "    weights), Krippendorff level, conventions and set distance, and two that record\n"
-            "    different ones are refused; a polars result or a table read from CSV records\n"
-            "    nothing: compare like with like (``kappaframe report --baseline`` checks the\n"
-            "    baseline file's provenance).\n"
-            "    Its rows in state ``missing`` (an earlier comparison's record of rows its own\n"
-            "    result lacked) are not rows of that result and are left out."
+            "    as a rise). The earlier result, with the same key columns, made with the same\n"
+            "    weights, categories and coefficient. A pandas result records its weights,\n"
+            "    categories (with weights), Krippendorff level, conventions and set distance, and\n"
+            "    two that record different ones are refused; a polars result or a table read from\n"
+            "    CSV records nothing: compare like with like (``kappaframe report --baseline``\n"
+            "    checks the baseline file's provenance). Its rows in state ``missing`` (an\n"
+            "    earlier comparison's record of rows its own result lacked) are not rows of that\n"
+            "    result and are left out."
         ),
     ),
     Param(
@@ -1708,8 +1703,8 @@ PARAMS: tuple[Param, ...] = (
         cli_type="number",
         entry=(
             "sequence of float, optional\n"
-            "    The anticipated share of each category, each in (0, 1), summing to 1 (within 0.001;\n"
-            "    never rescaled). Needed without a pilot; not with one."
+            "    The anticipated share of each category, each in (0, 1), summing to 1 (within\n"
+            "    0.001; never rescaled). Needed without a pilot; not with one."
         ),
     ),
     Param(
@@ -1723,8 +1718,8 @@ PARAMS: tuple[Param, ...] = (
         cli_type="whole",
         entry=(
             "int, optional\n"
-            "    Raters per item in the planned study (at least 2). Default: the pilot's raters, or\n"
-            "    2."
+            "    Raters per item in the planned study (at least 2). Default: the pilot's raters,\n"
+            "    or 2."
         ),
     ),
     Param(
@@ -1810,8 +1805,8 @@ PARAMS: tuple[Param, ...] = (
         cli_type="whole",
         entry=(
             "int, optional\n"
-            "    The items the study has (more than 10): asks for the expected one-sided lower limit\n"
-            "    around ``kappa0`` instead of a number of items."
+            "    The items the study has (more than 10): asks for the expected one-sided lower\n"
+            "    limit around ``kappa0`` instead of a number of items."
         ),
     ),
     # -- files and records ----------------------------------------------------------------
@@ -1834,8 +1829,9 @@ PARAMS: tuple[Param, ...] = (
         entry=(
             '{"parquet", "csv", "jsonl"}, optional\n'
             "    Default: from the file suffix (``.parquet``/``.pq``; ``.csv``/``.tsv``/``.tab``/\n"
-            "    ``.txt``; ``.jsonl``/``.ndjson``), after a compression suffix (``.gz``, ``.bz2``,\n"
-            "    ``.xz``, ``.zst``): compressed CSV and JSON lines are decompressed as they are read."
+            "    ``.txt``; ``.jsonl``/``.ndjson``), after a compression suffix (``.gz``,\n"
+            "    ``.bz2``, ``.xz``, ``.zst``): compressed CSV and JSON lines are decompressed as\n"
+            "    they are read."
         ),
     ),
     Param(
@@ -1858,16 +1854,17 @@ PARAMS: tuple[Param, ...] = (
             "    ``pyarrow.csv.ParseOptions``, ``ConvertOptions`` and ``ReadOptions`` (e.g.\n"
             '    ``{"parse": {"delimiter": "\\t"}}``). As on the command line, the separator is\n'
             "    sniffed unless given, only an empty cell is missing unless ``null_values`` says\n"
-            "    otherwise, and labels are compared as written (``01``, ``1`` and ``1.0`` are three\n"
-            "    labels, ``true`` and ``TRUE`` two): the rater columns become numbers together\n"
-            "    only when every label is a plain number and no two name the same number, so that\n"
-            "    weights order ``1 < 2 < 10``; group keys decide each on their own. The decimal\n"
-            "    mark is sniffed file by file as the command line sniffs it (``,`` only when the\n"
-            '    separator is not ``,``), unless ``{"convert": {"decimal_point": ","}}`` gives it\n'
-            "    (``--decimal``); with ``,``, a column whose every value in the file is an\n"
-            "    integer or a decimal-comma number (``0,75``) is read with points (``0.75``)\n"
-            "    before that decision, and any other column (``a,b``) stays as written.\n"
-            '    ``{"convert": {"column_types": {...}}}`` gives columns a type instead.'
+            "    otherwise, and labels are compared as written (``01``, ``1`` and ``1.0`` are\n"
+            "    three labels, ``true`` and ``TRUE`` two): the rater columns become numbers\n"
+            "    together only when every label is a plain number and no two name the same\n"
+            "    number, so that weights order ``1 < 2 < 10``; group keys decide each on their\n"
+            "    own. The decimal mark is sniffed file by file as the command line sniffs it\n"
+            '    (``,`` only when the separator is not ``,``), unless ``{"convert":\n'
+            '    {"decimal_point": ","}}`` gives it (``--decimal``); with ``,``, a column whose\n'
+            "    every value in the file is an integer or a decimal-comma number (``0,75``) is\n"
+            "    read with points (``0.75``) before that decision, and any other column (``a,b``)\n"
+            '    stays as written. ``{"convert": {"column_types": {...}}}`` gives columns a type\n'
+            "    instead."
         ),
     ),
     Param(
@@ -1972,10 +1969,10 @@ PARAMS: tuple[Param, ...] = (
         entry=(
             "str or list of str, optional\n"
             "    The fields to read (Label Studio's control tag names, ``from_name``; Prodigy's\n"
-            '    binary labels and ``"accept"``; doccano\'s ``label``, ``cats``...). Default: every\n'
-            "    field, and a field that holds no choices (spans, text areas, boxes) is an error.\n"
-            "    Label Studio's JSON-MIN export needs them named: nothing in it says which keys\n"
-            "    are answers and which are the task's data."
+            '    binary labels and ``"accept"``; doccano\'s ``label``, ``cats``...). Default:\n'
+            "    every field, and a field that holds no choices (spans, text areas, boxes) is an\n"
+            "    error. Label Studio's JSON-MIN export needs them named: nothing in it says which\n"
+            "    keys are answers and which are the task's data."
         ),
     ),
     Param(
