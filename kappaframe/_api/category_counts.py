@@ -80,6 +80,12 @@ def category_counts(
     overall : with ``layout="counts"``, reads this table.
     items : per-item agreement and a consensus label.
 
+    Notes
+    -----
+    ``categories`` also gives the order of the count columns (default: every label,
+    sorted: text labels in their sorted order are only columns here, not an order
+    anything is computed from).
+
     Examples
     --------
     Fleiss' (1971) first three patients, six psychiatrists each:

@@ -429,6 +429,8 @@ def bland_altman(
 
     Notes
     -----
+    With ``reference``, ``d`` is each rater less the reference.
+
     ``bias`` and ``sd`` come from the same six sums per pair as ``ccc``
     (``sum d = sum a - sum b``, ``sum d^2 = sum a^2 - 2 sum ab + sum b^2``). The
     approximation ``sqrt(3 sd^2 / n)`` is Bland & Altman's (1986) for limits at two

@@ -356,6 +356,9 @@ def kendall_w(
 
     Notes
     -----
+    An engine input (a DuckDB relation, a PySpark DataFrame) is refused: ranks are not
+    sums.
+
     Items not scored by every rater are left out (as irr's ``kendall`` does with
     ``na.omit``) and counted in ``n_dropped``.
 

@@ -656,6 +656,15 @@ def overall(
 
     Notes
     -----
+    ``weights`` serve "fleiss", "light", "conger", "krippendorff" (with
+    ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
+    "gwet_ac2"), also as a 1-D vector of weights by distance ``|i - j|``. Gwet's AC2 and
+    percent agreement are not scale-free and take the weights as given (agreement
+    ``1 - W``); the others are unchanged by a rescaling. "gwet_ac1" is unweighted by
+    definition: weights with it alone is an error. A matrix need not be symmetric: raters
+    have no order here, so every coefficient (and its variance) depends on the symmetric
+    part ``(W + W^T) / 2`` only, which is what is used.
+
     Missing labels: every rating is used, as each coefficient's author defined it for
     incomplete data. An item counts for ``p_o`` once it has two labels and for the
     shares ``pi`` once it has one (Gwet 2014, whose irrCAC package these match).
@@ -887,6 +896,10 @@ def per_category(
 
     Notes
     -----
+    With ``ci``: "fleiss" as in ``overall`` (``z`` from Fleiss, Nee & Landis' null
+    variance, which is ``2 / (n m (m - 1))`` per category for complete data; no ``se0``
+    column); "cohen" as in ``pairwise`` (Fleiss, Cohen & Everitt 1969).
+
     Missing labels are handled as in ``overall`` ("fleiss") and ``pairwise``
     ("cohen").
 

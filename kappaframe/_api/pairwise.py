@@ -214,6 +214,15 @@ def pairwise(
 
     Notes
     -----
+    With ``ci``, ``se`` is the large-sample standard error of Fleiss, Cohen & Everitt
+    (1969); ``se0`` the standard error under kappa = 0 (statsmodels' ``std_kappa0``, SAS's
+    "ASE under H0"); ``z = kappa / se0``; ``p_value`` tests kappa = 0 against
+    ``alternative``; the interval is ``kappa -/+ q se``. These are statsmodels'
+    ``cohens_kappa`` values. The bootstrap (``ci_method="bootstrap"``) draws one
+    multinomial table per replicate, all pairs and groups at once, on up to 8 threads: it
+    costs about ``tables x n_boot x K^2`` binomial draws. A Dask DataFrame with
+    ``categories`` known gives a lazy Dask frame (run at ``.compute()``).
+
     Missing labels (NaN, None, pd.NA, polars null and NaN) are dropped pair by pair:
     ``n`` counts the items both raters labeled. An empty frame gives one row per pair
     with ``n == 0`` (no rows when grouped).

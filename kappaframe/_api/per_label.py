@@ -211,6 +211,13 @@ def per_label(
 
     Notes
     -----
+    The label cells are sets: Python sets, frozensets, lists or tuples (a pandas object
+    column), a polars ``List`` column, or text with the labels separated by ``multi_sep``.
+    An empty set is a rating with no label (every label absent); a missing cell (None,
+    NaN, null) is no rating. ``categories`` are the labels reported, in this order: a
+    label nobody gave gets prevalence 0 and an undefined value (default: every label
+    given, sorted).
+
     Binary agreement per label is the usual way to see which tag a team cannot agree on
     (Artstein & Poesio 2008, sec. 3.4); it leaves out how close two sets are, which
     ``overall(..., distance="masi")`` measures. A label that is rare has a chance
