@@ -8,6 +8,10 @@ for ``help()`` in a terminal; two things there need a hand on the site:
   stays plain code. A link to an object that no page shows fails ``mkdocs build --strict``.
 - a parameter's type that starts with a set of choices (``{None, "linear"} or array-like``,
   numpydoc's form) is shown whole; Griffe would otherwise keep the braces only.
+- a public function's parameters are written once, in its declarations
+  (``kappaframe._api.settings.params``): the source's Parameters section holds
+  placeholders (``%(weights)s``) that the package fills when it is imported, so each
+  function whose source has one gets its runtime docstring (``inspect.getdoc``) here.
 - the ``.kappa`` accessor's methods are made from the functions when the package is
   imported, so the site, which reads the source, gets one entry per method here: each
   method's summary and a link to its function.
@@ -15,6 +19,7 @@ for ``help()`` in a terminal; two things there need a hand on the site:
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 from typing import Any
@@ -23,6 +28,7 @@ import griffe
 
 HEADER = re.compile(r"^See Also\n-{3,}\n", re.MULTILINE)
 CHOICES = re.compile(r"^([\w*][\w*, ]*) : \{", re.MULTILINE)
+PLACEHOLDER = re.compile(r"^[ \t]*%\(\w+\)s[ \t]*$", re.MULTILINE)
 ENTRY = re.compile(r"^(?P<names>[\w.]+(?:\s*,\s*[\w.]+)*)\s*(?::\s*(?P<text>.*))?$")
 
 
@@ -36,6 +42,8 @@ class NumpydocForTheSite(griffe.Extension):
         for obj in _walk(pkg):
             if obj.docstring is None:
                 continue
+            if obj.is_function and PLACEHOLDER.search(obj.docstring.value):
+                obj.docstring.value = _runtime_doc(obj)
             # Griffe reads "name : {a, b} or c" as the choices a, b and drops " or c"; a
             # second space before the brace makes it read the type as written.
             obj.docstring.value = CHOICES.sub(r"\1 :  {", obj.docstring.value)
@@ -49,6 +57,22 @@ def _walk(obj: griffe.Object) -> Any:
     for member in obj.members.values():
         if not member.is_alias:
             yield from _walk(member)  # type: ignore[arg-type]
+
+
+def _runtime_doc(obj: griffe.Object) -> str:
+    """The docstring of the imported object (its placeholders filled), as ``help()`` shows it."""
+    module = obj.module
+    value: Any = importlib.import_module(module.path)
+    for part in obj.path[len(module.path) + 1 :].split("."):
+        try:
+            value = inspect.getattr_static(value, part)
+        except AttributeError:
+            raise AttributeError(f"{obj.path}: no {part} in {value!r}") from None
+        value = getattr(value, "__func__", value)  # classmethod, staticmethod
+    doc = inspect.getdoc(value)
+    if doc is None or PLACEHOLDER.search(doc):
+        raise ValueError(f"{obj.path}: the imported object's docstring has no entries filled")
+    return doc
 
 
 def _resolve(name: str, where: griffe.Object, pkg: griffe.Module) -> str | None:

@@ -315,26 +315,10 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
 
     Parameters
     ----------
-    result : pandas or polars DataFrame (or LazyFrame)
-        The result of now: ``pairwise(..., ci=...)`` or ``overall(..., ci=...)``. Columns
-        it has from an earlier comparison (``baseline``, ``change``, ``change_low``,
-        ``change_high``, ``state``) are replaced, and its ``missing`` rows left out.
-    baseline : pandas or polars DataFrame (or LazyFrame)
-        Keyword only, so that the two results cannot be swapped unnoticed (a drop read
-        as a rise). The earlier result, with the same key columns, made with the same weights,
-        categories and coefficient. A pandas result records its weights, categories (with
-        weights), Krippendorff level, conventions and set distance, and two that record
-        different ones are refused; a polars result or a table read from CSV records
-        nothing: compare like with like (``kappaframe report --baseline`` checks the
-        baseline file's provenance).
-        Its rows in state ``missing`` (an earlier comparison's record of rows its own
-        result lacked) are not rows of that result and are left out.
-    max_drop : float
-        The largest drop of the coefficient that does not matter, in [0, 2), e.g. 0.1.
-        With 0, a row is ``ok`` only when its interval lies wholly at or above 0.
-    ci : float, default 0.95
-        The confidence level of the change's interval (and of each one-sided decision
-        at ``(1 + ci) / 2``).
+    %(result)s
+    %(baseline)s
+    %(max_drop)s
+    %(ci)s
 
     Returns
     -------

@@ -52,20 +52,11 @@ def benchmark(
 
     Parameters
     ----------
-    coeff : float
-        The estimate (e.g. a ``kappa`` or ``value`` of a result), in [-1, 1].
-    se : float
-        Its standard error (the ``se`` column), non-negative.
-    scale : str or mapping, default "landis_koch"
-        A built-in scale name or ``{lower_bound: label}``, as in ``kappaframe.pairwise``.
-    level : float, default 0.95
-        The cumulative probability the chosen band must reach.
-    order : {"highest-first", "as-given"}, default "highest-first"
-        The order of the rows, in which ``cumulative`` adds up: highest band first, or a
-        mapping's own order (irrCAC's ``interpret``, which cumulates the bands in the
-        order its scale lists them; the built-in scales are listed highest first there
-        too). ``chosen`` is Gwet's reading either way: the first band from the top whose
-        cumulative probability from the top reaches ``level``.
+    %(coeff)s
+    %(se)s
+    %(scale)s
+    %(level)s
+    %(order)s
 
     Returns
     -------

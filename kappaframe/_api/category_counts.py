@@ -49,14 +49,14 @@ def category_counts(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame, polars.LazyFrame, dask.DataFrame or path
-        The wide layout (one row per item, one column per rater) or the long layout
-        (``item``, ``rater``, ``label``), as in ``kappaframe.pairwise``.
-    raters, item, rater, label, by, categories, duplicates
-        As in ``kappaframe.pairwise``; in the wide layout ``item`` alone names a column of
-        item keys (as in ``kappaframe.items``). ``categories`` also gives the order of the
-        count columns (default: every label, sorted: text labels in their sorted order are
-        only columns here, not an order anything is computed from).
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(categories)s
+    %(duplicates)s
 
     Returns
     -------
@@ -79,6 +79,12 @@ def category_counts(
     --------
     overall : with ``layout="counts"``, reads this table.
     items : per-item agreement and a consensus label.
+
+    Notes
+    -----
+    ``categories`` also gives the order of the count columns (default: every label,
+    sorted: text labels in their sorted order are only columns here, not an order
+    anything is computed from).
 
     Examples
     --------

@@ -132,30 +132,20 @@ def compare(
 
     Parameters
     ----------
-    data : frame, or a result of pairwise/overall
-        Compared in pairs: the ratings, as for ``pairwise`` (pandas, polars DataFrame
-        or LazyFrame, Dask, files). Compared as results: the first result (pandas or
-        polars, with ``se``).
-    first : tuple of two rater names, or a result of pairwise/overall
-        Compared in pairs: the first pair ``(rater_a, rater_b)`` (with an asymmetric
-        weight matrix, ``rater_a``'s labels are its rows). Compared as results: the
-        second result, of the same function.
-    second : tuple of two rater names, optional
-        Compared in pairs: the second pair. Leave it out to compare two results.
-    item, rater, label, by, categories, duplicates
-        Compared in pairs: as in ``pairwise``.
-    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
-        Compared in pairs: the disagreement weights of both kappas, as in ``pairwise``.
-    method : {"delta", "bootstrap"}, optional
-        Compared in pairs: the test (default "delta"). Two results are always compared
-        by the normal test on their standard errors.
-    n_boot : int, optional
-        With ``method="bootstrap"``: the number of bootstrap samples (default 1000).
-    seed : int or numpy.random.Generator, optional
-        With ``method="bootstrap"``: the same seed gives the same numbers, on any number
-        of CPUs and every way in.
-    ci : float, default 0.95
-        Confidence level of the interval of the difference.
+    %(data)s
+    %(first)s
+    %(second)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(weights)s
+    %(categories)s
+    %(duplicates)s
+    %(method)s
+    %(n_boot)s
+    %(seed)s
+    %(ci)s
 
     Returns
     -------

@@ -209,34 +209,17 @@ def ccc(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, or files, Dask, DuckDB, PySpark
-        Wide layout: one row per item, one numeric column per rater. Long layout (with
-        ``item``, ``rater`` and ``value``): one row per rating. A LazyFrame gives a lazy
-        plan; a Dask DataFrame a Dask frame; files are read in batches (see
-        ``kappaframe.scan``); a DuckDB relation or PySpark DataFrame is summed in its
-        engine and gives a pandas frame.
-    raters : column name or list of names, optional
-        Wide layout: the rater columns, in the order pairs are formed; default every
-        column not in ``by``. Long layout: the rater ids to keep (default all, sorted).
-    item, rater, value : column name, optional
-        The long layout's columns; ``value`` holds the numeric ratings (``label`` is
-        accepted for it, as in ``pairwise``). A rater rating an item twice is an error
-        (see ``duplicates``). Items are identified within their group.
-    label : column name, optional
-        Another name of ``value``.
-    by : column name or list of names, optional
-        Group keys; one block of pairs per group, groups sorted by key.
-    reference : column name (long layout: rater id), optional
-        Pair every other rater with this one only (methods against a gold standard):
-        ``rater_a`` is the rater, ``rater_b`` the reference.
-    ci : float or None, default 0.95
-        Confidence level of the interval; ``None`` leaves out ``ci_low``, ``ci_high``
-        and ``se``.
-    duplicates : {"raise", "first", "last"}, default "raise"
-        Long layout: what to do when a rater rated the same item more than once.
-    matrix : bool, default False
-        Return the rater x rater frame of ``ccc`` instead (as ``kappaframe.matrix``
-        lays it out; the diagonal is 1, NaN for a rater whose ratings do not vary).
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(value)s
+    %(label)s
+    %(by)s
+    %(reference)s
+    %(ci)s
+    %(duplicates)s
+    %(matrix)s
 
     Returns
     -------
@@ -388,14 +371,17 @@ def bland_altman(
 
     Parameters
     ----------
-    data, raters, item, rater, value, label, by, reference, duplicates
-        As in ``kappaframe.ccc``. With ``reference``, ``d`` is each rater less the
-        reference.
-    agreement : float, default 1.96
-        The limits' distance from the bias, in standard deviations of the differences
-        (pingouin's ``agreement``, BlandAltmanLeh's ``two``).
-    ci : float or None, default 0.95
-        Confidence level of the intervals; ``None`` leaves them out.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(value)s
+    %(label)s
+    %(by)s
+    %(reference)s
+    %(agreement)s
+    %(ci)s
+    %(duplicates)s
 
     Returns
     -------
@@ -424,6 +410,8 @@ def bland_altman(
 
     Notes
     -----
+    With ``reference``, ``d`` is each rater less the reference.
+
     ``bias`` and ``sd`` come from the same six sums per pair as ``ccc``
     (``sum d = sum a - sum b``, ``sum d^2 = sum a^2 - 2 sum ab + sum b^2``). The
     approximation ``sqrt(3 sd^2 / n)`` is Bland & Altman's (1986) for limits at two

@@ -350,23 +350,10 @@ class Counts:
 
         Parameters
         ----------
-        cells : pandas or polars DataFrame (or LazyFrame)
-            Columns ``by...``, ``rater_a``, ``rater_b``, ``label_a``, ``label_b``,
-            ``count``; optionally the positions ``rater_a_index``, ``rater_b_index``,
-            ``label_a_index``, ``label_b_index`` that ``to_frame`` writes (they give
-            the rater and category order). Rows may come in any order and repeat (they
-            add up); a pair may come either way round. Rows with ``rater_a == rater_b``
-            (and equal labels) are each rater's own label counts, needed by
-            ``matrix`` only. Counts are kept exactly: whole numbers as integers,
-            fractional (weighted) counts as floats; never rounded.
-        by : column name or list of names, optional
-            The group key columns.
-        raters : list, optional
-            Rater order. Default: the stored positions, else sorted ids. Must list every
-            rater in ``cells``.
-        categories : list, optional
-            Category order, as in ``kappaframe.pairwise``. Default: the stored
-            positions, else as ``kappaframe.pairwise`` orders labels.
+        %(cells)s
+        %(by)s
+        %(raters)s
+        %(categories)s
         """
         frame = eager_adapter(cells)
         if frame is None:
@@ -466,29 +453,10 @@ class Counts:
 
         Parameters
         ----------
-        table : array-like of shape (K, K), pandas or polars DataFrame
-            A NumPy array or a nested list; a pandas DataFrame labelled by category (index:
-            the first rater's labels, columns: the second's, the same set in any order); or
-            a polars DataFrame or LazyFrame whose first column holds the categories and
-            whose other columns are named by them (the layouts
-            ``kappaframe.confusion`` returns). Cells are counts (whole numbers kept as
-            int64, fractional ones as float64, never rounded) or proportions (see
-            ``n_obs``).
-        categories : sequence, optional
-            Array input: the names of the K rows and columns, in order (default
-            ``0, ..., K-1``); must have length K. Frame input: the order of the labels
-            (default: the order of the rows); it must hold every label of the table and
-            may add categories nobody used (zero rows and columns).
-        n_obs : number, optional
-            The number of items behind a table of proportions (a table summing to 1
-            within 1e-9): counts are ``proportions * n_obs``, kept as float64. A table
-            of counts needs no ``n_obs`` (if given, it must equal the table's sum).
-            Without ``n_obs``, a table of fractions summing to 1 is read as proportions:
-            kappa and the ``stats=`` columns are scale-free and computed, ``n`` is 1,
-            and ``ci=`` is refused (a standard error needs the number of items).
-        raters : pair of names, default ``("rater_a", "rater_b")``
-            The names of the row rater and the column rater, as the ``rater_a`` and
-            ``rater_b`` columns of ``pairwise`` show them.
+        %(table)s
+        %(categories)s
+        %(n_obs)s
+        %(raters)s
 
         Returns
         -------

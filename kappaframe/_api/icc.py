@@ -112,21 +112,14 @@ def icc(
 
     Parameters
     ----------
-    data : DataFrame, LazyFrame, Dask DataFrame, path(s), DuckDB relation or Spark DataFrame
-        Wide layout: one row per item, one column per rater, numbers (missing: NaN,
-        None, null). Long layout: one row per score, with ``item``, ``rater``, ``value``.
-    raters : column name or list, optional
-        Wide layout: the rater columns (default every column not in ``by``). Long layout:
-        the rater ids to use (default every id, sorted).
-    item, rater, value : column names, optional
-        The long layout's columns: the item (target) id, the rater id and the score.
-    by : column name or list, optional
-        One result per group (groups sorted; a missing key is a group of its own).
-    ci : float or None, default 0.95
-        Confidence level of the intervals ``ci_low``, ``ci_high``; ``None`` leaves them out.
-    duplicates : {"raise", "first", "last"}, default "raise"
-        Long layout: a rater scoring an item twice is an error, or keeps the first or
-        last score (in row order).
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(value)s
+    %(by)s
+    %(ci)s
+    %(duplicates)s
 
     Returns
     -------
@@ -321,11 +314,14 @@ def kendall_w(
 
     Parameters
     ----------
-    data, raters, item, rater, value, by, duplicates
-        As in ``icc`` (an engine input is refused: ranks are not sums).
-    correct : bool, default True
-        Correct for ties (R irr's ``kendall(ratings, correct=TRUE)``: W_t). Without ties
-        both give the same W.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(value)s
+    %(by)s
+    %(correct)s
+    %(duplicates)s
 
     Returns
     -------
@@ -352,6 +348,9 @@ def kendall_w(
 
     Notes
     -----
+    An engine input (a DuckDB relation, a PySpark DataFrame) is refused: ranks are not
+    sums.
+
     Items not scored by every rater are left out (as irr's ``kendall`` does with
     ``na.omit``) and counted in ``n_dropped``.
 

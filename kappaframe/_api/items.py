@@ -362,57 +362,29 @@ def items(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, or files, Dask
-        Wide layout: one row per item, one column per rater. Long layout (with
-        ``item``, ``rater`` and ``label``): one row per rating. A LazyFrame gives a
-        lazy plan (run at ``.collect()``; in the long layout with rater labels shown,
-        computed at once); a Dask DataFrame is computed at once (every rating of an
-        item is needed together) and comes back as a Dask DataFrame.
-    raters, rater, label, by, categories, duplicates
-        As in ``pairwise``. Items are identified within their group.
-    time, every, period, offset, closed
-        Agreement per time window (keys ``window_start``, ``window_end``), as in
-        ``pairwise``: an item is identified within its group and window.
-    item : column name, optional
-        Long layout (with ``rater`` and ``label``): the item id column. Wide layout
-        (``item`` alone): the column naming each row's item (no rater); without it a
-        row is named by its index label (pandas, Dask) or its position from 0 (polars,
-        files).
-    reference : column name (long layout: rater id), optional
-        The rater holding the gold labels. It is left out of every rater statistic
-        (``n_ratings`` ... ``entropy``, the consensus and the label columns) and adds
-        ``reference_label`` and ``correct``. Added to ``raters`` if they do not list it.
-    consensus : {"majority", "dawid-skene"}, default "majority"
-        ``"majority"``: the most chosen category, ``support`` its share of the ratings.
-        ``"dawid-skene"``: the most probable true category under Dawid and Skene's
-        (1979) model (EM over each rater's confusion matrix, started from the majority
-        vote's shares, deterministic), ``support`` its posterior probability; fitted
-        per group.
-    ties : {"missing", "first-category", "random"}, default "missing"
-        When the most chosen (most probable) categories tie: no consensus (``consensus``
-        missing, ``tied`` True); the first of them in the category order (which text
-        labels must declare: ``categories=``, an ordered Categorical or an Enum); or one
-        of them drawn with ``seed``. ``tied`` says which items tied whatever the rule.
-    seed : int or numpy.random.Generator, optional
-        Needed by ``ties="random"`` (and only there): the same draws on every run.
-    max_iter : int, default 100
-        ``"dawid-skene"``: the most EM iterations.
-    tol : float, default 1e-7
-        ``"dawid-skene"``: stop when no posterior moves by more than this.
-    disagreements : bool, default False
-        The queue: only the items whose raters do not all agree (two or more distinct
-        labels), most contested first.
-    min_p : float, optional
-        The queue: only the items whose ``p_i`` is below ``min_p`` (the least agreement
-        an item needs to pass; items with one rating have no ``p_i`` and never fall
-        below it).
-    max_support : float, optional
-        The queue: only the items whose ``support`` is at most ``max_support`` (e.g. 0.6:
-        no category has more than 60% of the ratings).
-    labels : bool, optional
-        Add one column per rater (named by the rater column, or the rater id in the long
-        layout) with that rater's label of the item, missing where they gave none.
-        Default: with the queue, yes; else no.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(time)s
+    %(every)s
+    %(period)s
+    %(offset)s
+    %(closed)s
+    %(categories)s
+    %(duplicates)s
+    %(reference)s
+    %(consensus)s
+    %(ties)s
+    %(seed)s
+    %(max_iter)s
+    %(tol)s
+    %(disagreements)s
+    %(min_p)s
+    %(max_support)s
+    %(labels)s
 
     Returns
     -------
@@ -694,12 +666,16 @@ def rater_confusion(
 
     Parameters
     ----------
-    data, raters, item, rater, label, by, categories, duplicates
-        As in ``items``.
-    max_iter : int, default 100
-        The most EM iterations (a ``ConvergenceWarning`` when they run out).
-    tol : float, default 1e-7
-        Stop when the log-likelihood per rating rises by less than this.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(categories)s
+    %(duplicates)s
+    %(max_iter)s
+    %(tol)s
 
     Returns
     -------

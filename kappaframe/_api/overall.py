@@ -584,127 +584,39 @@ def overall(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame, polars.LazyFrame or numpy.ndarray
-        Wide layout (one row per item, one column per rater) or long layout (``item``,
-        ``rater``, ``label``), as in ``pairwise``. With ``layout="counts"``, a
-        table of counts (a frame, or a 2-D NumPy array): one row per item, one column
-        per category, each cell how many raters chose that category for that item.
-    raters, item, rater, label, by, categories, duplicates
-        As in ``pairwise``. With ``layout="counts"``, ``categories`` names the
-        category columns in order (default every column not in ``by`` or ``item``; for
-        an array, the labels of its columns, default 0, 1, ...), ``item`` a column of
-        item ids that is not counted (as ``kappaframe.category_counts`` writes it), and
-        ``raters``, ``rater`` and ``label`` do not apply.
-    time, every, period, offset, closed
-        Agreement per time window (keys ``window_start``, ``window_end``), as in
-        ``pairwise``; not with ``layout="counts"``.
-    method : str or list of str, default "fleiss"
-        One or more of "fleiss", "light", "conger", "krippendorff", "gwet_ac1",
-        "gwet_ac2", "brennan_prediger", "percent": one row per method (per group), in
-        this order.
-    weights : str, 1-D or (K, K) array-like, default None
-        Disagreement weights for "fleiss", "light", "conger", "krippendorff" (with
-        ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
-        "gwet_ac2"): "linear", "quadratic", Gwet's "ordinal", "radical",
-        "ratio", "circular", "bipolar" (irrCAC's), a 1-D vector of weights by distance
-        ``|i - j|`` or a K x K matrix, as in ``pairwise``. Gwet's AC2 and percent
-        agreement are not scale-free and take the weights as given (agreement ``1 - W``);
-        the others are unchanged by a rescaling. "gwet_ac1" is unweighted by definition:
-        weights with it alone is an error. A matrix need not be symmetric: raters have no
-        order here, so every coefficient (and its variance) depends on the symmetric part
-        ``(W + W^T) / 2`` only, which is what is used (see Notes).
-    agreement_weights : (K, K) array-like, optional
-        Agreement weights ``A`` (1 on the diagonal, at most 1), as irrCAC's ``weights=``
-        takes them, instead of ``weights``: every method then uses ``A`` as given, so
-        ``p_o`` and ``p_e`` are on its scale, as irrCAC prints them (the kappa-type
-        values are the same as with ``weights=1 - A``).
-    ddof : {1, 0}, default 1
-        The linearized variances divide the sum of squares over the ``n`` items by
-        ``n (n - ddof)``: 1 as irrCAC's raw-data (``*.raw``) and distribution
-        (``*.dist``) functions, 0 as its contingency-table (``*.table``) functions
-        (for two raters: ``se`` times ``sqrt((n - 1) / n)``). Needs ``ci``; not with
-        "light", whose variance has no such divisor.
-    alpha_centre : {"p_a_prime", "p_a"}, default "p_a_prime"
-        Where Krippendorff's alpha centres each item's term of its variance when items
-        have different numbers of labels: on ``p_a'`` (Gwet's irrCAC since 1.2) or on
-        ``p_a`` (CRAN's irrCAC 1.0 and irrCAC for Python, whose ``ci_dist="t"``
-        intervals then also take the pairable items minus 1 as degrees of freedom).
-        Needs ``ci`` and "krippendorff".
-    z_from : {"se0", "se"}, default "se0"
-        What ``z`` (and so ``p_value``) divides by: the null standard error ``se0``
-        where the method has one (unweighted "fleiss": Fleiss, Nee & Landis 1979), or
-        the estimate's ``se`` as irrCAC does. Needs ``ci``.
-    level : {"nominal", "ordinal", "interval", "ratio"}, default "nominal"
-        Krippendorff's metric: nominal ``[c != k]``; ordinal on the category order and
-        the counts of the values in between; interval ``(c - k)^2`` and ratio
-        ``((c - k) / (c + k))^2`` on the label values (which must be numbers). Only with
-        ``method="krippendorff"``. Ordinal needs a known category order: numbers, or
-        text labels with ``categories=``, an ordered Categorical or an Enum (text labels
-        are not sorted alphabetically behind your back).
-    scale : str or mapping, default "landis_koch"
-        Interpretation bands of ``value``, as in ``pairwise``.
-    min_items : int or None, default 10
-        As in ``pairwise``, on ``n_items``: a value on fewer items is interpreted as
-        "too few items". ``None`` or 0 gives every value its band.
-    ci : float, optional
-        Confidence level: adds ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
-        ``p_value``.
-    layout : {"ratings", "counts", "table"}, default "ratings"
-        "ratings": the wide or long layout. "counts": an item x category table of
-        counts (statsmodels' ``fleiss_kappa`` table, irrCAC's ``*.dist`` input). Counts
-        may have fractions except for "krippendorff"; "conger" and "light" need the
-        ratings (who gave which label) and are refused. "table": the K x K contingency
-        table of two raters (irrCAC's ``*.table`` input; rows: the first rater's labels),
-        read as the ratings it counts, in whole numbers; as in
-        ``Counts.from_table``, an array's categories are 0, ..., K-1 unless
-        ``categories=`` names them (irrCAC scores them 1, ..., K: pass
-        ``categories=range(1, K + 1)`` for its value-based weights).
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        What ``p_value`` tests value = 0 against; irrCAC prints "greater" (with
-        ``ci_dist="t"``). Needs ``ci``.
-    ci_dist : {"normal", "t"}, default "normal"
-        Normal quantiles and p-values, or Student's t with ``n_items - 1`` degrees of
-        freedom as irrCAC prints them. Needs ``ci``.
-    population : float, optional
-        The number N of items in the population the ``n_items`` were drawn from
-        (irrCAC's ``N``): the variances are multiplied by ``1 - n_items / N``. Needs
-        ``ci``.
-    benchmark : {"point", "probabilistic"}, default "point"
-        How ``interpretation`` is chosen: the band the estimate falls in, or Gwet's
-        (2014, ch. 6) probabilistic benchmark, which accounts for the standard error:
-        going down from the highest band, the first whose cumulative membership
-        probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
-        for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
-        ``kappaframe.benchmark`` gives every band's probability.
-    distance : {"masi", "jaccard"}, optional
-        Set-valued labels (each rating a set of labels; see ``multi_sep``): Krippendorff's
-        alpha with ``delta`` the distance between two raters' sets, ``1 - |A n B| /
-        |A u B|`` ("jaccard") or ``1 - M |A n B| / |A u B|`` ("masi", Passonneau 2006:
-        ``M`` is 1 for equal sets, 2/3 when one holds the other, 1/3 when they overlap,
-        0 when disjoint); two empty sets are at distance 0. The categories are the
-        distinct sets observed. Only with ``method="krippendorff"``, without
-        ``weights`` or ``level``. The same values as NLTK's ``AnnotationTask(...,
-        distance=masi_distance).alpha()`` (or ``jaccard_distance``).
-    multi_sep : str, optional
-        The labels are sets written as text, separated by ``multi_sep`` (``"a|b"``;
-        ``""`` is the empty set, "no labels"; a missing cell is no rating). Sets given
-        as Python sets, lists or tuples (pandas) or a ``List`` column (polars) need no
-        separator; a text cell without one is refused, never split by guessing. With
-        ``multi_sep`` and no ``distance`` every method compares whole sets (equal or
-        not). With sets, ``categories`` lists the single labels (each label used must
-        be in it).
-    ci_method : {"analytic", "bootstrap"}, default "analytic"
-        ``"bootstrap"``: ``se`` is the standard deviation and ``ci_low``/``ci_high`` the
-        percentile interval of ``n_boot`` replicates of every method, each group's items
-        resampled with replacement (see Notes). ``se0``, ``z`` and ``p_value`` stay the
-        large-sample test of value = 0, as in ``pairwise`` (resampling the observed items
-        does not simulate the null); ``alternative``, ``ci_dist`` and ``population``
-        shape only those. Needs ``ci``.
-    n_boot : int, optional
-        Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"``.
-    seed : int or numpy.random.Generator, optional
-        Makes the bootstrap reproducible: the same numbers on any machine, any number of
-        threads, any row order and every way in. Only with ``ci_method="bootstrap"``.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(time)s
+    %(every)s
+    %(period)s
+    %(offset)s
+    %(closed)s
+    %(method)s
+    %(weights)s
+    %(level)s
+    %(categories)s
+    %(scale)s
+    %(min_items)s
+    %(ci)s
+    %(duplicates)s
+    %(layout)s
+    %(alternative)s
+    %(ci_dist)s
+    %(population)s
+    %(benchmark)s
+    %(agreement_weights)s
+    %(ddof)s
+    %(alpha_centre)s
+    %(z_from)s
+    %(distance)s
+    %(multi_sep)s
+    %(ci_method)s
+    %(n_boot)s
+    %(seed)s
 
     Returns
     -------
@@ -736,6 +648,15 @@ def overall(
 
     Notes
     -----
+    ``weights`` serve "fleiss", "light", "conger", "krippendorff" (with
+    ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
+    "gwet_ac2"), also as a 1-D vector of weights by distance ``|i - j|``. Gwet's AC2 and
+    percent agreement are not scale-free and take the weights as given (agreement
+    ``1 - W``); the others are unchanged by a rescaling. "gwet_ac1" is unweighted by
+    definition: weights with it alone is an error. A matrix need not be symmetric: raters
+    have no order here, so every coefficient (and its variance) depends on the symmetric
+    part ``(W + W^T) / 2`` only, which is what is used.
+
     Missing labels: every rating is used, as each coefficient's author defined it for
     incomplete data. An item counts for ``p_o`` once it has two labels and for the
     shares ``pi`` once it has one (Gwet 2014, whose irrCAC package these match).
@@ -931,17 +852,18 @@ def per_category(
 
     Parameters
     ----------
-    data, raters, item, rater, label, by, categories, scale, duplicates
-        As in ``pairwise``.
-    method : {"fleiss", "cohen"}, default "fleiss"
-        All raters together, or each pair.
-    min_items : int or None, default 10
-        As in ``pairwise``, on ``n_items`` ("fleiss") or ``n`` ("cohen").
-    ci : float, optional
-        Adds ``se``, ``ci_low``, ``ci_high``, ``z``, ``p_value``. "fleiss": as in
-        ``overall`` (``z`` from Fleiss, Nee & Landis' null variance, which is
-        ``2 / (n m (m - 1))`` per category for complete data). "cohen": as in
-        ``pairwise`` (Fleiss, Cohen & Everitt 1969).
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(method)s
+    %(categories)s
+    %(scale)s
+    %(min_items)s
+    %(ci)s
+    %(duplicates)s
 
     Returns
     -------
@@ -966,6 +888,10 @@ def per_category(
 
     Notes
     -----
+    With ``ci``: "fleiss" as in ``overall`` (``z`` from Fleiss, Nee & Landis' null
+    variance, which is ``2 / (n m (m - 1))`` per category for complete data; no ``se0``
+    column); "cohen" as in ``pairwise`` (Fleiss, Cohen & Everitt 1969).
+
     Missing labels are handled as in ``overall`` ("fleiss") and ``pairwise``
     ("cohen").
 

@@ -158,117 +158,33 @@ def pairwise(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, or files, Dask, DuckDB, PySpark
-        Wide layout: one row per item, one column per rater. Long layout (with
-        ``item``, ``rater`` and ``label``): one row per rating. A LazyFrame gives a lazy
-        plan (run at ``.collect()``); a Dask DataFrame with ``categories`` known a lazy
-        Dask frame (run at ``.compute()``); a DuckDB relation or PySpark DataFrame is
-        counted in its engine (see ``kappaframe.scan`` for files).
-    raters : column name or list of names, optional
-        Wide layout: the rater columns, in the order pairs are formed; default every
-        column not in ``by``. Long layout: the rater ids to keep (default all, sorted).
-    item, rater, label : column name, optional
-        The long layout's columns. A rater who rated an item twice is an error (see
-        ``duplicates``). Items are identified within their group.
-    by : column name or list of names, optional
-        Group keys; one block of pairs per group, groups sorted by key. A missing key
-        is a group of its own, sorted last.
-    time : column name, optional
-        A date or datetime column: agreement per time window, the windows of polars'
-        ``group_by_dynamic(time, every=, period=, offset=, closed=, group_by=by)``. The
-        result gets the key columns ``window_start`` and ``window_end`` (of the time
-        column's type) after ``by``; windows with no rows are absent, as in polars. A row
-        is in every window holding its time (in the long layout, each rating by its own
-        row's time). Text is read as ISO 8601; a time zone or a missing time is an error.
-        A DuckDB relation or PySpark DataFrame computes each row's window in its counting
-        query when the windows are one grid (``period`` equal to ``every``).
-    every : str, optional
-        How often a window starts, one unit of polars' duration language: "2h", "1d",
-        "1w" (weeks start on Monday), "1mo", "1q", "1y". Needed with ``time``.
-    period : str, optional
-        How long a window lasts (default ``every``; units may combine: "3d12h"). Longer
-        than ``every`` gives overlapping (rolling) windows, a row counted in each;
-        shorter leaves gaps whose rows are in no window.
-    offset : str, optional
-        Shift of the window starts ("6h", "-1d"). A group's first window is the one
-        holding its earliest time.
-    closed : {"left", "right", "both", "none"}, default "left"
-        Which bounds a window holds.
-    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
-        Disagreement weights over the categories (a square, non-negative matrix with
-        zero diagonal, or a pandas frame labelled by category). An asymmetric matrix is
-        Cohen's (1968) general weighted kappa: rows are ``rater_a``'s labels.
-    categories : sequence, optional
-        All labels, in order. Default: the order of an ordered pandas Categorical or a
-        polars Enum, else the sorted distinct labels of all rater columns. A label
-        outside ``categories`` is an error. The order matters for weights.
-    scale : str or mapping, default "landis_koch"
-        Interpretation bands: "landis_koch", "fleiss", "altman", "cicchetti",
-        "mchugh", or ``{lower_bound: label}`` (bounds inclusive).
-    min_items : int or None, default 10
-        The fewest items (``n``) a kappa needs for a band: below it ``interpretation``
-        is "too few items", the lowest category (so ``interpretation >= "moderate"``
-        never passes a tiny sample), and ``kappa`` is unchanged. ``None`` or 0 gives
-        every kappa its band.
-    ci : float, optional
-        Confidence level (e.g. 0.95): adds ``se``, ``se0``, ``ci_low``, ``ci_high``,
-        ``z`` and ``p_value``. ``se`` is the large-sample standard error of Fleiss, Cohen
-        & Everitt (1969); ``se0`` the standard error under kappa = 0 (statsmodels'
-        ``std_kappa0``, SAS's "ASE under H0"); ``z = kappa / se0``; ``p_value`` tests
-        kappa = 0 against ``alternative``; the interval ``kappa -/+ q se`` is clipped to
-        [-1, 1]. These are statsmodels' ``cohens_kappa`` values. The quantile ``q`` is
-        the normal one unless ``ci_dist="t"``.
-    duplicates : {"raise", "first", "last"}, default "raise"
-        Long layout: what to do when a rater labeled the same item more than once.
-    min_overlap : int, optional
-        Keep only the rows (pair and group) whose raters share at least this many
-        items; ``None`` or 0 keeps every pair. With a crowd (long layout, thousands of
-        raters each labeling a few items) most pairs share nothing: ``min_overlap=1``
-        returns just the pairs that co-rated. Large, sparse long-layout inputs are
-        counted sparsely, by co-rating pairs only (``kappaframe._count.crowd``); the path
-        never changes the numbers.
-    stats : "all" or list of str, optional
-        More coefficients of each pair's table, as extra columns (in this order with
-        ``"all"``): ``kappa_max`` (Umesh, Peterson & Sauber 1989), ``pabak``,
-        ``prevalence_index``, ``bias_index`` (Byrt, Bishop & Carlin 1993), ``scott_pi``,
-        ``gwet_ac1``, ``bennett_s`` (Bennett et al. 1954; Brennan & Prediger 1981),
-        ``quantity_disagreement``, ``allocation_disagreement`` (Pontius & Millones
-        2011). See Notes for their formulas and which ones use ``weights``.
-    reference : column name (long layout: rater id), optional
-        Pair every other rater with this one only (a model against the truth,
-        annotators against an expert): ``rater_a`` is the rater, ``rater_b`` the
-        reference, so the table rows are the rater's labels. Added to ``raters`` if
-        they do not list it.
-    ci_method : {"analytic", "bootstrap"}, default "analytic"
-        ``"bootstrap"``: ``se`` is the standard deviation and ``ci_low``/``ci_high``
-        the percentile interval of ``n_boot`` bootstrap kappas (items resampled with
-        replacement, drawn as one multinomial table per replicate, all pairs and groups
-        at once, on up to 8 threads). It costs about ``tables x n_boot x K^2`` binomial
-        draws. ``z`` and ``p_value`` stay the large-sample test of kappa = 0
-        (resampling the observed table does not simulate the null). Needs ``ci``.
-    n_boot : int, optional
-        Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"``.
-    seed : int or numpy.random.Generator, optional
-        Makes the bootstrap reproducible: the same numbers on any machine and any number
-        of threads. Only with ``ci_method="bootstrap"``.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        What ``p_value`` tests kappa = 0 against: kappa != 0, kappa > 0 (irrCAC's
-        one-sided p-value) or kappa < 0. Needs ``ci``.
-    ci_dist : {"normal", "t"}, default "normal"
-        The quantile of the interval and the distribution of the test: the normal one,
-        or Student's t with ``n - 1`` degrees of freedom (``n`` the items of the row),
-        as irrCAC prints its intervals. Needs ``ci``.
-    population : float, optional
-        The number of items in the population the ``n`` rated items were drawn from
-        (irrCAC's ``N``): both variances are multiplied by ``1 - n / N`` (the
-        finite-population correction). Needs ``ci``; ``n`` may not exceed it.
-    benchmark : {"point", "probabilistic"}, default "point"
-        How ``interpretation`` is chosen: the band the estimate falls in, or Gwet's
-        (2014, ch. 6) probabilistic benchmark, which accounts for the standard error:
-        going down from the highest band, the first whose cumulative membership
-        probability reaches the ``ci`` level (irrCAC's ``landis.koch.bf`` and friends,
-        for every scale). Adds ``interpretation_p``, that probability. Needs ``ci``;
-        ``kappaframe.benchmark`` gives every band's probability.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(time)s
+    %(every)s
+    %(period)s
+    %(offset)s
+    %(closed)s
+    %(weights)s
+    %(categories)s
+    %(scale)s
+    %(min_items)s
+    %(ci)s
+    %(duplicates)s
+    %(min_overlap)s
+    %(stats)s
+    %(reference)s
+    %(ci_method)s
+    %(n_boot)s
+    %(seed)s
+    %(alternative)s
+    %(ci_dist)s
+    %(population)s
+    %(benchmark)s
 
     Returns
     -------
@@ -300,6 +216,15 @@ def pairwise(
 
     Notes
     -----
+    With ``ci``, ``se`` is the large-sample standard error of Fleiss, Cohen & Everitt
+    (1969); ``se0`` the standard error under kappa = 0 (statsmodels' ``std_kappa0``, SAS's
+    "ASE under H0"); ``z = kappa / se0``; ``p_value`` tests kappa = 0 against
+    ``alternative``; the interval is ``kappa -/+ q se``. These are statsmodels'
+    ``cohens_kappa`` values. The bootstrap (``ci_method="bootstrap"``) draws one
+    multinomial table per replicate, all pairs and groups at once, on up to 8 threads: it
+    costs about ``tables x n_boot x K^2`` binomial draws. A Dask DataFrame with
+    ``categories`` known gives a lazy Dask frame (run at ``.compute()``).
+
     Missing labels (NaN, None, pd.NA, polars null and NaN) are dropped pair by pair:
     ``n`` counts the items both raters labeled. An empty frame gives one row per pair
     with ``n == 0`` (no rows when grouped).
@@ -420,14 +345,22 @@ def matrix(
 
     Parameters
     ----------
-    data, raters, item, rater, label, by, weights, categories, duplicates
-        As in ``pairwise``.
-    time, every, period, offset, closed
-        Agreement per time window (keys ``window_start``, ``window_end``), as in
-        ``pairwise``.
-    stat : {"kappa", "p_o", "p_e", "n"}, default "kappa"
-    min_overlap : int, optional
-        Cells of pairs sharing fewer items are NaN (``stat="n"`` still shows the count).
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(time)s
+    %(every)s
+    %(period)s
+    %(offset)s
+    %(closed)s
+    %(stat)s
+    %(weights)s
+    %(categories)s
+    %(duplicates)s
+    %(min_overlap)s
 
     Returns
     -------
@@ -534,15 +467,11 @@ def score(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
-        One row per item, one column per rater.
-    a, b : column name
-        The two rater columns. With an asymmetric ``weights`` matrix, its rows are ``a``'s
-        labels.
-    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
-        Disagreement weights over the categories, as in ``pairwise``.
-    categories : sequence, optional
-        All labels, in order (it matters for weights); as in ``pairwise``.
+    %(data)s
+    %(a)s
+    %(b)s
+    %(weights)s
+    %(categories)s
 
     Returns
     -------
@@ -589,13 +518,10 @@ def confusion(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
-        One row per item, one column per rater.
-    a, b : column name
-        The two rater columns: ``a``'s labels are the rows, ``b``'s the columns.
-    categories : sequence, optional
-        All labels, in order: the rows and columns of the table, a category nobody used
-        included. Default as in ``pairwise``.
+    %(data)s
+    %(a)s
+    %(b)s
+    %(categories)s
 
     Returns
     -------
@@ -682,13 +608,14 @@ def counts(
 
     Parameters
     ----------
-    data : frame or path
-        A pandas or polars DataFrame, a polars LazyFrame (streamed in batches in the
-        wide layout), a Dask DataFrame (counted per partition on the cluster), or parquet
-        / CSV files: a path, a glob, a list of paths or a ``pyarrow.dataset.Dataset``
-        (read in batches; see ``kappaframe.scan``).
-    raters, item, rater, label, by, categories, duplicates
-        As in ``kappaframe.pairwise``.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(categories)s
+    %(duplicates)s
 
     Returns
     -------
@@ -743,16 +670,12 @@ def cohen_kappa(
 
     Parameters
     ----------
-    y1, y2 : array-like of shape (n_samples,)
-        Labels of the two raters (lists, NumPy arrays, pandas or polars Series).
-        Missing labels (NaN, None, pd.NA, null) are dropped pair-wise.
-    labels : sequence, optional
-        All labels, in order (the order weights use). Unlike scikit-learn, a label
-        outside ``labels`` is an error, not silently ignored.
-    weights : {None, "linear", "quadratic"} or array-like of shape (K, K), default None
-    sample_weight : array-like of shape (n_samples,), optional
-    replace_undefined_by : float, default NaN
-        Returned when kappa is undefined (no pairs, or chance agreement 1).
+    %(y1)s
+    %(y2)s
+    %(labels)s
+    %(weights)s
+    %(sample_weight)s
+    %(replace_undefined_by)s
 
     Returns
     -------

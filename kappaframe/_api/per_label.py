@@ -159,35 +159,19 @@ def per_label(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame, polars.LazyFrame, Dask DataFrame or path
-        Wide layout (one row per item, one column per rater) or long layout (``item``,
-        ``rater``, ``label``), as in ``overall``, whose label cells are sets: Python
-        sets, frozensets, lists or tuples (a pandas object column), a polars ``List``
-        column, or text with the labels separated by ``multi_sep``. An empty set is a
-        rating with no label (every label absent); a missing cell (None, NaN, null) is
-        no rating.
-    raters, item, rater, label, by, duplicates
-        As in ``pairwise``.
-    method : str or list of str, default "fleiss"
-        "cohen" (one row per pair of raters and label), or one or more of "fleiss",
-        "light", "conger", "krippendorff", "gwet_ac1", "brennan_prediger", "percent"
-        (one row per method and label, over all raters), as in ``overall``.
-    multi_sep : str, optional
-        The separator between the labels of a text cell (e.g. "|": ``"a|b"`` is
-        ``{"a", "b"}``, ``""`` the empty set). Without it a text cell is refused, never
-        split by guessing. Labels are taken as written: a label with spaces around it
-        (``"a | b"`` with ``multi_sep="|"``) is refused.
-    categories : list, optional
-        The labels to report, in this order (a label nobody gave gets prevalence 0 and
-        an undefined value); every label in the ratings must be in it. Default: every
-        label given, sorted.
-    scale : str or mapping, default "landis_koch"
-        Interpretation bands, as in ``pairwise``.
-    min_items : int or None, default 10
-        As in ``pairwise``, on ``n`` ("cohen") or ``n_items``.
-    ci : float, optional
-        Confidence level: adds ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``,
-        ``p_value``, as ``pairwise`` ("cohen") and ``overall`` compute them.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(method)s
+    %(multi_sep)s
+    %(categories)s
+    %(scale)s
+    %(min_items)s
+    %(ci)s
+    %(duplicates)s
 
     Returns
     -------
@@ -221,6 +205,13 @@ def per_label(
 
     Notes
     -----
+    The label cells are sets: Python sets, frozensets, lists or tuples (a pandas object
+    column), a polars ``List`` column, or text with the labels separated by ``multi_sep``.
+    An empty set is a rating with no label (every label absent); a missing cell (None,
+    NaN, null) is no rating. ``categories`` are the labels reported, in this order: a
+    label nobody gave gets prevalence 0 and an undefined value (default: every label
+    given, sorted).
+
     Binary agreement per label is the usual way to see which tag a team cannot agree on
     (Artstein & Poesio 2008, sec. 3.4); it leaves out how close two sets are, which
     ``overall(..., distance="masi")`` measures. A label that is rare has a chance

@@ -66,11 +66,20 @@ def raters(
 
     Parameters
     ----------
-    data, raters, item, rater, label, by, weights, categories, duplicates
-        As in ``pairwise``.
-    time, every, period, offset, closed
-        Per time window (keys ``window_start``, ``window_end`` after ``by``), as in
-        ``pairwise``.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(time)s
+    %(every)s
+    %(period)s
+    %(offset)s
+    %(closed)s
+    %(weights)s
+    %(categories)s
+    %(duplicates)s
 
     Returns
     -------

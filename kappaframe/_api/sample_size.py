@@ -463,47 +463,27 @@ def sample_size(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame, polars.LazyFrame, dask or file, optional
-        A pilot: ratings in the wide or long layout, as in ``pairwise``. Its category
-        shares (Fleiss' ``pi``: the mean share of each category per item) become
-        ``props`` and its Fleiss' kappa becomes ``kappa1`` (power, with ``kappa0`` given)
-        or ``kappa0`` (interval), per ``by`` group; ``n_raters`` defaults to its number of
-        raters. Without it, every number is given.
-    raters, item, rater, label, by, categories, duplicates
-        As in ``pairwise``, for the pilot.
-    kappa0 : float, optional
-        Power: the kappa to reject (``H0: kappa <= kappa0``), in [0, 1). Interval: the
-        anticipated kappa (from the pilot if there is one).
-    kappa1 : float, optional
-        Power: the kappa the study is to detect, above ``kappa0`` and below 1 (from the
-        pilot if there is one).
-    props : sequence of float, optional
-        The anticipated share of each category, each in (0, 1), summing to 1 (within 0.001;
-        never rescaled). Needed without a pilot; not with one.
-    n_raters : int, optional
-        Raters per item in the planned study (at least 2). Default: the pilot's raters, or
-        2.
-    alpha : float, default 0.05
-        The test's level (power) or one minus the confidence level (interval), in (0, 1).
-    power : float, default 0.8
-        The chance of rejecting ``kappa0`` when kappa is ``kappa1``, in (0, 1).
-    width : float, optional
-        The full width of a two-sided interval: limits ``kappa0 -/+ width / 2``.
-    lower, upper : float, optional
-        The limits the interval may reach: both for a two-sided interval (kappaSize's
-        ``kappaL``, ``kappaU``), ``lower`` alone for a one-sided lower limit.
-    n_items : int, optional
-        The items the study has (more than 10): asks for the expected one-sided lower limit
-        around ``kappa0`` instead of a number of items.
-    alternative : {"greater", "two-sided"}, default "greater"
-        Power only: a one-sided test of ``kappa <= kappa0``, or a two-sided one of
-        ``kappa = kappa0`` at level ``alpha`` (kappaSize's ``Power*`` functions).
-    method : {"auto", "goodness-of-fit", "simulation"}, default "auto"
-        "auto": the goodness-of-fit closed form where kappaSize has one (2 to 5 categories,
-        2 to 6 raters), else the simulation; or either one by name ("goodness-of-fit"
-        outside that range is an error).
-    seed : int, default 0
-        The simulation's seed (used only when ``method`` is "simulation").
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(categories)s
+    %(duplicates)s
+    %(kappa0)s
+    %(kappa1)s
+    %(props)s
+    %(n_raters)s
+    %(alpha)s
+    %(power)s
+    %(width)s
+    %(lower)s
+    %(upper)s
+    %(n_items)s
+    %(alternative)s
+    %(method)s
+    %(seed)s
 
     Returns
     -------

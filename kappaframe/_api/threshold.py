@@ -55,22 +55,12 @@ def threshold_sweep(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,), or a column name with ``data``
-        Binary truth: ``{0, 1}``, ``{-1, 1}`` or booleans (positive: 1 / True), or any
-        two labels with ``pos_label``. Missing values drop the row.
-    scores : array-like of shape (n,), or a column name with ``data``
-        Real-valued scores (probabilities, logits, ...); higher means more positive.
-        NaN (or null) drops the row.
-    thresholds : array-like, optional
-        Thresholds to evaluate, in any order (the output is sorted). Default: every
-        distinct score (of the group), as in ``sklearn.metrics.roc_curve``.
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, optional
-        Read ``y_true``, ``scores`` and ``by`` as columns of this frame; the result is a
-        frame of the same library.
-    by : column name or list of names, optional
-        With ``data``: group keys; one sweep per group, groups sorted (missing keys last).
-    pos_label : optional
-        The positive label of ``y_true``, when it is not 1 / True.
+    %(y_true)s
+    %(scores)s
+    %(thresholds)s
+    %(data)s
+    %(by)s
+    %(pos_label)s
 
     Returns
     -------

@@ -290,8 +290,9 @@ def scan(
         compressed too; hidden files left out), as on the command line.
     format : {"parquet", "csv", "jsonl"}, optional
         Default: from the file suffix (``.parquet``/``.pq``; ``.csv``/``.tsv``/``.tab``/
-        ``.txt``; ``.jsonl``/``.ndjson``), after a compression suffix (``.gz``, ``.bz2``,
-        ``.xz``, ``.zst``): compressed CSV and JSON lines are decompressed as they are read.
+        ``.txt``; ``.jsonl``/``.ndjson``), after a compression suffix (``.gz``,
+        ``.bz2``, ``.xz``, ``.zst``): compressed CSV and JSON lines are decompressed as
+        they are read.
     batch_size : int, default 262144
         Rows per batch (JSON lines: at most 65,536 lines a batch).
     csv_options : dict, optional
@@ -299,16 +300,17 @@ def scan(
         ``pyarrow.csv.ParseOptions``, ``ConvertOptions`` and ``ReadOptions`` (e.g.
         ``{"parse": {"delimiter": "\t"}}``). As on the command line, the separator is
         sniffed unless given, only an empty cell is missing unless ``null_values`` says
-        otherwise, and labels are compared as written (``01``, ``1`` and ``1.0`` are three
-        labels, ``true`` and ``TRUE`` two): the rater columns become numbers together
-        only when every label is a plain number and no two name the same number, so that
-        weights order ``1 < 2 < 10``; group keys decide each on their own. The decimal
-        mark is sniffed file by file as the command line sniffs it (``,`` only when the
-        separator is not ``,``), unless ``{"convert": {"decimal_point": ","}}`` gives it
-        (``--decimal``); with ``,``, a column whose every value in the file is an
-        integer or a decimal-comma number (``0,75``) is read with points (``0.75``)
-        before that decision, and any other column (``a,b``) stays as written.
-        ``{"convert": {"column_types": {...}}}`` gives columns a type instead.
+        otherwise, and labels are compared as written (``01``, ``1`` and ``1.0`` are
+        three labels, ``true`` and ``TRUE`` two): the rater columns become numbers
+        together only when every label is a plain number and no two name the same
+        number, so that weights order ``1 < 2 < 10``; group keys decide each on their
+        own. The decimal mark is sniffed file by file as the command line sniffs it
+        (``,`` only when the separator is not ``,``), unless ``{"convert":
+        {"decimal_point": ","}}`` gives it (``--decimal``); with ``,``, a column whose
+        every value in the file is an integer or a decimal-comma number (``0,75``) is
+        read with points (``0.75``) before that decision, and any other column (``a,b``)
+        stays as written. ``{"convert": {"column_types": {...}}}`` gives columns a type
+        instead.
     json_options : dict, optional
         JSON lines: ``{"null_values": [...], "encoding": "utf-8"}``. Each chunk of lines
         is parsed by ``pandas.read_json(lines=True, dtype=False)`` (JSON types kept: a

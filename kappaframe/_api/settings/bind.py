@@ -7,6 +7,9 @@ option even when the data cannot be read. The rules that join several options (`
 only with ``ci_method="bootstrap"``) stay in the body, where they also run before any read.
 The binding costs microseconds per call, never anything per row or batch.
 
+The wrapper's docstring is the function's with each placeholder ``%(name)s`` of its
+Parameters section replaced by the declaration's entry (``params.fill_entries``).
+
 A pandas result of ``pairwise`` or ``overall`` records, in its ``attrs``, the options
 declared ``match`` with the values of the call (the defaults included), so that the gate
 (``against_baseline``, ``compare`` of two results) refuses two results made otherwise.
@@ -22,7 +25,7 @@ from typing import Any, TypeVar
 
 from ..._schema import MARK
 from .constraints import ANY
-from .params import Param, declaration
+from .params import Param, declaration, fill_entries
 
 __all__ = ["declarations", "declared"]
 
@@ -78,6 +81,8 @@ def declared(func: F) -> F:
         call.__code__, func.__globals__, func.__name__, None, call.__closure__
     )
     functools.update_wrapper(wrapper, func)
+    # The docstring's placeholders ``%(name)s`` become the declarations' entries.
+    wrapper.__doc__ = fill_entries(func.__doc__, params)
     setattr(wrapper, ATTRIBUTE, params)
     return wrapper  # type: ignore[return-value]
 

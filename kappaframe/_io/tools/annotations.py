@@ -62,10 +62,10 @@ def read_annotations(
         Default: found from the first record.
     fields : str or list of str, optional
         The fields to read (Label Studio's control tag names, ``from_name``; Prodigy's
-        binary labels and ``"accept"``; doccano's ``label``, ``cats``...). Default: every
-        field, and a field that holds no choices (spans, text areas, boxes) is an error.
-        Label Studio's JSON-MIN export needs them named: nothing in it says which keys
-        are answers and which are the task's data.
+        binary labels and ``"accept"``; doccano's ``label``, ``cats``...). Default:
+        every field, and a field that holds no choices (spans, text areas, boxes) is an
+        error. Label Studio's JSON-MIN export needs them named: nothing in it says which
+        keys are answers and which are the task's data.
     multiple : bool, optional
         Whether a field's answers are sets of labels. Default: a field is multi-choice
         when one of its answers holds several choices (or the tool says so, as Prodigy's
