@@ -166,27 +166,23 @@ def heatmap(
 
     Parameters
     ----------
-    data, raters, item, rater, label, by, stat, weights, categories, duplicates
-        As in ``kappaframe.matrix``.
-    fail_under : float, optional
-        A bar (the command line's ``--fail-under``): cells whose value is below it are
-        outlined, and the colour bar carries a line at it. A value that two decimals
-        would round onto the other side of the bar is written with more (0.196 against
-        0.2 reads "0.196"), so what is outlined always reads as below the bar.
-    annotate : bool, default True
-        Write each value in its cell (two decimals; counts as integers).
-    show_n : bool, default False
-        Also write in each cell the number of items both raters labelled (``n=``).
-    triangle : {"lower", "upper"}, optional
-        Draw only the cells below (or above) the diagonal: the matrix is symmetric, so
-        each pair shows once. Default: every cell.
-    scale : str, mapping or None, default "landis_koch"
-        The interpretation bands marked on a kappa colour bar, as in
-        ``kappaframe.pairwise``; None marks none.
-    ncols : int, optional
-        Panels per row when grouped; default as many as fit the width.
-    ax : matplotlib Axes, optional
-        Draw into this Axes (ungrouped data only); default a new figure.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(label)s
+    %(by)s
+    %(stat)s
+    %(weights)s
+    %(categories)s
+    %(duplicates)s
+    %(fail_under)s
+    %(annotate)s
+    %(show_n)s
+    %(triangle)s
+    %(scale)s
+    %(ncols)s
+    %(ax)s
 
     Returns
     -------
@@ -205,6 +201,11 @@ def heatmap(
     --------
     matrix : the numbers behind the picture, as a frame.
     confusion_plot : the table of one pair.
+
+    Notes
+    -----
+    ``ax`` draws ungrouped data only: grouped data draws one panel per group in a
+    new figure.
 
     Examples
     --------
@@ -774,22 +775,13 @@ def confusion_plot(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
-    a, b : column name
-        The two rater columns (rows, columns).
-    categories : sequence, optional
-        Category order, as in ``kappaframe.confusion``.
-    weights : {None, "linear", "quadratic"} or array, optional
-        The weighting of the kappa in the title, as in ``kappaframe.pairwise``.
-    normalize : {"true", "pred", "all"}, bool or None, default None
-        As scikit-learn's ``ConfusionMatrixDisplay.from_predictions(normalize=)``, with
-        ``a`` as the truth: ``"true"`` shows each row as shares of its items (rows sum
-        to 1), ``"pred"`` each column (columns sum to 1), ``"all"`` shares of all
-        counted items; None shows counts. ``True`` means ``"all"`` and ``False`` None.
-        Shares are written with two decimals; an empty cell is left blank (a share that
-        rounds to 0 reads "<0.01").
-    ax : matplotlib Axes, optional
-        Draw into this Axes; default a new figure.
+    %(data)s
+    %(a)s
+    %(b)s
+    %(categories)s
+    %(weights)s
+    %(normalize)s
+    %(ax)s
 
     Returns
     -------
@@ -804,6 +796,11 @@ def confusion_plot(
     --------
     confusion : the same counts as a frame.
     heatmap : every pair at once.
+
+    Notes
+    -----
+    ``weights`` weights the kappa in the title only; the cells are counts (or
+    shares).
 
     Examples
     --------
@@ -893,19 +890,16 @@ def bland_altman_plot(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame, or files, Dask
-        As in ``kappaframe.bland_altman``.
-    raters : list of two names, optional
-        The two raters ``[a, b]`` (columns, or ids in the long layout); the difference is
-        ``a - b``. Default: the two raters of the input (an error when there are more).
-    item, rater, value, label, duplicates
-        The long layout, as in ``kappaframe.ccc``.
-    agreement : float, default 1.96
-        The limits' distance from the bias, in standard deviations of the differences.
-    ci : float or None, default 0.95
-        Confidence level of the shaded bands; ``None`` draws none.
-    ax : matplotlib Axes, optional
-        Draw into this Axes; default a new figure.
+    %(data)s
+    %(raters)s
+    %(item)s
+    %(rater)s
+    %(value)s
+    %(label)s
+    %(agreement)s
+    %(ci)s
+    %(duplicates)s
+    %(ax)s
 
     Returns
     -------
@@ -920,6 +914,13 @@ def bland_altman_plot(
     See Also
     --------
     bland_altman : the bias, limits and intervals of every pair, as a frame.
+
+    Notes
+    -----
+    ``raters`` names the two raters ``[a, b]`` (columns, or ids in the long layout);
+    the difference drawn is ``a - b``. Default: the two raters of the input (an error when
+    there are more). ``ci`` is the level of the shaded bands around the bias and the
+    limits; ``None`` draws none.
 
     References
     ----------
@@ -1016,17 +1017,11 @@ def trend_plot(
 
     Parameters
     ----------
-    data : pandas.DataFrame, polars.DataFrame or polars.LazyFrame
-        A windowed result of ``pairwise``, ``overall`` or another table with
-        ``window_start``, ``window_end`` and the coefficient column.
-    value : str, optional
-        The column drawn; default ``kappa``, else ``value`` (``overall``).
-    scale : str, mapping or None, default "landis_koch"
-        The interpretation bands drawn behind, as in ``pairwise``; None draws none.
-    title : str, optional
-        Default "<value> over time".
-    ax : matplotlib Axes, optional
-        Draw into this Axes; default a new figure.
+    %(data)s
+    %(value)s
+    %(scale)s
+    %(title)s
+    %(ax)s
 
     Returns
     -------
