@@ -146,11 +146,6 @@ def test_the_documented_choices_are_the_declared_ones(where: str, name: str) -> 
 
 # ----------------------------------------------------------- one docstring entry each
 
-#: Functions whose docstrings still spell their entries by hand: the plots, whose module
-#: is being rewritten; their entries move to placeholders with it.
-HAND_WRITTEN: set[str] = set()
-
-
 def _entries(doc: str) -> dict[str, str]:
     """A numpydoc Parameters section's entries by name: ``name : type`` and its lines."""
     found: dict[str, str] = {}
@@ -189,8 +184,6 @@ def test_every_declaration_has_a_numpydoc_entry() -> None:
 
 @pytest.mark.parametrize(("where", "name"), PARAMETERS, ids=[f"{w}-{n}" for w, n in PARAMETERS])
 def test_the_documented_entry_is_the_declared_one(where: str, name: str) -> None:
-    if where in HAND_WRITTEN:
-        pytest.skip(f"{where} spells its entries by hand until its module is rewritten")
     documented = _documented_as(where)
     if documented is None:
         pytest.skip(f"{where} documents its parameters on its class")
@@ -201,10 +194,13 @@ def test_the_documented_entry_is_the_declared_one(where: str, name: str) -> None
     assert entry == render_entry(declaration(where, name))
 
 
-def test_the_entries_of_the_plots_are_still_written_by_hand() -> None:
-    # When the plots take their entries from the declarations, HAND_WRITTEN goes.
-    for name in HAND_WRITTEN:
-        assert PLACEHOLDER.search(inspect.unwrap(CALLABLES[name]).__doc__ or "") is None
+def test_every_wrapped_callable_takes_its_entries_from_the_declarations() -> None:
+    for where, func in CALLABLES.items():
+        if where in UNWRAPPED or "." in where:
+            continue
+        source = inspect.unwrap(func).__doc__ or ""
+        names = [n for n in inspect.signature(func).parameters if n not in ("self", "cls")]
+        assert all(f"%({n})s" in source for n in names), where
 
 
 def test_a_placeholder_takes_its_indentation_and_an_unknown_one_is_refused() -> None:
