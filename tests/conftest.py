@@ -212,6 +212,9 @@ SLOW: dict[str, str] = {
 #: each case costs what the first does (an interpreter, a query, a report, a crowd) and runs
 #: the same code on other values.
 SLOW_AFTER_FIRST: dict[str, str] = {
+    "tests/api/test_id_columns.py::test_the_command_line_refuses_an_id_column": (
+        "a whole report each; the other cases run the same rule on every way in"
+    ),
     "tests/test_docs.py::test_readme_python_example_prints_what_it_shows": "an interpreter each",
     "tests/test_docs.py::test_readme_command_line_example_prints_what_it_shows": (
         "interpreters each"
