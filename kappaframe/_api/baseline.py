@@ -315,10 +315,7 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
 
     Parameters
     ----------
-    %(result)s
-    %(baseline)s
-    %(max_drop)s
-    %(ci)s
+    %(parameters)s
 
     Returns
     -------

@@ -52,11 +52,7 @@ def benchmark(
 
     Parameters
     ----------
-    %(coeff)s
-    %(se)s
-    %(scale)s
-    %(level)s
-    %(order)s
+    %(parameters)s
 
     Returns
     -------

@@ -49,14 +49,7 @@ def category_counts(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(categories)s
-    %(duplicates)s
+    %(parameters)s
 
     Returns
     -------

@@ -132,20 +132,7 @@ def compare(
 
     Parameters
     ----------
-    %(data)s
-    %(first)s
-    %(second)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(weights)s
-    %(categories)s
-    %(duplicates)s
-    %(method)s
-    %(n_boot)s
-    %(seed)s
-    %(ci)s
+    %(parameters)s
 
     Returns
     -------

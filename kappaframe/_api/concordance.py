@@ -209,17 +209,7 @@ def ccc(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(value)s
-    %(label)s
-    %(by)s
-    %(reference)s
-    %(ci)s
-    %(duplicates)s
-    %(matrix)s
+    %(parameters)s
 
     Returns
     -------
@@ -371,17 +361,7 @@ def bland_altman(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(value)s
-    %(label)s
-    %(by)s
-    %(reference)s
-    %(agreement)s
-    %(ci)s
-    %(duplicates)s
+    %(parameters)s
 
     Returns
     -------

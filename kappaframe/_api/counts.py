@@ -350,10 +350,7 @@ class Counts:
 
         Parameters
         ----------
-        %(cells)s
-        %(by)s
-        %(raters)s
-        %(categories)s
+        %(parameters)s
         """
         frame = eager_adapter(cells)
         if frame is None:
@@ -453,10 +450,7 @@ class Counts:
 
         Parameters
         ----------
-        %(table)s
-        %(categories)s
-        %(n_obs)s
-        %(raters)s
+        %(parameters)s
 
         Returns
         -------

@@ -112,14 +112,7 @@ def icc(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(value)s
-    %(by)s
-    %(ci)s
-    %(duplicates)s
+    %(parameters)s
 
     Returns
     -------
@@ -314,14 +307,7 @@ def kendall_w(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(value)s
-    %(by)s
-    %(correct)s
-    %(duplicates)s
+    %(parameters)s
 
     Returns
     -------

@@ -362,29 +362,7 @@ def items(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(time)s
-    %(every)s
-    %(period)s
-    %(offset)s
-    %(closed)s
-    %(categories)s
-    %(duplicates)s
-    %(reference)s
-    %(consensus)s
-    %(ties)s
-    %(seed)s
-    %(max_iter)s
-    %(tol)s
-    %(disagreements)s
-    %(min_p)s
-    %(max_support)s
-    %(labels)s
+    %(parameters)s
 
     Returns
     -------
@@ -666,16 +644,7 @@ def rater_confusion(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(categories)s
-    %(duplicates)s
-    %(max_iter)s
-    %(tol)s
+    %(parameters)s
 
     Returns
     -------

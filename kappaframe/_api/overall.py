@@ -584,39 +584,7 @@ def overall(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(time)s
-    %(every)s
-    %(period)s
-    %(offset)s
-    %(closed)s
-    %(method)s
-    %(weights)s
-    %(level)s
-    %(categories)s
-    %(scale)s
-    %(min_items)s
-    %(ci)s
-    %(duplicates)s
-    %(layout)s
-    %(alternative)s
-    %(ci_dist)s
-    %(population)s
-    %(benchmark)s
-    %(agreement_weights)s
-    %(ddof)s
-    %(alpha_centre)s
-    %(z_from)s
-    %(distance)s
-    %(multi_sep)s
-    %(ci_method)s
-    %(n_boot)s
-    %(seed)s
+    %(parameters)s
 
     Returns
     -------
@@ -852,18 +820,7 @@ def per_category(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(method)s
-    %(categories)s
-    %(scale)s
-    %(min_items)s
-    %(ci)s
-    %(duplicates)s
+    %(parameters)s
 
     Returns
     -------

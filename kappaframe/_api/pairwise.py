@@ -158,33 +158,7 @@ def pairwise(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(time)s
-    %(every)s
-    %(period)s
-    %(offset)s
-    %(closed)s
-    %(weights)s
-    %(categories)s
-    %(scale)s
-    %(min_items)s
-    %(ci)s
-    %(duplicates)s
-    %(min_overlap)s
-    %(stats)s
-    %(reference)s
-    %(ci_method)s
-    %(n_boot)s
-    %(seed)s
-    %(alternative)s
-    %(ci_dist)s
-    %(population)s
-    %(benchmark)s
+    %(parameters)s
 
     Returns
     -------
@@ -345,22 +319,7 @@ def matrix(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(time)s
-    %(every)s
-    %(period)s
-    %(offset)s
-    %(closed)s
-    %(stat)s
-    %(weights)s
-    %(categories)s
-    %(duplicates)s
-    %(min_overlap)s
+    %(parameters)s
 
     Returns
     -------
@@ -467,11 +426,7 @@ def score(
 
     Parameters
     ----------
-    %(data)s
-    %(a)s
-    %(b)s
-    %(weights)s
-    %(categories)s
+    %(parameters)s
 
     Returns
     -------
@@ -518,10 +473,7 @@ def confusion(
 
     Parameters
     ----------
-    %(data)s
-    %(a)s
-    %(b)s
-    %(categories)s
+    %(parameters)s
 
     Returns
     -------
@@ -608,14 +560,7 @@ def counts(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(categories)s
-    %(duplicates)s
+    %(parameters)s
 
     Returns
     -------
@@ -670,12 +615,7 @@ def cohen_kappa(
 
     Parameters
     ----------
-    %(y1)s
-    %(y2)s
-    %(labels)s
-    %(weights)s
-    %(sample_weight)s
-    %(replace_undefined_by)s
+    %(parameters)s
 
     Returns
     -------

@@ -159,19 +159,7 @@ def per_label(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(method)s
-    %(multi_sep)s
-    %(categories)s
-    %(scale)s
-    %(min_items)s
-    %(ci)s
-    %(duplicates)s
+    %(parameters)s
 
     Returns
     -------

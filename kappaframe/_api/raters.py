@@ -66,20 +66,7 @@ def raters(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(time)s
-    %(every)s
-    %(period)s
-    %(offset)s
-    %(closed)s
-    %(weights)s
-    %(categories)s
-    %(duplicates)s
+    %(parameters)s
 
     Returns
     -------

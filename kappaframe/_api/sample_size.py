@@ -463,27 +463,7 @@ def sample_size(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(categories)s
-    %(duplicates)s
-    %(kappa0)s
-    %(kappa1)s
-    %(props)s
-    %(n_raters)s
-    %(alpha)s
-    %(power)s
-    %(width)s
-    %(lower)s
-    %(upper)s
-    %(n_items)s
-    %(alternative)s
-    %(method)s
-    %(seed)s
+    %(parameters)s
 
     Returns
     -------

@@ -55,12 +55,7 @@ def threshold_sweep(
 
     Parameters
     ----------
-    %(y_true)s
-    %(scores)s
-    %(thresholds)s
-    %(data)s
-    %(by)s
-    %(pos_label)s
+    %(parameters)s
 
     Returns
     -------

@@ -166,23 +166,7 @@ def heatmap(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(label)s
-    %(by)s
-    %(stat)s
-    %(weights)s
-    %(categories)s
-    %(duplicates)s
-    %(fail_under)s
-    %(annotate)s
-    %(show_n)s
-    %(triangle)s
-    %(scale)s
-    %(ncols)s
-    %(ax)s
+    %(parameters)s
 
     Returns
     -------
@@ -775,13 +759,7 @@ def confusion_plot(
 
     Parameters
     ----------
-    %(data)s
-    %(a)s
-    %(b)s
-    %(categories)s
-    %(weights)s
-    %(normalize)s
-    %(ax)s
+    %(parameters)s
 
     Returns
     -------
@@ -890,16 +868,7 @@ def bland_altman_plot(
 
     Parameters
     ----------
-    %(data)s
-    %(raters)s
-    %(item)s
-    %(rater)s
-    %(value)s
-    %(label)s
-    %(agreement)s
-    %(ci)s
-    %(duplicates)s
-    %(ax)s
+    %(parameters)s
 
     Returns
     -------
@@ -1017,11 +986,7 @@ def trend_plot(
 
     Parameters
     ----------
-    %(data)s
-    %(value)s
-    %(scale)s
-    %(title)s
-    %(ax)s
+    %(parameters)s
 
     Returns
     -------

@@ -146,6 +146,7 @@ def test_the_documented_choices_are_the_declared_ones(where: str, name: str) -> 
 
 # ----------------------------------------------------------- one docstring entry each
 
+
 def _entries(doc: str) -> dict[str, str]:
     """A numpydoc Parameters section's entries by name: ``name : type`` and its lines."""
     found: dict[str, str] = {}
@@ -200,7 +201,19 @@ def test_every_wrapped_callable_takes_its_entries_from_the_declarations() -> Non
             continue
         source = inspect.unwrap(func).__doc__ or ""
         names = [n for n in inspect.signature(func).parameters if n not in ("self", "cls")]
-        assert all(f"%({n})s" in source for n in names), where
+        every = "%(parameters)s" in source
+        assert every or all(f"%({n})s" in source for n in names), where
+
+
+def test_one_placeholder_stands_for_every_parameter_in_the_signatures_order() -> None:
+    doc = "Summary.\n\n    Parameters\n    ----------\n    %(parameters)s\n\n    Returns\n"
+    params = {n: declaration("items", n) for n in ("ties", "by")}
+    filled = fill_entries(doc, params) or ""
+    assert filled.index("    ties : ") < filled.index("    by : ") < filled.index("Returns")
+    rendered = inspect.getdoc(kf.items) or ""
+    names = [n for n in inspect.signature(kf.items).parameters]
+    places = [rendered.index(f"\n{n} : ") for n in names]
+    assert places == sorted(places)
 
 
 def test_a_placeholder_takes_its_indentation_and_an_unknown_one_is_refused() -> None:

@@ -7,7 +7,8 @@ option even when the data cannot be read. The rules that join several options (`
 only with ``ci_method="bootstrap"``) stay in the body, where they also run before any read.
 The binding costs microseconds per call, never anything per row or batch.
 
-The wrapper's docstring is the function's with each placeholder ``%(name)s`` of its
+The wrapper's docstring is the function's with each placeholder ``%(name)s`` (and
+``%(parameters)s``, every parameter in the signature's order) of its
 Parameters section replaced by the declaration's entry (``params.fill_entries``).
 
 A pandas result of ``pairwise`` or ``overall`` records, in its ``attrs``, the options

@@ -87,6 +87,7 @@ from .constraints import (
 )
 
 __all__ = [
+    "EVERY_PARAMETER",
     "PARAMS",
     "PLACEHOLDER",
     "REQUIRED",
@@ -2110,6 +2111,8 @@ def flagged() -> dict[str, Param]:
 
 
 #: A docstring line that stands for a parameter's entry: ``%(name)s`` alone on its line.
+#: The placeholder that stands for every parameter's entry, in the signature's order.
+EVERY_PARAMETER = "parameters"
 PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
 
 
@@ -2132,8 +2135,13 @@ def fill_entries(
     find = params.__getitem__ if isinstance(params, Mapping) else params
 
     def entry(match: re.Match[str]) -> str:
-        indent = match["indent"]
-        lines = render_entry(find(match["name"])).split("\n")
-        return "\n".join(indent + line if line else line for line in lines)
+        indent, name = match["indent"], match["name"]
+        if name == EVERY_PARAMETER and isinstance(params, Mapping):
+            return "\n".join(_indented(render_entry(p), indent) for p in params.values())
+        return _indented(render_entry(find(name)), indent)
 
     return PLACEHOLDER.sub(entry, doc)
+
+
+def _indented(entry: str, indent: str) -> str:
+    return "\n".join(indent + line if line else line for line in entry.split("\n"))
