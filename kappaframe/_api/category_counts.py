@@ -101,15 +101,7 @@ def category_counts(
     True
     """
     key = item if rater is None and label is None else None  # the wide layout's item key
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=None if key is not None else item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-    )
+    read = ReadSpec.of(locals(), item=None if key is not None else item)
     units = gather_units(adapt(data), read, min_raters=1, key=key)
     order, _, _ = sorted_units(units)
     counts = units.counts()[order].astype(np.int64)

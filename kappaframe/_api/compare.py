@@ -247,9 +247,7 @@ def compare(
                 option=name,
             )
         return _compare_results(data, first, level)
-    read = ReadSpec(
-        by=by, item=item, rater=rater, label=label, categories=categories, duplicates=duplicates
-    )
+    read = ReadSpec.of(locals())
     return _compare_pairs(
         data, first, second, read, weights=weights, method=method, n_boot=n_boot, seed=seed,
         level=level,

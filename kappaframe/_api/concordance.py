@@ -279,15 +279,7 @@ def ccc(
     (0.8505, 0.9787)
     """
     column, word = score_column(value, label)
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=column,
-        duplicates=duplicates,
-        label_word=word,
-    )
+    read = ReadSpec.of(locals(), label=column, label_word=word)
     layout = numeric_layout(read)
     check_reference(reference)
     level = _check_ci(ci)
@@ -426,15 +418,7 @@ def bland_altman(
     (-79.6, 75.4)
     """
     column, word = score_column(value, label)
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=column,
-        duplicates=duplicates,
-        label_word=word,
-    )
+    read = ReadSpec.of(locals(), label=column, label_word=word)
     layout = numeric_layout(read)
     check_reference(reference)
     level = _check_ci(ci)

@@ -195,15 +195,7 @@ def icc(
     >>> round(float(res["f"].iloc[2]), 2), int(res["df2"].iloc[2])
     (11.03, 15)
     """
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=value,
-        duplicates=duplicates,
-        label_word="value",
-    )
+    read = ReadSpec.of(locals(), label=value, label_word="value")
     layout = numeric_layout(read)
     if ci is not None:
         ci = check_level(ci)
@@ -365,15 +357,7 @@ def kendall_w(
     >>> round(float(res["w"].iloc[0]), 3), round(float(res["chi2"].iloc[0]), 1)
     (0.54, 30.8)
     """
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=value,
-        duplicates=duplicates,
-        label_word="value",
-    )
+    read = ReadSpec.of(locals(), label=value, label_word="value")
     layout = numeric_layout(read)
     if not isinstance(correct, (bool, np.bool_)):
         raise KappaFrameError(

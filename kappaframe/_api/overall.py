@@ -882,15 +882,7 @@ def per_category(
     ci = check_pair_options(ci).ci
     min_items = check_min_items(min_items)
     check_settings(scale=scale)
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-    )
+    read = ReadSpec.of(locals())
     prep = prepare_ratings(data, read)
     scale_obj = resolve_scale(scale)
     k = len(prep.categories)

@@ -351,15 +351,7 @@ def matrix(
     check_stat(stat)
     check_settings(weights=weights)
     windows = check_windows(time, every, period, offset, closed)
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-    )
+    read = ReadSpec.of(locals())
     frame, by, _ = in_windows(data, windows, by)
     read = read if windows is None else read.replace(by=by)
     prep = prepare_input(frame, read, min_overlap=min_overlap, from_counts=True)
@@ -584,15 +576,7 @@ def counts(
     >>> float(c.pairwise()["kappa"].iloc[0])
     0.5
     """
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-    )
+    read = ReadSpec.of(locals())
     return count_input(adapt(data), read)
 
 

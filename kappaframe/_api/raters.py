@@ -124,15 +124,7 @@ def raters(
     """
     check_settings(weights=weights, by=by, output=RATER_COLUMNS, what="raters")
     windows = check_windows(time, every, period, offset, closed)
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-    )
+    read = ReadSpec.of(locals())
     frame, by, _ = in_windows(data, windows, by)
     read = read if windows is None else read.replace(by=by)
     prep = prepare_ratings(frame, read)

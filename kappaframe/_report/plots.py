@@ -208,15 +208,7 @@ def heatmap(
     bands = None if scale is None else resolve_scale(scale)
     require_matplotlib()
     check_axes(ax)
-    read = ReadSpec(
-        raters,
-        by=by,
-        item=item,
-        rater=rater,
-        label=label,
-        categories=categories,
-        duplicates=duplicates,
-    )
+    read = ReadSpec.of(locals())
     squares = matrix_squares(data, read, stat, weights, counts=show_n)
     _check_panels(squares.values.shape[0], ax)
     return squares_figure(
@@ -908,9 +900,7 @@ def bland_altman_plot(
     require_matplotlib()
     check_axes(ax)
     column, word = score_column(value, label)
-    read = ReadSpec(
-        raters, item=item, rater=rater, label=column, duplicates=duplicates, label_word=word
-    )
+    read = ReadSpec.of(locals(), label=column, label_word=word)
     points = bland_altman_points(data, raters, read, agreement=agreement, ci=ci)
     if ax is None:
         fig = _new_figure(6.0, 4.2)
