@@ -243,7 +243,8 @@ def main() -> None:
         for paths in files.values():
             for path in paths.values():
                 path.unlink()
-                Path(f"{path}.out.csv").unlink(missing_ok=True)
+                for written in path.parent.glob(f"{path.name}.out.csv*"):  # and its sidecar
+                    written.unlink()
         if args.dir is None:
             folder.rmdir()
 
