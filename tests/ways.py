@@ -215,23 +215,36 @@ def _duckdb(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
 def _spark_type(column: pd.Series) -> str:
     if pd.api.types.is_datetime64_any_dtype(column):
         return "timestamp_ntz"
-    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+    if pd.api.types.is_bool_dtype(column):
+        return "string"
+    if pd.api.types.is_integer_dtype(column):
+        return "bigint"
+    if pd.api.types.is_numeric_dtype(column):
         return "double"
     return "string"
 
 
-def _spark_value(value: Any) -> Any:
-    if isinstance(value, float) and np.isnan(value):
+def _spark_value(value: Any, kind: str) -> Any:
+    """A cell as Spark's schema takes it (a missing value is None)."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
         return None
     if isinstance(value, pd.Timestamp):
         return value.to_pydatetime()
-    return value
+    if kind == "bigint":
+        return int(value)
+    if kind == "double":
+        return float(value)
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _spark(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
     session = request.getfixturevalue("spark_session")
-    rows = [tuple(_spark_value(v) for v in row) for row in df.itertuples(index=False)]
-    schema = ", ".join(f"{c} {_spark_type(df[c])}" for c in df.columns)
+    kinds = [_spark_type(df[c]) for c in df.columns]
+    rows = [
+        tuple(_spark_value(v, k) for v, k in zip(row, kinds, strict=True))
+        for row in df.itertuples(index=False)
+    ]
+    schema = ", ".join(f"{c} {k}" for c, k in zip(df.columns, kinds, strict=True))
     return session.createDataFrame(rows, schema)
 
 
