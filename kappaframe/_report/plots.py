@@ -207,7 +207,6 @@ def heatmap(
     _check_triangle(triangle)
     bands = None if scale is None else resolve_scale(scale)
     require_matplotlib()
-    check_axes(ax)
     read = ReadSpec.of(locals())
     squares = matrix_squares(data, read, stat, weights, counts=show_n)
     _check_panels(squares.values.shape[0], ax)
@@ -509,23 +508,6 @@ def _colour_bar(
         bar.ax.axhline(fail_under, color=colours.OUTLINE, linewidth=2.5)
 
 
-def check_axes(ax: Any) -> None:
-    """``None`` or one matplotlib Axes (not an array of them, as ``plt.subplots`` returns)."""
-    if ax is None:
-        return
-    from matplotlib.axes import Axes as AxesType
-
-    if not isinstance(ax, AxesType):
-        hint = (
-            " (plt.subplots(...) returned several: pass one, e.g. axes[0])"
-            if hasattr(ax, "__len__") and not isinstance(ax, str)
-            else ""
-        )
-        raise KappaFrameTypeError(
-            f"ax must be one matplotlib Axes; got {type(ax).__name__}{hint}.", option="ax"
-        )
-
-
 def _set_ticks(ax: Axes, labels: list[str], size: float = FONT_TICKS) -> None:
     """Label both axes of a square panel (x labels slanted) and hide the tick marks."""
     ticks = np.arange(len(labels))
@@ -782,7 +764,6 @@ def confusion_plot(
     """
     how = _normalize_mode(normalize)
     require_matplotlib()
-    check_axes(ax)
     pair = confusion_counts(data, a, b, categories=categories, weights=weights)
     cell = _confusion_cell(len(pair.categories))
     fig, ax = _confusion_axes(len(pair.categories), cell, ax)
@@ -898,7 +879,6 @@ def bland_altman_plot(
     'a - b: n = 4, bias = 0.125, limits of agreement -1.34 to 1.59'
     """
     require_matplotlib()
-    check_axes(ax)
     column, word = score_column(value, label)
     read = ReadSpec.of(locals(), label=column, label_word=word)
     points = bland_altman_points(data, raters, read, agreement=agreement, ci=ci)
@@ -1007,7 +987,6 @@ def trend_plot(
     (1, 'kappa over time')
     """
     require_matplotlib()
-    check_axes(ax)
     if title is not None and not isinstance(title, str):
         raise KappaFrameTypeError(
             f"title must be text (or None); got {type(title).__name__}.", option="title"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, get_args
@@ -177,8 +178,12 @@ def _scale(value: Any) -> None:
 
 
 def _axes(value: Any) -> None:
-    """One Matplotlib ``Axes`` (not an array of them, as ``plt.subplots`` returns)."""
-    if hasattr(value, "figure") and hasattr(value, "plot") and hasattr(value, "set_title"):
+    """One Matplotlib ``Axes`` (not an array of them, as ``plt.subplots`` returns).
+
+    An ``Axes`` exists only once Matplotlib is imported, so it is looked up, not imported.
+    """
+    axes = sys.modules.get("matplotlib.axes")
+    if axes is not None and isinstance(value, axes.Axes):
         return
     hint = (
         " (plt.subplots(...) returned several: pass one, e.g. axes[0])"
