@@ -10,6 +10,7 @@ library.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
@@ -197,19 +198,8 @@ def item_settings(
     )
 
 
-_SETTINGS = (
-    "by",
-    "reference",
-    "consensus",
-    "ties",
-    "seed",
-    "max_iter",
-    "tol",
-    "disagreements",
-    "min_p",
-    "max_support",
-    "labels",
-)
+#: The options ``item_settings`` checks, read off its signature (as ``pairwise``'s).
+_SETTINGS = tuple(inspect.signature(item_settings).parameters)
 
 
 def _no_labels() -> str:
