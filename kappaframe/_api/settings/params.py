@@ -93,7 +93,6 @@ __all__ = [
     "PLACEHOLDER",
     "REQUIRED",
     "Param",
-    "choices_of",
     "declaration",
     "declarations_of",
     "fill_entries",
@@ -2104,21 +2103,10 @@ def declaration(callable_name: str, name: str) -> Param:
     return found[0]
 
 
-def choices_of(name: str) -> list[Any]:
-    """The choices of the option that every callable shares (the command line offers them)."""
-    (param,) = (p for p in declarations_of(name) if p.where is None)
-    return list(param.choices)
-
-
-def flagged() -> dict[str, Param]:
-    """The declarations the command line has a flag for, by option name."""
-    return {p.name: p for p in PARAMS if p.flag is not None}
-
-
 #: A docstring line that stands for a parameter's entry: ``%(name)s`` alone on its line.
+PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
 #: The placeholder that stands for every parameter's entry, in the signature's order.
 EVERY_PARAMETER = "parameters"
-PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
 
 
 def render_entry(param: Param) -> str:
