@@ -20,6 +20,7 @@ from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, sco
 from ._api.per_label import per_label
 from ._api.raters import raters
 from ._api.sample_size import sample_size
+from ._api.settings.bind import declared
 from ._api.threshold import threshold_sweep
 from ._errors import (
     ConvergenceWarning,
@@ -28,9 +29,10 @@ from ._errors import (
     MissingTokenWarning,
     UndefinedKappaWarning,
 )
-from ._io.provenance import provenance
-from ._io.scan import FileScan, scan
-from ._io.tools.annotations import read_annotations
+from ._io import provenance as _provenance
+from ._io import scan as _scan
+from ._io.scan import FileScan
+from ._io.tools import annotations as _annotations
 from ._register import (
     register_dask_when_imported,
     register_pandas,
@@ -82,6 +84,12 @@ __all__ = [
     "threshold_sweep",
     "trend_plot",
 ]
+
+# The readers and the record live below the public functions (``_io``); they are bound to
+# their declarations here, where they become public, like every other public callable.
+provenance = declared(_provenance.provenance)
+read_annotations = declared(_annotations.read_annotations)
+scan = declared(_scan.scan)
 
 register_pandas()
 register_polars_when_imported()

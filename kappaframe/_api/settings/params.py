@@ -1906,7 +1906,7 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "options",
-        Options(),
+        ANY,  # provenance checks it: a mapping, its values written as JSON
         "the options the result was made with",
         None,
         entry=(
@@ -1982,7 +1982,7 @@ PARAMS: tuple[Param, ...] = (
     ),
     Param(
         "multiple",
-        Flag(none=True),
+        ANY,  # read_annotations checks it, against what the export holds
         "a field holds several labels",
         None,
         entry=(
