@@ -122,6 +122,14 @@ def _new_figure(width: float, height: float, *, constrained: bool = True) -> Fig
     return Figure(figsize=(width, height), layout="constrained" if constrained else None)
 
 
+def _figure_of(ax: Axes | None, width: float, height: float) -> tuple[Figure, Axes]:
+    """The caller's Axes and its figure, or a new figure of this size and its one Axes."""
+    if ax is None:
+        fig = _new_figure(width, height)
+        return fig, fig.subplots()
+    return cast("Figure", ax.figure), ax
+
+
 @declared
 @_plain_text
 def heatmap(
@@ -783,11 +791,8 @@ def _confusion_cell(k: int) -> float:
 
 def _confusion_axes(k: int, cell: float, ax: Axes | None) -> tuple[Figure, Axes]:
     """The caller's ``ax`` and its figure, or a new figure sized for K x K cells."""
-    if ax is not None:
-        return cast("Figure", ax.figure), ax
     size = max(3.0, cell * k + 1.8)
-    fig = _new_figure(size + 0.8, size)
-    return fig, fig.subplots()
+    return _figure_of(ax, size + 0.8, size)
 
 
 def _draw_counts(
@@ -882,11 +887,7 @@ def bland_altman_plot(
     column, word = score_column(value, label)
     read = ReadSpec.of(locals(), label=column, label_word=word)
     points = bland_altman_points(data, raters, read, agreement=agreement, ci=ci)
-    if ax is None:
-        fig = _new_figure(6.0, 4.2)
-        ax = fig.subplots()
-    else:
-        fig = cast("Figure", ax.figure)
+    fig, ax = _figure_of(ax, 6.0, 4.2)
     _draw_bland_altman(ax, points)
     first, second = (str(r) for r in points.raters)
     lines = points.lines
@@ -987,16 +988,8 @@ def trend_plot(
     (1, 'kappa over time')
     """
     require_matplotlib()
-    if title is not None and not isinstance(title, str):
-        raise KappaFrameTypeError(
-            f"title must be text (or None); got {type(title).__name__}.", option="title"
-        )
     trend = _Trend.of(_pandas_result(data), value)
-    if ax is None:
-        fig = _new_figure(8.0, 4.5)
-        ax = fig.subplots()
-    else:
-        fig = cast("Figure", ax.figure)
+    fig, ax = _figure_of(ax, 8.0, 4.5)
     _draw_trend(ax, trend)
     bottom = trend.bottom()
     ax.set_ylim(max(-1.0, bottom), 1.0)
