@@ -152,6 +152,26 @@ class Patterns:
         return flat.round().astype(np.int64).reshape(g, k, k)
 
 
+#: Up to this many possible patterns beyond the items (8 bytes each), the distinct ones are
+#: found by counting every possible pattern (``np.bincount``), not by sorting the items.
+COUNTED_PATTERNS = 1 << 20
+
+
+def _distinct(ids: np.ndarray, keep: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(ids[keep], return_counts=True)`` of ``ids`` in ``[0, space)`` where kept.
+
+    Where the possible values are few (at most the items plus ``COUNTED_PATTERNS``), one
+    pass counts them all (the items not kept in one more bin, left out) and the ones that
+    occur are read off in order, instead of a sort. ``ids`` is overwritten.
+    """
+    if space > ids.size + COUNTED_PATTERNS:
+        return np.unique(ids[keep], return_counts=True)
+    np.copyto(ids, space, where=~keep)
+    every = np.bincount(ids, minlength=space + 1)[:space]
+    unique = np.flatnonzero(every)
+    return unique, every[unique]
+
+
 def joint_patterns(codes: np.ndarray, group: np.ndarray | None, n_groups: int, k: int) -> Patterns:
     """Count the joint labels of ``codes[r, i]`` (``-1`` missing) over complete items.
 
@@ -161,23 +181,29 @@ def joint_patterns(codes: np.ndarray, group: np.ndarray | None, n_groups: int, k
     codes = np.asarray(codes)
     n_raters = codes.shape[0]
     complete = (codes >= 0).all(axis=0)
-    rows = codes[:, complete].astype(np.int64)
-    groups = (
-        np.zeros(rows.shape[1], dtype=np.int64)
-        if group is None
-        else np.asarray(group, dtype=np.int64)[complete]
-    )
     if float(n_groups) * float(k) ** n_raters < 2.0**62:
-        ids = groups.copy()
+        # Each item's group and labels as one number, counted over the complete items.
+        ids = (
+            np.zeros(codes.shape[1], dtype=np.int64)
+            if group is None
+            else np.array(group, dtype=np.int64)
+        )
         for r in range(n_raters):
-            ids = ids * k + rows[r]
-        unique, count = np.unique(ids, return_counts=True)
+            ids *= k
+            ids += codes[r]
+        unique, count = _distinct(ids, complete, n_groups * k**n_raters)
         labels = np.empty((n_raters, unique.size), dtype=np.int64)
         rest = unique
         for r in range(n_raters - 1, -1, -1):
             rest, labels[r] = np.divmod(rest, k)
         pattern_group = rest
     else:  # many categories: the joint labels as rows, not one number
+        rows = codes[:, complete].astype(np.int64)
+        groups = (
+            np.zeros(rows.shape[1], dtype=np.int64)
+            if group is None
+            else np.asarray(group, dtype=np.int64)[complete]
+        )
         stacked = np.vstack([groups, rows])
         unique_rows, count = np.unique(stacked, axis=1, return_counts=True)
         pattern_group, labels = unique_rows[0], unique_rows[1:]
@@ -291,6 +317,8 @@ def _pattern_kappas(
 PATTERN_COST = 16
 #: Item indices drawn at once (memory: 8 bytes each, three arrays in flight).
 INDEX_CHUNK = 1 << 20
+#: Drawn item indices counted at once (their patterns: 8 bytes each, kept in the CPU cache).
+BLOCK_ITEMS = 1 << 16
 
 
 def _resampled(gen: np.random.Generator, count: np.ndarray, n: int, n_boot: int) -> np.ndarray:
@@ -310,11 +338,29 @@ def _resampled(gen: np.random.Generator, count: np.ndarray, n: int, n_boot: int)
     reps_per_chunk = max(1, INDEX_CHUNK // max(n, 1))
     for r0 in range(0, n_boot, reps_per_chunk):
         reps = min(reps_per_chunk, n_boot - r0)
-        ids = pattern_of_item[gen.integers(0, n, size=(reps, n), dtype=index_type)]
-        ids += (np.arange(reps, dtype=np.int64) * n_patterns)[:, None]
-        flat = np.bincount(ids.reshape(-1), minlength=reps * n_patterns)
-        out[r0 : r0 + reps] = flat.reshape(reps, n_patterns)
+        drawn = gen.integers(0, n, size=(reps, n), dtype=index_type)
+        count_rows(pattern_of_item, drawn, n_patterns, out[r0 : r0 + reps])
     return out
+
+
+def count_rows(
+    pattern_of_item: np.ndarray, drawn: np.ndarray, n_patterns: int, out: np.ndarray
+) -> None:
+    """``out[r, p]``: how many of row ``r``'s item indices ``drawn[r]`` are of pattern ``p``.
+
+    One ``np.bincount`` per block of rows, each row's patterns offset by ``r * n_patterns``;
+    a block holds about ``BLOCK_ITEMS`` indices, so its temporaries stay in the CPU cache.
+    """
+    rows, n = drawn.shape
+    block = max(1, min(rows, BLOCK_ITEMS // max(n, 1)))
+    offset = (np.arange(block, dtype=np.int64) * n_patterns)[:, None]
+    ids = np.empty((block, n), dtype=np.int64)
+    for r0 in range(0, rows, block):
+        b = min(block, rows - r0)
+        np.take(pattern_of_item, drawn[r0 : r0 + b], out=ids[:b], mode="clip")
+        ids[:b] += offset[:b]
+        flat = np.bincount(ids[:b].reshape(-1), minlength=b * n_patterns)
+        out[r0 : r0 + b] = flat.reshape(b, n_patterns)
 
 
 def paired_bootstrap(
