@@ -315,7 +315,7 @@ def _pattern_kappas(
 #: index costs per item: a group with fewer items than this times its patterns is resampled
 #: item by item (the same distribution, drawn faster).
 PATTERN_COST = 16
-#: Item indices drawn at once (memory: 8 bytes each, three arrays in flight).
+#: Item indices drawn at once (memory: 2 or 8 bytes each, see ``_resampled``).
 INDEX_CHUNK = 1 << 20
 #: Drawn item indices counted at once (their patterns: 8 bytes each, kept in the CPU cache).
 BLOCK_ITEMS = 1 << 16

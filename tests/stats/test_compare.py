@@ -89,6 +89,57 @@ def test_many_categories_count_patterns_as_rows() -> None:
     np.testing.assert_array_equal(by_rows.labels, codes[:, :150][:, order])
 
 
+@pytest.mark.parametrize("counted", [True, False])
+def test_distinct_patterns_are_numpy_unique(counted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting every possible pattern finds what sorting the kept items finds."""
+    import kappaframe._stats.compare as module
+
+    if not counted:
+        monkeypatch.setattr(module, "COUNTED_PATTERNS", -(10**9))  # always sort
+    rng = np.random.default_rng(5)
+    ids = rng.integers(0, 60, size=400)
+    keep = rng.random(400) < 0.7
+    want = np.unique(ids[keep], return_counts=True)
+    unique, count = module._distinct(ids.copy(), keep, 60)
+    np.testing.assert_array_equal(unique, want[0])
+    np.testing.assert_array_equal(count, want[1])
+    assert unique.dtype == want[0].dtype and count.dtype == want[1].dtype
+
+
+def test_patterns_counted_or_sorted_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kappaframe._stats.compare as module
+
+    rng = np.random.default_rng(6)
+    codes = rng.integers(-1, 5, size=(3, 2_000)).astype(np.int8)
+    group = rng.integers(0, 4, size=2_000)
+    before = (codes.copy(), group.copy())
+    counted = joint_patterns(codes, group, 4, 5)
+    monkeypatch.setattr(module, "COUNTED_PATTERNS", -(10**9))
+    sorted_ = joint_patterns(codes, group, 4, 5)
+    for name in ("labels", "group", "count"):
+        np.testing.assert_array_equal(getattr(counted, name), getattr(sorted_, name))
+    np.testing.assert_array_equal(codes, before[0])  # the caller's arrays are untouched
+    np.testing.assert_array_equal(group, before[1])
+
+
+@pytest.mark.parametrize("index_type", [np.uint16, np.int64])
+def test_count_rows_is_a_bincount_per_row(
+    index_type: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocks of rows (the last one short) count as one bincount per row does."""
+    import kappaframe._stats.compare as module
+
+    monkeypatch.setattr(module, "BLOCK_ITEMS", 100)  # 3 rows of 37 items a block
+    rng = np.random.default_rng(8)
+    count = np.array([20, 9, 5, 2, 1])
+    pattern_of_item = np.repeat(np.arange(5, dtype=np.int64), count)
+    drawn = rng.integers(0, count.sum(), size=(11, count.sum())).astype(index_type)
+    out = np.full((11, 5), -1.0)
+    module.count_rows(pattern_of_item, drawn, 5, out)
+    want = [np.bincount(pattern_of_item[row], minlength=5) for row in drawn]
+    np.testing.assert_array_equal(out, np.array(want, dtype=float))
+
+
 def multiagree_delta(data: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``multiagree::delta.pair(data, ID, multilevel=FALSE)``'s algebra, step by step.
 
