@@ -180,7 +180,7 @@ def joint_patterns(codes: np.ndarray, group: np.ndarray | None, n_groups: int, k
     """
     codes = np.asarray(codes)
     n_raters = codes.shape[0]
-    complete = (codes >= 0).all(axis=0)
+    complete = np.asarray((codes >= 0).all(axis=0))
     if float(n_groups) * float(k) ** n_raters < 2.0**62:
         # Each item's group and labels as one number, counted over the complete items.
         ids = (
