@@ -35,6 +35,9 @@ def _register_polars(pl: ModuleType) -> None:
     _DONE.add("polars")
     pl.api.register_dataframe_namespace("kappa")(KappaAccessor)
     pl.api.register_lazyframe_namespace("kappa")(KappaAccessor)
+    from ._expressions import KappaExpr
+
+    pl.api.register_expr_namespace("kappa")(KappaExpr)
 
 
 def _register_dask(dd: ModuleType) -> None:

@@ -628,13 +628,39 @@ def cohen_kappa(
             f"once did); got {replace_undefined_by!r}.",
             option="replace_undefined_by",
         )
-    f1 = factorize_any(y1, "y1")
-    f2 = factorize_any(y2, "y2")
+    stats = two_arrays(y1, y2, labels=labels, weights=weights, sample_weight=sample_weight)
+    if stats["undefined"]:
+        if np.isnan(replace_undefined_by):
+            warn_undefined(np.atleast_1d(stats["undefined"]), np.atleast_1d(stats["n"]), "pairs")
+        return float(replace_undefined_by)
+    return float(stats["kappa"])
+
+
+def two_arrays(
+    y1: Any,
+    y2: Any,
+    *,
+    labels: Sequence[Any] | None,
+    weights: Any,
+    sample_weight: Any = None,
+    option: str = "labels",
+    names: tuple[str, str] = ("y1", "y2"),
+) -> dict[str, Any]:
+    """``n``, ``p_o``, ``p_e``, ``kappa`` and ``undefined`` of two label arrays, pair by pair.
+
+    What ``cohen_kappa`` and the polars expressions (``pl.col(a).kappa.cohen(b)``) share:
+    the labels of both arrays factorized together (``labels`` in order, else as ``pairwise``
+    orders them), missing labels dropped pair by pair, one table counted.
+    """
+    y1_name, y2_name = names
+    f1 = factorize_any(y1, y1_name)
+    f2 = factorize_any(y2, y2_name)
     if len(f1.codes) != len(f2.codes):
         raise KappaFrameError(
-            f"y1 and y2 must have the same length; got {len(f1.codes)} and {len(f2.codes)}."
+            f"{y1_name} and {y2_name} must have the same length; got {len(f1.codes)} and "
+            f"{len(f2.codes)}."
         )
-    cats = shared_categories({"y1": f1, "y2": f2}, labels, option="labels")
+    cats = shared_categories({y1_name: f1, y2_name: f2}, labels, option=option)
     codes = encode_labels([f1, f2], cats)
     sw = None
     if sample_weight is not None:
@@ -658,7 +684,7 @@ def cohen_kappa(
         if not np.all(np.isfinite(sw)) or np.any(sw < 0):
             raise KappaFrameError("sample_weight must be finite and non-negative.")
     declared = labels is not None or f1.declared is not None or f2.declared is not None
-    require_order(cats, declared=declared, columns=[], weights=weights, option="labels")
+    require_order(cats, declared=declared, columns=[], weights=weights, option=option)
     w = Weights.of(weights, cats)
     k = len(cats)
     counts: np.ndarray | DiagonalCounts
@@ -668,9 +694,4 @@ def cohen_kappa(
         counts = DiagonalCounts.from_sums(diagonal_counts(codes, [(0, 1)], k))
     else:
         counts = DiagonalCounts.from_sums(weighted_diagonal_counts(codes[0], codes[1], k, sw))
-    stats = {name: value[0, 0] for name, value in pair_agreement(counts, w).items()}
-    if stats["undefined"]:
-        if np.isnan(replace_undefined_by):
-            warn_undefined(np.atleast_1d(stats["undefined"]), np.atleast_1d(stats["n"]), "pairs")
-        return float(replace_undefined_by)
-    return float(stats["kappa"])
+    return {name: value[0, 0] for name, value in pair_agreement(counts, w).items()}

@@ -78,8 +78,9 @@ def _adapted(data: Any) -> bool:
     """Whether ``data`` is an adapter already (an input windowed over time, say)."""
     if isinstance(data, PandasFrame):
         return True
-    polars_frames = sys.modules.get("kappaframe._frames.polars")
-    return polars_frames is not None and isinstance(data, polars_frames.PolarsFrame)
+    # Another thread may be importing the module: until its class exists, nothing is one.
+    polars_frame = getattr(sys.modules.get("kappaframe._frames.polars"), "PolarsFrame", None)
+    return polars_frame is not None and isinstance(data, polars_frame)
 
 
 def each_part(

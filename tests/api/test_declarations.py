@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import polars  # registers the expression namespace before it is imported here
 import pytest
 
 import kappaframe as kf
@@ -34,6 +35,7 @@ from kappaframe._api.settings.params import (
 )
 from kappaframe._cli.bind import COMMAND_FUNCTION
 from kappaframe._cli.parser import build_parser
+from kappaframe._expressions import KappaExpr
 
 
 def public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
@@ -50,6 +52,10 @@ def public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
                     func = func.__func__
                 if inspect.isfunction(func):
                     yield f"{name}.{member}", func
+    # The namespace of polars expressions (``pl.col("a").kappa.cohen(...)``).
+    for member, func in vars(KappaExpr).items():
+        if not member.startswith("_") and inspect.isfunction(func):
+            yield f"KappaExpr.{member}", func
 
 
 CALLABLES = dict(public_callables())
@@ -384,6 +390,9 @@ def _needed(where: str, source: str) -> tuple[Callable[..., Any], dict[str, Any]
         if where == "Counts.from_table":
             return kf.Counts.from_table, {"table": source}
         return method, {"raters": ["ana", "ben"]} if where == "Counts.with_raters" else {}
+    if where.startswith("KappaExpr."):  # an expression is built before any data
+        method = getattr(polars.col("ana").kappa, where.split(".")[1])
+        return method, {"other": "ben"} if where == "KappaExpr.cohen" else {}
     needed: dict[str, Any] = {}
     for name, p in inspect.signature(func).parameters.items():
         if p.default is not inspect.Parameter.empty:

@@ -1114,7 +1114,7 @@ PARAMS: tuple[Param, ...] = (
         "nominal",
         record=True,
         match=True,
-        where=("overall",),
+        where=("overall", "KappaExpr.alpha"),
         entry=(
             '{"nominal", "ordinal", "interval", "ratio"}, default "nominal"\n'
             "    Krippendorff's metric: nominal ``[c != k]``; ordinal on the category order and\n"
@@ -1368,6 +1368,28 @@ PARAMS: tuple[Param, ...] = (
         entry=(
             "array-like of shape (n_samples,)\n"
             "    The second rater's labels, one per label of ``y1``; missing ones likewise."
+        ),
+    ),
+    Param(
+        "other",
+        ANY,
+        "the other rater's column, in a polars expression",
+        REQUIRED,
+        entry=(
+            "polars.Expr or str\n"
+            '    The other rater\'s labels: an expression (``pl.col("ben")``) or a column\n'
+            "    name. Missing labels (null) are dropped pair by pair."
+        ),
+    ),
+    Param(
+        "others",
+        ANY,
+        "the other raters' columns, in a polars expression",
+        REQUIRED,
+        entry=(
+            "polars.Expr or str\n"
+            '    The other raters\' labels, one expression (``pl.col("ben")``) or column name\n'
+            "    each; the column this namespace is on is the first rater."
         ),
     ),
     Param(
