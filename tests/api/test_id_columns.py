@@ -66,11 +66,12 @@ WAYS = ways(
     "scan_csv",
     "dask",
     "duckdb",
+    "ibis",
     "spark",
 )
 
 #: The ways whose ratings are counted and summed in a SQL engine.
-ENGINES = ("duckdb", "spark")
+ENGINES = ("duckdb", "ibis", "spark")
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "pairwise": kf.pairwise,
@@ -151,7 +152,7 @@ def test_named_raters_give_the_numbers_of_the_frame_without_ids(
 
 
 @pytest.mark.parametrize("ids", IDS)
-@pytest.mark.parametrize(("way", "function"), _cases(ways("dask", "duckdb", "spark")))
+@pytest.mark.parametrize(("way", "function"), _cases(ways("dask", "duckdb", "ibis", "spark")))
 def test_the_refusal_is_the_one_of_the_frame(
     way: str, ids: str, function: str, way_in: Callable[..., WayIn]
 ) -> None:
@@ -172,7 +173,7 @@ def test_the_refusal_is_the_one_of_the_frame(
     assert messages[1] == messages[0]
 
 
-@pytest.mark.parametrize("way", ways("duckdb", "spark"))
+@pytest.mark.parametrize("way", ways("duckdb", "ibis", "spark"))
 @pytest.mark.parametrize("function", EVERY_RATING)
 def test_an_engine_refuses_what_needs_every_rating(
     way: str, function: str, way_in: Callable[..., WayIn]
@@ -182,7 +183,7 @@ def test_an_engine_refuses_what_needs_every_rating(
         through(FUNCTIONS[function], raters=RATERS)
 
 
-@pytest.mark.parametrize("way", ways("pandas", "dask", "duckdb", "spark"))
+@pytest.mark.parametrize("way", ways("pandas", "dask", "duckdb", "ibis", "spark"))
 @pytest.mark.parametrize(
     ("column", "shown"),
     [
@@ -202,7 +203,7 @@ def test_numbers_that_are_not_whole_are_refused_as_labels(
     assert got["kappa"].tolist() == kf.pairwise(data, raters=["alice", "bob"])["kappa"].tolist()
 
 
-@pytest.mark.parametrize("way", ways("dask", "duckdb", "spark"))
+@pytest.mark.parametrize("way", ways("dask", "duckdb", "ibis", "spark"))
 @pytest.mark.parametrize(
     "data",
     [
