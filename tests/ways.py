@@ -3,8 +3,8 @@
 :func:`push` (the ``way_in`` fixture of ``tests/conftest.py`` binds it to the test) pushes a
 pandas frame of ratings through the named way in and gives a :class:`WayIn`: ``data`` is
 what ``kf.<function>`` is called with (a pandas or polars frame, a LazyFrame, a file path
-written to ``tmp_path``, a scan, a Dask frame, a DuckDB relation, an Ibis table, a Spark frame, the file
-the command line reads), ``options`` the keywords the way adds (the long layout's
+written to ``tmp_path``, a scan, a Dask frame, a DuckDB relation, an Ibis table, a Spark
+frame, the file the command line reads), ``options`` the keywords the way adds (the long layout's
 columns), and calling it runs a function and brings its result back as a pandas frame::
 
     way = way_in("long_polars", ratings, raters=RATERS)
@@ -217,14 +217,17 @@ def _duckdb(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
 def _ibis(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
     """``df`` as a table of an in-memory database of Ibis' DuckDB backend.
 
-    Loaded through Arrow (a missing value, NaN included, is null there, as in SQL).
+    Loaded through Arrow (a missing value, NaN included, is null there, as in SQL), as an
+    Ibis memtable: ``create_table`` of a frame itself fails with Ibis 12 and sqlglot 30.18+
+    (a DROP VIEW without its name).
     """
     ibis = pytest.importorskip("ibis", reason='Ibis is not installed: pip install -e ".[ibis]"')
     pytest.importorskip("narwhals")
     pa = pytest.importorskip("pyarrow")
     con = ibis.duckdb.connect()
     request.addfinalizer(con.disconnect)
-    return con.create_table("ratings", ibis.memtable(pa.Table.from_pandas(df, preserve_index=False)))
+    arrow = pa.Table.from_pandas(df, preserve_index=False)
+    return con.create_table("ratings", ibis.memtable(arrow))
 
 
 def _spark_type(column: pd.Series) -> str:
