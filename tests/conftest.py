@@ -17,6 +17,7 @@ import pytest
 
 import kappaframe  # noqa: F401  (registers the accessors)
 
+from . import warehouse
 from .ways import WayIn, push
 
 
@@ -115,6 +116,40 @@ def spark_session() -> Iterator[Any]:
     )
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """An Ibis connection to a throwaway PostgreSQL server, one for the whole run.
+
+    The server is the system's PostgreSQL, started in a temporary directory on a Unix
+    socket (``tests/warehouse.py``) and stopped at the end; skipped, saying why, where
+    PostgreSQL, its user or Ibis' PostgreSQL backend is absent.
+    """
+    ibis = pytest.importorskip(
+        "ibis", reason='Ibis is not installed: pip install -e ".[test]" runs these tests'
+    )
+    pytest.importorskip("narwhals", reason='narwhals is not installed: pip install -e ".[ibis]"')
+    pytest.importorskip(
+        "psycopg",
+        reason="Ibis' PostgreSQL backend needs psycopg and libpq: "
+        'pip install "ibis-framework[postgres]" (and the libpq5 package)',
+    )
+    try:
+        backend = ibis.postgres
+    except (AttributeError, ImportError) as err:  # the backend's own requirements
+        pytest.skip(f"Ibis' PostgreSQL backend cannot be loaded: {err}")
+    server = warehouse.start()
+    if isinstance(server, str):
+        pytest.skip(server)
+    try:
+        con = backend.connect(
+            host=server.socket_dir, port=server.port, user=server.user, database="postgres"
+        )
+        yield con
+        con.disconnect()
+    finally:
+        warehouse.stop(server)
 
 
 # ------------------------------------------------------------------------ the quick subset
@@ -240,7 +275,10 @@ SLOW_AFTER_FIRST: dict[str, str] = {
 }
 
 #: Fixtures that make a test slow wherever it is used.
-SLOW_FIXTURES: dict[str, str] = {"spark_session": "a Spark session starts a JVM"}
+SLOW_FIXTURES: dict[str, str] = {
+    "spark_session": "a Spark session starts a JVM",
+    "postgres": "a PostgreSQL server starts (quick: the ibis ways of the parity suites)",
+}
 
 
 def slow_reason(nodeid: str, fixtures: Iterable[str], first: bool) -> str | None:

@@ -115,7 +115,7 @@ def test_optional_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> Non
         optional_import("narwhals.stable.v2", "reading a DuckDB relation")
     assert str(info.value) == (
         'reading a DuckDB relation needs narwhals: pip install "kappaframe[duckdb]" or '
-        '"kappaframe[spark]"'
+        '"kappaframe[spark]" or "kappaframe[ibis]"'
     )
     assert info.value.name == "narwhals"
 

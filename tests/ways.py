@@ -3,15 +3,15 @@
 :func:`push` (the ``way_in`` fixture of ``tests/conftest.py`` binds it to the test) pushes a
 pandas frame of ratings through the named way in and gives a :class:`WayIn`: ``data`` is
 what ``kf.<function>`` is called with (a pandas or polars frame, a LazyFrame, a file path
-written to ``tmp_path``, a scan, a Dask frame, a DuckDB relation, a Spark frame, the file
-the command line reads), ``options`` the keywords the way adds (the long layout's
+written to ``tmp_path``, a scan, a Dask frame, a DuckDB relation, an Ibis table, a Spark
+frame, the file the command line reads), ``options`` the keywords the way adds (the long layout's
 columns), and calling it runs a function and brings its result back as a pandas frame::
 
     way = way_in("long_polars", ratings, raters=RATERS)
     got = way(kf.pairwise, by="group", categories=CATS)  # a pandas frame
 
 Each way checks what it says: a polars frame gives a polars frame, a LazyFrame a
-LazyFrame, Dask a Dask frame, DuckDB and Spark pandas; the crowd way checks the crowd
+LazyFrame, Dask a Dask frame, DuckDB, Ibis and Spark pandas; the crowd way checks the crowd
 counting was taken; the command line runs ``kappaframe report`` (or ``items``, ``plan``)
 in-process and reads its CSV. An optional backend that is not installed skips its case
 with the reason. :data:`WAYS_IN` names them all, for ``pytest.mark.parametrize``.
@@ -66,6 +66,8 @@ WAYS_IN: tuple[str, ...] = (
     "long_dask",
     "duckdb",
     "long_duckdb",
+    "ibis",  # an Ibis table on Ibis' DuckDB backend, counted there through narwhals
+    "long_ibis",
     "spark",
     "cli",  # kappaframe report | items | plan, in-process
     "cli_stream",  # kappaframe report --stream
@@ -212,6 +214,22 @@ def _duckdb(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
     return con.from_df(df)
 
 
+def _ibis(df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
+    """``df`` as a table of an in-memory database of Ibis' DuckDB backend.
+
+    Loaded through Arrow (a missing value, NaN included, is null there, as in SQL), as an
+    Ibis memtable: ``create_table`` of a frame itself fails with Ibis 12 and sqlglot 30.18+
+    (a DROP VIEW without its name).
+    """
+    ibis = pytest.importorskip("ibis", reason='Ibis is not installed: pip install -e ".[ibis]"')
+    pytest.importorskip("narwhals")
+    pa = pytest.importorskip("pyarrow")
+    con = ibis.duckdb.connect()
+    request.addfinalizer(con.disconnect)
+    arrow = pa.Table.from_pandas(df, preserve_index=False)
+    return con.create_table("ratings", ibis.memtable(arrow))
+
+
 def _spark_type(column: pd.Series) -> str:
     if pd.api.types.is_datetime64_any_dtype(column):
         return "timestamp_ntz"
@@ -271,6 +289,8 @@ def _carry(base: str, df: pd.DataFrame, request: pytest.FixtureRequest) -> Any:
         return _dask(df, request)
     if base == "duckdb":
         return _duckdb(df, request)
+    if base == "ibis":
+        return _ibis(df, request)
     if base == "spark":
         return _spark(df, request)
     raise AssertionError(f"no way in named {base!r}; the ways: {', '.join(WAYS_IN)}")

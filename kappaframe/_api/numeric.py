@@ -486,11 +486,11 @@ def refuse_engine(frame: EngineFrame, what: str, needs: str) -> KappaFrameError:
 
     ``needs``: what ``what`` does with the scores that an engine cannot add up.
     """
+    way_out = frame.way_out or "e.g. relation.pl() in DuckDB, spark_frame.toPandas()"
     return KappaFrameError(
         f"{what} {needs}, which is not a sum the {frame.engine} engine can add up; bring "
-        "the ratings into pandas or polars first (e.g. relation.pl() in DuckDB, "
-        "spark_frame.toPandas()). icc(), ccc() and bland_altman() compute their sums in "
-        "the engine."
+        f"the ratings into pandas or polars first ({way_out}). icc(), ccc() and "
+        "bland_altman() compute their sums in the engine."
     )
 
 

@@ -186,7 +186,7 @@ def _every_rating(frame: EngineFrame) -> KappaFrameError:
         f"this statistic needs every rating of every item, and a {frame.engine} "
         "input is counted per rater pair in the engine; use pairwise(), matrix(), "
         "score(), confusion() or counts() on it, or bring the ratings into pandas "
-        "or polars first."
+        f"or polars first{f' ({frame.way_out})' if frame.way_out else ''}."
     )
 
 

@@ -1,4 +1,4 @@
-"""Lazy SQL engines (DuckDB relations, PySpark DataFrames): counted there, finalised here.
+"""Lazy SQL engines (DuckDB, PySpark, Ibis tables): counted there, finalised here.
 
 Every statistic of a rater pair is a function of its K x K table of counts, and those
 tables are a ``GROUP BY ... COUNT(*)``. So an engine input is never brought into Python:
@@ -15,6 +15,7 @@ included), and only those cells travel back, as a small pandas frame.
 
 Missing labels (null, and NaN in float columns) are dropped before counting, pair by pair
 as everywhere in kappaframe. narwhals is imported here only, and only for such an input.
+An Ibis table (any of its backends: ``kappaframe._frames.warehouse``) is read the same way.
 """
 
 from __future__ import annotations
@@ -26,19 +27,22 @@ from typing import Any, Literal
 from .._encode.ids import NotRatings
 from .._encode.layout import LongLayout
 from .._errors import KappaFrameError, KappaFrameTypeError, optional_import
+from .warehouse import IBIS, WAY_OUT, ibis_engine, is_ibis, refused_by_backend
 
 __all__ = ["EngineFrame", "engine_frame"]
 
 #: Top-level modules of the native frames narwhals reads lazily.
-ENGINES = ("duckdb", "pyspark", "sqlframe")
+ENGINES = ("duckdb", "pyspark", "sqlframe", IBIS)
 
 
 def _narwhals() -> Any:
-    return optional_import("narwhals.stable.v2", "reading a DuckDB relation or a Spark DataFrame")
+    return optional_import(
+        "narwhals.stable.v2", "reading a DuckDB relation, an Ibis table or a Spark DataFrame"
+    )
 
 
 def engine_frame(data: Any) -> EngineFrame | None:
-    """An ``EngineFrame`` for a DuckDB relation or a PySpark DataFrame; else None."""
+    """An ``EngineFrame`` for a DuckDB relation, an Ibis table or a PySpark DataFrame."""
     module = type(data).__module__.split(".")[0]
     if module not in ENGINES or module not in sys.modules:
         return None
@@ -69,7 +73,14 @@ class EngineFrame:
 
     @property
     def engine(self) -> str:
+        if is_ibis(self.frame):
+            return ibis_engine(self.frame)
         return str(self.frame.implementation).rsplit(".", 1)[-1].lower()
+
+    @property
+    def way_out(self) -> str | None:
+        """How to bring this input's rows into pandas or polars (None: as messages say)."""
+        return WAY_OUT if is_ibis(self.frame) else None
 
     def columns(self) -> list[Hashable]:
         return list(self.frame.collect_schema().names())
@@ -91,15 +102,21 @@ class EngineFrame:
         schema = self.frame.collect_schema()
         names = [str(c) for c in columns]
         exprs = [nw.len().alias("__kappaframe_rows")]
+        apart: dict[int, str] = {}  # Ibis: distinct values counted apart (_distinct_apart)
         for i, name in enumerate(names):
             dtype = schema[name]
             if _declared(nw, dtype) or dtype.is_nested():  # nested: refused as labels later
                 continue
-            exprs += [e.alias(f"__kappaframe_{k}_{i}") for k, e in _facts(nw, name, dtype).items()]
+            facts = _facts(nw, name, dtype)
+            if is_ibis(self.frame):
+                del facts["distinct"]
+                apart[i] = name
+            exprs += [e.alias(f"__kappaframe_{k}_{i}") for k, e in facts.items()]
         if len(exprs) == 1:
             return
         answer = _to_pandas(self.frame.select(*exprs)).iloc[0]
         rows = int(answer["__kappaframe_rows"])
+        distinct_apart = _distinct_apart(nw, self.frame, schema, apart)
         rule = NotRatings(kind)
         for i, (column, name) in enumerate(zip(columns, names, strict=True)):
             dtype = schema[name]
@@ -108,6 +125,8 @@ class EngineFrame:
                 continue
             got = {k: answer.get(f"__kappaframe_{k}_{i}") for k in _FACTS}
             labelled = int(got["labelled"])
+            if i in apart:
+                got["distinct"] = distinct_apart.get(i, 0) + (labelled < rows)
             distinct = int(got["distinct"]) - (labelled < rows)  # null counts as one value
             numbers = dtype.is_numeric() or dtype == nw.String()
             whole = labelled if dtype.is_integer() else int(got["whole"] or 0)
@@ -212,7 +231,8 @@ class EngineFrame:
 
 def _to_pandas(query: Any) -> Any:
     """Run ``query`` in its engine; the (small) answer as a pandas frame, through Arrow."""
-    return query.collect(backend="pyarrow").to_native().to_pandas()
+    with refused_by_backend(query):
+        return query.collect(backend="pyarrow").to_native().to_pandas()
 
 
 def _present(nw: Any, name: str, dtype: Any) -> Any:
@@ -221,6 +241,34 @@ def _present(nw: Any, name: str, dtype: Any) -> Any:
     if dtype.is_float():
         present = present & ~nw.col(name).is_nan()
     return present
+
+
+def _distinct_apart(nw: Any, frame: Any, schema: Any, names: dict[int, str]) -> dict[int, int]:
+    """The distinct labels of each column ``names[i]``, from one query (a union).
+
+    For Ibis tables, whose ``n_unique`` in narwhals casts a boolean to a number, which
+    PostgreSQL refuses. A column with no label has no row in the answer.
+    """
+    if not names:
+        return {}
+    parts = [
+        frame.filter(_present(nw, name, schema[name]))
+        .select(nw.col(name))
+        .unique()
+        .select(
+            nw.lit(i).cast(nw.Int64()).alias("__kappaframe_column"),
+            nw.len().cast(nw.Int64()).alias("__kappaframe_distinct"),
+        )
+        for i, name in names.items()
+    ]
+    answer = _to_pandas(nw.concat(parts, how="vertical"))
+    pairs = zip(answer["__kappaframe_column"], answer["__kappaframe_distinct"], strict=True)
+    return {int(i): int(n) for i, n in pairs}
+
+
+def _ones(nw: Any, condition: Any) -> Any:
+    """1 where ``condition`` holds, else 0 (PostgreSQL casts no boolean to a bigint)."""
+    return nw.when(condition).then(nw.lit(1)).otherwise(nw.lit(0)).cast(nw.Int64())
 
 
 #: The facts of one column the rule for columns that are not ratings needs (``_facts``).
@@ -247,19 +295,19 @@ def _facts(nw: Any, name: str, dtype: Any) -> dict[str, Any]:
     col = nw.col(name)
     present = _present(nw, name, dtype)
     facts = {
-        "labelled": present.cast(nw.Int64()).sum(),
+        "labelled": _ones(nw, present).sum(),
         "distinct": nw.when(present).then(col).n_unique(),
     }
     if dtype.is_numeric() and not dtype.is_integer():
         finite = present & col.is_finite() if dtype.is_float() else present
         whole = finite & (col == col.floor())
-        facts["whole"] = whole.cast(nw.Int64()).sum()
+        facts["whole"] = _ones(nw, whole).sum()
         facts["fraction"] = nw.when(finite & ~whole).then(col).min()
     elif dtype == nw.String():
         written = present & col.str.contains(_WRITTEN)
         whole = present & col.str.contains(_WRITTEN_WHOLE)
-        facts["whole"] = whole.cast(nw.Int64()).sum()
-        facts["written"] = written.cast(nw.Int64()).sum()
+        facts["whole"] = _ones(nw, whole).sum()
+        facts["written"] = _ones(nw, written).sum()
         facts["fraction"] = nw.when(written & ~whole).then(col).min()
     return facts
 

@@ -57,7 +57,7 @@ INPUT_KINDS = (
     InputKind("a Dask DataFrame", _dask_frame),
     InputKind("a Label Studio, Prodigy or doccano export (kf.read_annotations)", annotation_export),
     InputKind("parquet/CSV/JSON-lines files (a path, paths, or kf.scan(...))", file_reader),
-    InputKind("a DuckDB relation or a PySpark DataFrame", engine_frame),
+    InputKind("a DuckDB relation, an Ibis table or a PySpark DataFrame", engine_frame),
 )
 
 

@@ -1,4 +1,4 @@
-"""Numeric ratings in a SQL engine (DuckDB, PySpark): their sums, computed there.
+"""Numeric ratings in a SQL engine (DuckDB, PySpark, Ibis): their sums, computed there.
 
 The one engine module of the statistics of scores. Written with narwhals' lazy API; the
 queries run in the engine and only their small answers travel, as pandas frames. Every
@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .._encode.layout import LongLayout
-from .engines import EngineFrame, _narwhals, _present, _to_pandas
+from .engines import EngineFrame, _narwhals, _ones, _present, _to_pandas
 from .numeric import not_a_number
 
 __all__ = [
@@ -226,8 +226,8 @@ def wide_sums(
         row_sq = row_sq + e * e
     rows = engine.frame.select(
         *[nw.col(k) for k in keys],
-        complete.cast(nw.Int64()).alias(f"{_SUMS}count"),
-        (rated & ~complete).cast(nw.Int64()).alias(f"{_SUMS}dropped"),
+        _ones(nw, complete).alias(f"{_SUMS}count"),
+        _ones(nw, rated & ~complete).alias(f"{_SUMS}dropped"),
         row.alias(f"{_SUMS}total"),
         row_sq.alias(f"{_SUMS}squares"),
         (row * row).alias(f"{_SUMS}item_squares"),

@@ -507,7 +507,7 @@ _CELL = "__window_cell__"
 
 
 class WindowedEngine(EngineFrame):
-    """A DuckDB or PySpark input counted per window in its engine.
+    """A DuckDB, PySpark or Ibis input counted per window in its engine.
 
     The engine computes each row's grid cell from the time's date parts (one integer
     column, a group key of the counting query); the cells that come back get their
@@ -522,7 +522,7 @@ class WindowedEngine(EngineFrame):
                 f"a {inner.engine} input is counted in its engine, which computes windows "
                 f"that are one grid of whole cells only, and here {why}. Pass period= equal "
                 "to every= (and closed='left'), or bring the rows into pandas or polars "
-                "first (relation.pl(), spark_df.toPandas()).",
+                f"first ({inner.way_out or 'relation.pl(), spark_df.toPandas()'}).",
                 option="time",
             )
         windowed_frame_check(inner.columns(), w)

@@ -66,11 +66,12 @@ WAYS = ways(
     "scan_csv",
     "dask",
     "duckdb",
+    "ibis",
     "spark",
 )
 
 #: The ways whose ratings are counted and summed in a SQL engine.
-ENGINES = ("duckdb", "spark")
+ENGINES = ("duckdb", "ibis", "spark")
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "pairwise": kf.pairwise,
@@ -95,6 +96,9 @@ SCORES = ("icc", "ccc", "kendall_w", "bland_altman")
 #: Spark runs the engine path that DuckDB runs in full, in a JVM (a second or more a
 #: case): one label function and one score function stand for the others there.
 SPARK_FUNCTIONS = ("pairwise", "ccc")
+#: Ibis runs that path too, its queries compiled by Ibis: one label function and each kind
+#: of sums (per pair, the ICC's) stand for the others there.
+IBIS_FUNCTIONS = ("pairwise", "icc", "ccc")
 
 
 def _cases(ways: list[str]) -> list[tuple[str, str]]:
@@ -105,6 +109,7 @@ def _cases(ways: list[str]) -> list[tuple[str, str]]:
         for function in FUNCTIONS
         if not (way in ENGINES and function in EVERY_RATING)
         and not (way == "spark" and function not in SPARK_FUNCTIONS)
+        and not (way == "ibis" and function not in IBIS_FUNCTIONS)
     ]
 
 
@@ -151,7 +156,7 @@ def test_named_raters_give_the_numbers_of_the_frame_without_ids(
 
 
 @pytest.mark.parametrize("ids", IDS)
-@pytest.mark.parametrize(("way", "function"), _cases(ways("dask", "duckdb", "spark")))
+@pytest.mark.parametrize(("way", "function"), _cases(ways("dask", "duckdb", "ibis", "spark")))
 def test_the_refusal_is_the_one_of_the_frame(
     way: str, ids: str, function: str, way_in: Callable[..., WayIn]
 ) -> None:
@@ -172,7 +177,7 @@ def test_the_refusal_is_the_one_of_the_frame(
     assert messages[1] == messages[0]
 
 
-@pytest.mark.parametrize("way", ways("duckdb", "spark"))
+@pytest.mark.parametrize("way", ways("duckdb", "ibis", "spark"))
 @pytest.mark.parametrize("function", EVERY_RATING)
 def test_an_engine_refuses_what_needs_every_rating(
     way: str, function: str, way_in: Callable[..., WayIn]
@@ -182,7 +187,7 @@ def test_an_engine_refuses_what_needs_every_rating(
         through(FUNCTIONS[function], raters=RATERS)
 
 
-@pytest.mark.parametrize("way", ways("pandas", "dask", "duckdb", "spark"))
+@pytest.mark.parametrize("way", ways("pandas", "dask", "duckdb", "ibis", "spark"))
 @pytest.mark.parametrize(
     ("column", "shown"),
     [
@@ -202,7 +207,7 @@ def test_numbers_that_are_not_whole_are_refused_as_labels(
     assert got["kappa"].tolist() == kf.pairwise(data, raters=["alice", "bob"])["kappa"].tolist()
 
 
-@pytest.mark.parametrize("way", ways("dask", "duckdb", "spark"))
+@pytest.mark.parametrize("way", ways("dask", "duckdb", "ibis", "spark"))
 @pytest.mark.parametrize(
     "data",
     [

@@ -115,6 +115,7 @@ WAYS = ways(
     "dask",
     "cli",
     "duckdb",
+    "ibis",
     "spark",
 )
 
@@ -151,6 +152,7 @@ WITHOUT_CATEGORIES = ways(
     "dask",
     "cli",
     "duckdb",
+    "ibis",
 )
 
 
@@ -404,7 +406,7 @@ GRID_WINDOWS: dict[str, Any] = {"time": "t", "every": "2w"}
 
 
 @pytest.mark.filterwarnings("ignore::kappaframe.UndefinedKappaWarning")  # an edge window
-@pytest.mark.parametrize("way", ways("duckdb", "spark", "polars_lazy", "dask", "cli"))
+@pytest.mark.parametrize("way", ways("duckdb", "ibis", "spark", "polars_lazy", "dask", "cli"))
 def test_parity_grid_windows(way: str, way_in: WayInFixture) -> None:
     """Calendar windows counted inside DuckDB and Spark: the windows and numbers of pandas."""
     want = kf.pairwise(with_time(DF), by=BY, categories=CATS, **GRID_WINDOWS)
@@ -650,6 +652,8 @@ CONCORDANCE_WAYS = ways(
     "long_dask",
     "duckdb",
     "long_duckdb",
+    "ibis",
+    "long_ibis",
 )
 
 
@@ -796,12 +800,14 @@ NUMERIC_WAYS = ways(
     "long_dask",
     "duckdb",
     "long_duckdb",
+    "ibis",
+    "long_ibis",
     "spark",
 )
 
 #: Engines compute the ICC's sums; Kendall's W ranks the scores and is refused there
 #: (``tests/api/test_icc.py``).
-ENGINE_WAYS = ("duckdb", "long_duckdb", "spark")
+ENGINE_WAYS = ("duckdb", "long_duckdb", "ibis", "long_ibis", "spark")
 #: Each Spark query takes seconds: the options that change its query (the rest are the
 #: same sums, finished in Python).
 SPARK_OPTIONS = ("icc", "icc_raters")

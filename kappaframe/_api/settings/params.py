@@ -204,7 +204,7 @@ _LEVEL = Checked(check_level, bad=(0, 1.5, "0.95"), text="a confidence level bet
 _SEED = Checked(
     make_rng, bad=(-1, "seed", 1.5), none=True, text="a whole number >= 0 or a NumPy Generator"
 )
-_ANY_FRAME = "the ratings: a pandas or polars frame, files, or a Dask, DuckDB or Spark frame"
+_ANY_FRAME = "the ratings: a pandas or polars frame, files, or a Dask, DuckDB, Ibis or Spark frame"
 
 PARAMS: tuple[Param, ...] = (
     # -- how to read the ratings ------------------------------------------------------
@@ -214,14 +214,15 @@ PARAMS: tuple[Param, ...] = (
         _ANY_FRAME,
         REQUIRED,
         entry=(
-            "DataFrame, LazyFrame, Dask DataFrame, files, DuckDB relation or PySpark DataFrame\n"
+            "DataFrame, LazyFrame, Dask DataFrame, files, DuckDB relation, Ibis table or PySpark\n"
+            "    DataFrame\n"
             "    The ratings. Wide layout: one row per item, one column per rater. Long layout\n"
             "    (with ``item``, ``rater`` and ``label``, or ``value`` for scores): one row per\n"
             "    rating. A pandas or polars frame is read as it is; a polars LazyFrame gives a\n"
             "    lazy plan where the result can be one (run at ``.collect()``); a Dask DataFrame\n"
             "    is counted per partition; files are read in batches (see ``kappaframe.scan``); a\n"
-            "    DuckDB relation or PySpark DataFrame is counted in its engine where the function\n"
-            "    only sums."
+            "    DuckDB relation, Ibis table (PostgreSQL, BigQuery, ...) or PySpark DataFrame is\n"
+            "    counted in its engine where the function only sums."
         ),
     ),
     Param(
