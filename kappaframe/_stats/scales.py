@@ -266,8 +266,10 @@ def with_min_items(
             f"on fewer than {arg('min_items')} items; rename that band, or pass "
             f"{ways('min_items=None', arg('min_items', 0))}."
         )
+    # Whole-array passes, no boolean indexing: a crowd has millions of rows.
     codes = band.astype(np.min_scalar_type(-len(labels) - 1))
-    has_band = codes >= 0
-    codes[has_band] += 1
-    codes[has_band & (np.asarray(n) < min_items)] = 0
+    missing = codes < 0
+    codes += 1
+    np.copyto(codes, 0, where=np.asarray(n) < min_items)
+    np.copyto(codes, -1, where=missing)  # an undefined value stays missing
     return codes, (TOO_FEW_ITEMS, *labels)
