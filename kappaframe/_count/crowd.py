@@ -246,7 +246,8 @@ def _compact_pairs(
     np.not_equal(a[1:], a[:-1], out=new[1:])
     new[1:] |= b[1:] != b[:-1]
     starts = np.flatnonzero(new)
-    inverse = np.cumsum(new, dtype=np.intp) - 1
+    new[:1] = False  # the first pair is number 0: the running count of new pairs after it
+    inverse = np.cumsum(new, dtype=np.intp)
     return a[starts].astype(np.intp), b[starts].astype(np.intp), inverse, starts, moved
 
 
@@ -287,9 +288,19 @@ def _radix_pairs(
 
 
 def _counted(codes: np.ndarray) -> np.ndarray:
-    """``codes`` sorted, from their counts (16-bit codes: no sort, no gather)."""
+    """``codes`` sorted, from their counts (16-bit codes: no sort, no gather).
+
+    The running sum of the steps between the codes that occur, each put where its run
+    starts: one scatter per distinct code and one cumulative sum (faster than
+    ``np.repeat`` by the counts).
+    """
     counts = np.bincount(codes)
-    return np.repeat(np.arange(len(counts), dtype=codes.dtype), counts)
+    present = np.flatnonzero(counts)
+    steps = np.zeros(len(codes), dtype=codes.dtype)
+    if len(present):
+        steps[np.cumsum(counts[present[:-1]])] = np.diff(present)
+        steps[0] = present[0]
+    return np.cumsum(steps, dtype=codes.dtype)
 
 
 def _pairs_of_ratings(

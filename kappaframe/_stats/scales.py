@@ -266,10 +266,10 @@ def with_min_items(
             f"on fewer than {arg('min_items')} items; rename that band, or pass "
             f"{ways('min_items=None', arg('min_items', 0))}."
         )
-    # Whole-array passes, no boolean indexing: a crowd has millions of rows.
+    # Arithmetic on whole arrays (no boolean indexing or masked copies: a crowd has
+    # millions of rows): band + 1, times "enough items", and -1 where there is no band.
     codes = band.astype(np.min_scalar_type(-len(labels) - 1))
-    missing = codes < 0
     codes += 1
-    np.copyto(codes, 0, where=np.asarray(n) < min_items)
-    np.copyto(codes, -1, where=missing)  # an undefined value stays missing
+    codes *= ~(np.asarray(n) < min_items)
+    codes -= band < 0  # an undefined value stays missing
     return codes, (TOO_FEW_ITEMS, *labels)

@@ -338,3 +338,13 @@ def test_crowd_with_min_overlap_and_missing_labels_equals_sklearn_and_dense(
             assert row.kappa == pytest.approx(expected, abs=1e-12)
     assert (sparse["interpretation"] == "too few items").any()
     assert (sparse["n"] >= 6).any()
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 5_000])
+def test_counted_codes_are_the_sorted_codes(n: int) -> None:
+    rng = np.random.default_rng(n)
+    for high in (1, 3, 65_536):
+        codes = rng.integers(max(0, high - 40), high, n).astype(np.uint16)
+        got = _crowd._counted(codes)
+        np.testing.assert_array_equal(got, np.sort(codes))
+        assert got.dtype == np.uint16
