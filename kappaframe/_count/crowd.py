@@ -161,8 +161,9 @@ class CrowdCounts:
         pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         n_pairs, g, k = len(pairs), self.n_groups, self.n_categories
         row, same, swapped = self._rows(pairs)
-        asked = row >= 0
-        everything = bool(asked.all())
+        # The co-rating pairs themselves (``inverse``): every pair of ratings is asked.
+        asked = row >= 0 if row is not self.inverse else None
+        everything = asked is None or bool(asked.all())
         if use_diagonal(n_pairs, g, k, weights, full):
             cell = self._cells(row, None if everything else asked)
             la, lb = self.label_a, self.label_b
