@@ -6,10 +6,12 @@ empty in that matrix. Here only the pairs of ratings that share an item are form
 
 1. ratings are sorted by unit (an item within its group) and rater (``sort_ratings``);
 2. units are grouped by their number of ratings ``m``; for each size class the
-   ``m (m - 1) / 2`` pairs of every unit come from one broadcast of ``np.triu_indices``;
-3. the pair ids ``rater_a * n_raters + rater_b`` are compacted to ``0 .. P - 1`` (the
-   distinct co-rating pairs), and ONE ``np.bincount`` over
-   ``(pair, group, label_a, label_b)`` gives ``counts[P, G, K, K]``.
+   ``m (m - 1) / 2`` pairs of every unit are the ``np.triu_indices`` columns of its
+   ``(units, m)`` block of rater codes and labels;
+3. the pairs of ratings are sorted by rater pair (two radix sorts, the labels packed
+   beside the rater codes, ``_radix_pairs``) and the distinct co-rating pairs numbered
+   ``0 .. P - 1``, in runs; ONE ``np.bincount`` over ``(pair, group, label_a, label_b)``
+   gives ``counts[P, G, K, K]`` (or sums over the runs give the diagonal and marginals).
 
 Cost grows with ``sum_i m_i^2`` over the items, memory with the co-rating pairs
 (18 bytes per pair of ratings, plus ``P x G x K^2`` counts). The statistics that follow
@@ -24,6 +26,7 @@ and works on both paths; the path never changes the numbers.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -95,9 +98,7 @@ class CrowdCounts:
         # Rater codes in 16 bits when they fit: smaller copies, and radix sorts.
         small = rater.astype(np.uint16) if n_raters <= 1 << 16 else self._self_rater
         carried = [label] if group is None else [label, group]
-        (rater_a, rater_b), (label_a, label_b), *grouped = _pairs_of_ratings(
-            unit, small, *carried
-        )
+        (rater_a, rater_b), (label_a, label_b), *grouped = _pairs_of_ratings(unit, small, *carried)
         # The pairs of ratings are kept sorted by rater pair: ``inverse`` (the pair of each)
         # is then non-decreasing, and every count below writes memory in order. The labels
         # (and groups: both ratings of a pair share one) travel with the sort.
@@ -105,12 +106,18 @@ class CrowdCounts:
             rater_a, rater_b, label_a, label_b, *(first for first, _ in grouped)
         )
         #: Pairs of ratings of each co-rating pair (the items they share).
-        self.overlap = np.diff(np.append(self.starts, len(self.inverse))).astype(np.int64)
-        self.distinct = self.pair_a.astype(np.int64) * n_raters + self.pair_b
+        self.overlap = np.diff(np.append(self.starts, len(self.inverse))).astype(
+            np.int64, copy=False
+        )
         self.label_a, self.label_b = moved[0], moved[1]
         #: Group of each pair of ratings (``None``: one group).
         self.group = None if group is None else moved[2]
         self._every: np.ndarray | None = None  # every co-rating pair, as pairs() gives it
+
+    @cached_property
+    def distinct(self) -> np.ndarray:
+        """``rater_a * n_raters + rater_b`` of each co-rating pair, sorted (to look pairs up)."""
+        return self.pair_a.astype(np.int64) * self.n_raters + self.pair_b
 
     @property
     def n_rating_pairs(self) -> int:
@@ -304,9 +311,7 @@ def _counted(codes: np.ndarray) -> np.ndarray:
     return np.cumsum(steps, dtype=codes.dtype)
 
 
-def _pairs_of_ratings(
-    unit: np.ndarray, *values: np.ndarray
-) -> list[tuple[np.ndarray, np.ndarray]]:
+def _pairs_of_ratings(unit: np.ndarray, *values: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """Each of ``values`` (one per rating) at both ratings of every pair sharing a unit.
 
     ``unit`` is sorted. Units are grouped by size ``m``; each class is one ``(units, m)``
