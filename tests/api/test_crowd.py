@@ -247,20 +247,25 @@ def test_real_crowd_data(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert checked >= 5
 
 
-@pytest.mark.parametrize("dtype", [np.uint16, np.intp])
-def test_pairs_are_numbered_as_numpy_unique_numbers_them(dtype: Any) -> None:
+@pytest.mark.parametrize(
+    ("dtype", "wide"),
+    # carried values packed in 32 bits, in 64 bits, too wide to pack; lexsort of wide codes
+    [(np.uint16, 1), (np.uint16, 2**30), (np.uint16, 2**45), (np.intp, 1)],
+)
+def test_pairs_are_numbered_as_numpy_unique_numbers_them(dtype: Any, wide: int) -> None:
     # 16-bit rater codes take two radix sorts, wider ones a lexsort: both are np.unique.
     rng = np.random.default_rng(5)
     a = rng.integers(0, 300, 5_000).astype(dtype)
     b = rng.integers(0, 300, 5_000).astype(dtype)
     label = rng.integers(0, 4, 5_000).astype(np.int8)
-    position = np.arange(5_000)
+    position = np.arange(5_000) * wide
     pair_a, pair_b, inverse, starts, (order, moved) = _crowd._compact_pairs(a, b, position, label)
     key = a.astype(np.int64) * 300 + b
     distinct, first, back = np.unique(key, return_index=True, return_inverse=True)
     np.testing.assert_array_equal(pair_a * 300 + pair_b, distinct)
     # the carried values are put in the order of the pairs, as a stable sort puts them
-    np.testing.assert_array_equal(order, np.argsort(key, kind="stable"))
+    np.testing.assert_array_equal(order, np.argsort(key, kind="stable") * wide)
+    order //= wide
     np.testing.assert_array_equal(moved, label[order])
     assert moved.dtype == np.int8
     np.testing.assert_array_equal(key[order], np.sort(key))
