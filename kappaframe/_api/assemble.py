@@ -61,11 +61,15 @@ def tidy(
     counts = prep.tables(pairs, weights, full=bool(extra.names))
     stats = pair_agreement(counts, w)
     kept = prep.kept(stats["n"])
-    warn_undefined(stats["undefined"][kept], stats["n"][kept])
+    every_cell = bool(kept.all())
+    if every_cell:  # (no boolean copies of a crowd's million cells)
+        warn_undefined(stats["undefined"], stats["n"])
+    else:
+        warn_undefined(stats["undefined"][kept], stats["n"][kept])
 
     # Rows are group-major: every pair of group 0, then group 1, ... (with min_overlap,
     # only the cells with enough shared items).
-    if kept.all():  # every cell: a reshape, no index (a crowd has a million pairs)
+    if every_cell:  # every cell: a reshape, no index (a crowd has a million pairs)
         n_pairs, n_groups = kept.shape
         group_of_row = np.repeat(np.arange(n_groups), n_pairs)
         a_idx, b_idx = np.tile(pairs[:, 0], n_groups), np.tile(pairs[:, 1], n_groups)

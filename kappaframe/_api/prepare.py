@@ -326,13 +326,15 @@ def _prepare_long(
     ratings, rater_fact, label_codes, cats = long.ratings, long.raters, long.labels, long.categories
     label = cast(LongLayout, read.layout).label
     n_raters = len(rater_fact.uniques)
-    rated = ratings.order[label_codes[ratings.order] >= 0]
-    n_rating_pairs = _crowd.rating_pairs(ratings.unit[rated], ratings.n_units)
+    labeled = label_codes[ratings.order] >= 0
+    rated = ratings.order if labeled.all() else ratings.order[labeled]
+    rated_unit = ratings.unit[rated]
+    n_rating_pairs = _crowd.rating_pairs(rated_unit, ratings.n_units)
     if _crowd.use_crowd(n_raters, ratings.n_units, n_rating_pairs):
         unit_groups = ratings.unit_groups
         source = _crowd.CrowdCounts(
             rater_fact.codes[rated],
-            ratings.unit[rated],
+            rated_unit,
             label_codes[rated],
             unit_groups.codes,
             n_raters,

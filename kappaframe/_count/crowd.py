@@ -6,10 +6,12 @@ empty in that matrix. Here only the pairs of ratings that share an item are form
 
 1. ratings are sorted by unit (an item within its group) and rater (``sort_ratings``);
 2. units are grouped by their number of ratings ``m``; for each size class the
-   ``m (m - 1) / 2`` pairs of every unit come from one broadcast of ``np.triu_indices``;
-3. the pair ids ``rater_a * n_raters + rater_b`` are compacted to ``0 .. P - 1`` (the
-   distinct co-rating pairs), and ONE ``np.bincount`` over
-   ``(pair, group, label_a, label_b)`` gives ``counts[P, G, K, K]``.
+   ``m (m - 1) / 2`` pairs of every unit are the ``np.triu_indices`` columns of its
+   ``(units, m)`` block of rater codes and labels;
+3. the pairs of ratings are sorted by rater pair (two radix sorts, the labels packed
+   beside the rater codes, ``_radix_pairs``) and the distinct co-rating pairs numbered
+   ``0 .. P - 1``, in runs; ONE ``np.bincount`` over ``(pair, group, label_a, label_b)``
+   gives ``counts[P, G, K, K]`` (or sums over the runs give the diagonal and marginals).
 
 Cost grows with ``sum_i m_i^2`` over the items, memory with the co-rating pairs
 (18 bytes per pair of ratings, plus ``P x G x K^2`` counts). The statistics that follow
@@ -24,6 +26,7 @@ and works on both paths; the path never changes the numbers.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -92,24 +95,29 @@ class CrowdCounts:
         self._self_rater = np.asarray(rater, dtype=np.intp)
         self._self_group, self._self_label = group, label
 
-        first, second = _pairs_of_ratings(unit)
         # Rater codes in 16 bits when they fit: smaller copies, and radix sorts.
         small = rater.astype(np.uint16) if n_raters <= 1 << 16 else self._self_rater
+        carried = [label] if group is None else [label, group]
+        (rater_a, rater_b), (label_a, label_b), *grouped = _pairs_of_ratings(unit, small, *carried)
         # The pairs of ratings are kept sorted by rater pair: ``inverse`` (the pair of each)
-        # is then non-decreasing, and every count below writes memory in order.
-        order, self.pair_a, self.pair_b, self.inverse, self.starts = _compact_pairs(
-            small[first], small[second]
+        # is then non-decreasing, and every count below writes memory in order. The labels
+        # (and groups: both ratings of a pair share one) travel with the sort.
+        self.pair_a, self.pair_b, self.inverse, self.starts, moved = _compact_pairs(
+            rater_a, rater_b, label_a, label_b, *(first for first, _ in grouped)
         )
         #: Pairs of ratings of each co-rating pair (the items they share).
-        self.overlap = np.diff(np.append(self.starts, len(order))).astype(np.int64)
-        self.distinct = self.pair_a.astype(np.int64) * n_raters + self.pair_b
-        # Small labels gathered in rating order, then put in pair order (cheaper than
-        # moving the wide positions).
-        self.label_a = label[first][order]
-        self.label_b = label[second][order]
+        self.overlap = np.diff(np.append(self.starts, len(self.inverse))).astype(
+            np.int64, copy=False
+        )
+        self.label_a, self.label_b = moved[0], moved[1]
         #: Group of each pair of ratings (``None``: one group).
-        self.group = None if group is None else group[first][order]
+        self.group = None if group is None else moved[2]
         self._every: np.ndarray | None = None  # every co-rating pair, as pairs() gives it
+
+    @cached_property
+    def distinct(self) -> np.ndarray:
+        """``rater_a * n_raters + rater_b`` of each co-rating pair, sorted (to look pairs up)."""
+        return self.pair_a.astype(np.int64) * self.n_raters + self.pair_b
 
     @property
     def n_rating_pairs(self) -> int:
@@ -160,8 +168,9 @@ class CrowdCounts:
         pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
         n_pairs, g, k = len(pairs), self.n_groups, self.n_categories
         row, same, swapped = self._rows(pairs)
-        asked = row >= 0
-        everything = bool(asked.all())
+        # The co-rating pairs themselves (``inverse``): every pair of ratings is asked.
+        asked = row >= 0 if row is not self.inverse else None
+        everything = asked is None or bool(asked.all())
         if use_diagonal(n_pairs, g, k, weights, full):
             cell = self._cells(row, None if everything else asked)
             la, lb = self.label_a, self.label_b
@@ -221,54 +230,117 @@ class CrowdCounts:
 
 
 def _compact_pairs(
-    a: np.ndarray, b: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    a: np.ndarray, b: np.ndarray, *carried: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
     """Sort the pairs ``(a, b)`` of rater codes and number the distinct ones.
 
-    Returns the sorting ``order``, the distinct pairs' ``a`` and ``b`` (sorted), the number
-    of the distinct pair of each sorted pair (non-decreasing) and the position where each
-    distinct pair's run starts: ``np.unique`` of the pairs with ``return_inverse`` and
-    ``return_index``, in sorted order. Codes of 16 bits (at most 65,536 raters) sort by
-    two stable radix sorts (by ``b``, then by ``a``), linear in the pairs.
+    Returns the distinct pairs' ``a`` and ``b`` (sorted), the number of the distinct pair
+    of each sorted pair (non-decreasing), the position where each distinct pair's run
+    starts (``np.unique`` of the pairs with ``return_inverse`` and ``return_index``, in
+    sorted order), and each of the ``carried`` arrays (one value per pair, whole numbers
+    >= 0) put in the same order as the pairs, as a stable sort puts them. Codes of 16 bits
+    (at most 65,536 raters) sort by two stable radix sorts (``_radix_pairs``), linear in
+    the pairs; wider codes by one lexsort.
     """
-    if a.dtype == np.uint16:
-        order = np.argsort(b, kind="stable")
-        order = order[np.argsort(a[order], kind="stable")]
-    else:
+    sorted_pairs = _radix_pairs(a, b, carried) if a.dtype == np.uint16 else None
+    if sorted_pairs is None:
         order = np.lexsort((b, a))
-    a, b = a[order], b[order]
+        a, b = a[order], b[order]
+        moved = [values[order] for values in carried]
+    else:
+        a, b, moved = sorted_pairs
     new = np.empty(len(a), dtype=bool)
     new[:1] = True
     np.not_equal(a[1:], a[:-1], out=new[1:])
     new[1:] |= b[1:] != b[:-1]
     starts = np.flatnonzero(new)
-    inverse = np.cumsum(new, dtype=np.intp) - 1
-    return order, a[starts].astype(np.intp), b[starts].astype(np.intp), inverse, starts
+    new[:1] = False  # the first pair is number 0: the running count of new pairs after it
+    inverse = np.cumsum(new, dtype=np.intp)
+    return a[starts].astype(np.intp), b[starts].astype(np.intp), inverse, starts, moved
 
 
-def _pairs_of_ratings(unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Positions ``(first, second)`` of every pair of ratings sharing a unit.
+def _radix_pairs(
+    a: np.ndarray, b: np.ndarray, carried: tuple[np.ndarray, ...]
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]] | None:
+    """Sort 16-bit pairs ``(a, b)`` by ``b``, then stably by ``a``: two radix sorts.
 
-    ``unit`` is sorted. Units are grouped by size ``m``; each class is one broadcast of
-    its start positions against ``np.triu_indices(m, 1)``.
+    Each sort moves one word per pair: the other rater code above the ``carried``
+    values, packed in the low bits (a random gather costs about the same for one byte
+    as for eight). The sorted codes themselves are counted, not moved: after the sort
+    by ``b`` the ``b`` column is ``np.repeat`` of the codes by their counts. ``None``
+    when the packed word would not fit in 64 bits.
     """
-    if not len(unit):
-        empty = np.zeros(0, dtype=np.intp)
-        return empty, empty
+    widths = [int(values.max()).bit_length() if len(values) else 0 for values in carried]
+    low = sum(widths)
+    if 16 + low > 64:
+        return None
+    word = np.uint32 if 16 + low <= 32 else np.uint64
+    mask = word((1 << low) - 1)
+    packed = a.astype(word) << word(low)
+    shift = 0
+    for values, width in zip(carried, widths, strict=True):
+        packed |= values.astype(word) << word(shift)
+        shift += width
+    packed = packed[np.argsort(b, kind="stable")]  # by b: each a code above its values
+    b = _counted(b)
+    by_a = np.argsort((packed >> word(low)).astype(np.uint16), kind="stable")
+    packed = ((b.astype(word) << word(low)) | (packed & mask))[by_a]  # now b above them
+    a = _counted(a)
+    b = (packed >> word(low)).astype(np.uint16)
+    moved, shift = [], 0
+    for values, width in zip(carried, widths, strict=True):
+        bits = (packed >> word(shift)) & word((1 << width) - 1)
+        moved.append(bits.astype(values.dtype))
+        shift += width
+    return a, b, moved
+
+
+def _counted(codes: np.ndarray) -> np.ndarray:
+    """``codes`` sorted, from their counts (16-bit codes: no sort, no gather).
+
+    The running sum of the steps between the codes that occur, each put where its run
+    starts: one scatter per distinct code and one cumulative sum (faster than
+    ``np.repeat`` by the counts).
+    """
+    counts = np.bincount(codes)
+    present = np.flatnonzero(counts)
+    steps = np.zeros(len(codes), dtype=codes.dtype)
+    if len(present):
+        steps[np.cumsum(counts[present[:-1]])] = np.diff(present)
+        steps[0] = present[0]
+    return np.cumsum(steps, dtype=codes.dtype)
+
+
+def _pairs_of_ratings(unit: np.ndarray, *values: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each of ``values`` (one per rating) at both ratings of every pair sharing a unit.
+
+    ``unit`` is sorted. Units are grouped by size ``m``; each class is one ``(units, m)``
+    block of every array (a reshape when every unit has ``m`` ratings), whose columns
+    ``np.triu_indices(m, 1)`` give the ``m (m - 1) / 2`` pairs of each unit. Returns
+    ``(at_first, at_second)`` for each array, in the same order of pairs.
+    """
+    n = len(unit)
+    empty = [(v[:0].copy(), v[:0].copy()) for v in values]
+    if not n:
+        return empty
     bounds = np.flatnonzero(np.diff(unit)) + 1
     starts = np.concatenate([[0], bounds]).astype(np.intp)
-    sizes = np.diff(np.concatenate([starts, [len(unit)]]))
-    firsts, seconds = [], []
+    sizes = np.diff(np.concatenate([starts, [n]]))
+    parts: list[tuple[list[np.ndarray], list[np.ndarray]]] = [([], []) for _ in values]
     for m in np.unique(sizes):
         if m < 2:
             continue
         at = starts[sizes == m]
         i, j = np.triu_indices(int(m), 1)
-        firsts.append((at[:, None] + i).reshape(-1))
-        seconds.append((at[:, None] + j).reshape(-1))
-    if not firsts:
-        empty = np.zeros(0, dtype=np.intp)
-        return empty, empty
-    if len(firsts) == 1:  # one size class (every item rated as often): no copy
-        return firsts[0], seconds[0]
-    return np.concatenate(firsts), np.concatenate(seconds)
+        whole = len(at) * m == n  # every unit has m ratings: the arrays are the blocks
+        block = None if whole else at[:, None] + np.arange(m)
+        for (firsts, seconds), v in zip(parts, values, strict=True):
+            rated = v.reshape(-1, m) if whole else v[block]
+            firsts.append(rated[:, i].reshape(-1))
+            seconds.append(rated[:, j].reshape(-1))
+    if not parts or not parts[0][0]:
+        return empty
+    return [
+        (np.concatenate(f) if len(f) > 1 else f[0], np.concatenate(s) if len(s) > 1 else s[0])
+        for f, s in parts
+    ]

@@ -266,8 +266,10 @@ def with_min_items(
             f"on fewer than {arg('min_items')} items; rename that band, or pass "
             f"{ways('min_items=None', arg('min_items', 0))}."
         )
+    # Arithmetic on whole arrays (no boolean indexing or masked copies: a crowd has
+    # millions of rows): band + 1, times "enough items", and -1 where there is no band.
     codes = band.astype(np.min_scalar_type(-len(labels) - 1))
-    has_band = codes >= 0
-    codes[has_band] += 1
-    codes[has_band & (np.asarray(n) < min_items)] = 0
+    codes += 1
+    codes *= ~(np.asarray(n) < min_items)
+    codes -= band < 0  # an undefined value stays missing
     return codes, (TOO_FEW_ITEMS, *labels)

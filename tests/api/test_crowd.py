@@ -177,14 +177,40 @@ def test_crowd_duplicates_are_caught(sparse_everywhere: None) -> None:
 def test_crowd_counts_pairs_of_ratings() -> None:
     # sizes 3, 1, 2 -> 3 + 0 + 1 pairs of ratings
     unit = np.array([0, 0, 0, 1, 2, 2])
-    first, second = _crowd._pairs_of_ratings(unit)
+    position = np.arange(len(unit))
+    label = np.array([5, 6, 7, 8, 9, 10], dtype=np.int8)
+    (first, second), (at_first, at_second) = _crowd._pairs_of_ratings(unit, position, label)
     assert sorted(zip(first.tolist(), second.tolist(), strict=True)) == [
         (0, 1),
         (0, 2),
         (1, 2),
         (4, 5),
     ]
+    # every array is read at the same pairs, keeping its dtype
+    np.testing.assert_array_equal(at_first, label[first])
+    np.testing.assert_array_equal(at_second, label[second])
+    assert at_first.dtype == np.int8
     assert _crowd.rating_pairs(unit, 3) == 4
+
+
+@pytest.mark.parametrize(
+    "sizes", [[5, 5, 5, 5], [3], [1, 1], [], [2, 4, 1, 3, 4, 2], [1, 6, 6, 1, 6]]
+)
+def test_pairs_of_ratings_are_every_pair_within_each_unit(sizes: list[int]) -> None:
+    # one size (a reshape, no gather), several sizes, units with one rating, no rating
+    unit = np.repeat(np.arange(len(sizes)), sizes)
+    rng = np.random.default_rng(len(unit))
+    value = rng.integers(0, 1000, len(unit))
+    (first, second), (v_first, v_second) = _crowd._pairs_of_ratings(
+        unit, np.arange(len(unit)), value
+    )
+    expected = [
+        (i, j) for i in range(len(unit)) for j in range(i + 1, len(unit)) if unit[i] == unit[j]
+    ]
+    assert sorted(zip(first.tolist(), second.tolist(), strict=True)) == expected
+    np.testing.assert_array_equal(v_first, value[first])
+    np.testing.assert_array_equal(v_second, value[second])
+    assert len(first) == _crowd.rating_pairs(unit, len(sizes))
 
 
 @pytest.mark.skipif(not ANSWERS, reason="needs ../shared/data/*_answers.csv")
@@ -221,16 +247,27 @@ def test_real_crowd_data(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert checked >= 5
 
 
-@pytest.mark.parametrize("dtype", [np.uint16, np.intp])
-def test_pairs_are_numbered_as_numpy_unique_numbers_them(dtype: Any) -> None:
+@pytest.mark.parametrize(
+    ("dtype", "wide"),
+    # carried values packed in 32 bits, in 64 bits, too wide to pack; lexsort of wide codes
+    [(np.uint16, 1), (np.uint16, 2**30), (np.uint16, 2**45), (np.intp, 1)],
+)
+def test_pairs_are_numbered_as_numpy_unique_numbers_them(dtype: Any, wide: int) -> None:
     # 16-bit rater codes take two radix sorts, wider ones a lexsort: both are np.unique.
     rng = np.random.default_rng(5)
     a = rng.integers(0, 300, 5_000).astype(dtype)
     b = rng.integers(0, 300, 5_000).astype(dtype)
-    order, pair_a, pair_b, inverse, starts = _crowd._compact_pairs(a, b)
+    label = rng.integers(0, 4, 5_000).astype(np.int8)
+    position = np.arange(5_000) * wide
+    pair_a, pair_b, inverse, starts, (order, moved) = _crowd._compact_pairs(a, b, position, label)
     key = a.astype(np.int64) * 300 + b
     distinct, first, back = np.unique(key, return_index=True, return_inverse=True)
     np.testing.assert_array_equal(pair_a * 300 + pair_b, distinct)
+    # the carried values are put in the order of the pairs, as a stable sort puts them
+    np.testing.assert_array_equal(order, np.argsort(key, kind="stable") * wide)
+    order //= wide
+    np.testing.assert_array_equal(moved, label[order])
+    assert moved.dtype == np.int8
     np.testing.assert_array_equal(key[order], np.sort(key))
     np.testing.assert_array_equal(inverse[np.argsort(order)], back)
     np.testing.assert_array_equal(np.diff(inverse) >= 0, True)
@@ -255,3 +292,64 @@ def test_runs_of_sorted_pairs_give_the_histogram_sums() -> None:
         np.testing.assert_array_equal(runs[name], hist[name], err_msg=name)
         assert runs[name].dtype == np.int64
     np.testing.assert_array_equal(hist["sq_diff"], np.bincount(cell, (x - y) ** 2.0).astype(int))
+
+
+def test_crowd_with_min_overlap_and_missing_labels_equals_sklearn_and_dense(
+    rng: np.random.Generator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 60 raters, items rated 1 to 7 times (several sizes of unit), 10% of labels missing
+    rows: dict[str, list[Any]] = {"item": [], "worker": [], "label": []}
+    for item in range(400):
+        truth = rng.integers(0, 4)
+        for worker in rng.choice(60, rng.integers(1, 8), replace=False):
+            label = truth if rng.random() < 0.7 else rng.integers(0, 4)
+            rows["item"].append(item)
+            rows["worker"].append(int(worker))
+            rows["label"].append(None if rng.random() < 0.1 else int(label))
+    df = pd.DataFrame(rows).astype({"label": "Int64"})
+    options = {"min_overlap": 3, "min_items": 6, "categories": [0, 1, 2, 3]}
+    dense = quietly(kf.pairwise, df, **LONG, **options)
+    monkeypatch.setattr(_crowd, "use_crowd", lambda *args: True)
+    sparse = quietly(kf.pairwise, df, **LONG, **options)
+    pd.testing.assert_frame_equal(sparse, dense, check_exact=False, rtol=0, atol=1e-12)
+
+    rated = df.dropna(subset=["label"])
+    by_worker: dict[int, dict[int, int]] = {}
+    for item, worker, label in zip(rated["item"], rated["worker"], rated["label"], strict=True):
+        by_worker.setdefault(worker, {})[item] = int(label)
+    shared = {}
+    for a in by_worker:
+        for b in by_worker:
+            both = sorted(by_worker[a].keys() & by_worker[b].keys())
+            if a < b and len(both) >= 3:
+                shared[a, b] = both
+    assert sorted(shared) == list(zip(sparse["rater_a"], sparse["rater_b"], strict=True))
+    bands = quietly(kf.pairwise, df, **LONG, min_items=None)["interpretation"].cat.categories
+    for row in sparse.itertuples():
+        both = shared[row.rater_a, row.rater_b]
+        x = np.array([by_worker[row.rater_a][i] for i in both])
+        y = np.array([by_worker[row.rater_b][i] for i in both])
+        assert row.n == len(both)
+        assert row.p_o == pytest.approx(float((x == y).mean()), abs=1e-12)
+        if len(set(x) | set(y)) == 1:  # one category: kappa undefined, no interpretation
+            assert np.isnan(row.kappa) and pd.isna(row.interpretation)
+            continue
+        if row.n < 6:
+            assert row.interpretation == "too few items"
+        else:
+            assert row.interpretation in bands
+        if row.Index % 10 == 0:  # sklearn on a tenth of the rows (the dense path on all)
+            expected = cohen_kappa_score(x, y, labels=[0, 1, 2, 3])
+            assert row.kappa == pytest.approx(expected, abs=1e-12)
+    assert (sparse["interpretation"] == "too few items").any()
+    assert (sparse["n"] >= 6).any()
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 5_000])
+def test_counted_codes_are_the_sorted_codes(n: int) -> None:
+    rng = np.random.default_rng(n)
+    for high in (1, 3, 65_536):
+        codes = rng.integers(max(0, high - 40), high, n).astype(np.uint16)
+        got = _crowd._counted(codes)
+        np.testing.assert_array_equal(got, np.sort(codes))
+        assert got.dtype == np.uint16

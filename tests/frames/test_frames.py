@@ -546,3 +546,21 @@ def test_a_scale_band_named_too_few_items_is_refused() -> None:
         kf.pairwise(frame, by="g", scale={0.0: "too few items", 0.5: "fine"})
     res = kf.pairwise(frame, by="g", scale={0.0: "too few items", 0.5: "fine"}, min_items=None)
     assert interpretations(res) == ["fine", "fine"]
+
+
+def test_with_min_items_codes_each_value_as_the_rule_says() -> None:
+    from kappaframe._stats.scales import TOO_FEW_ITEMS, with_min_items
+
+    # 128 bands: the codes need a wider type than the bands (int8 -> int16)
+    labels = tuple(f"band{i}" for i in range(128))
+    band = np.array([-1, 0, 5, 127, -1, 3, 127, 0], dtype=np.int8)
+    n = np.array([0, 9, 10, 11, 30, 2, 3, np.nan])
+    codes, categories = with_min_items(band, n, 10, labels)
+    assert categories == (TOO_FEW_ITEMS, *labels)
+    # missing stays missing; under 10 items "too few items" (0); else the band, moved up one
+    # (a NaN count is not "fewer")
+    assert codes.tolist() == [-1, 0, 6, 128, -1, 0, 0, 1]
+    assert codes.dtype == np.int16
+    assert band.tolist() == [-1, 0, 5, 127, -1, 3, 127, 0]  # the input is not modified
+    same, same_labels = with_min_items(band, n, None, labels)
+    assert same is band and same_labels == labels
