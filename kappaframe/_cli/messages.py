@@ -171,7 +171,9 @@ def unrecognized(
     for token in extras:
         if _is_flag(token):
             close = difflib.get_close_matches(token.split("=", 1)[0], flags, n=1)
-            if close:
+            if _flag_action(parser, token) is not None:  # given before the command's name
+                hints.append(f"{token}: give it after {parser.prog!r}")
+            elif close:
                 hints.append(f"{token.split('=', 1)[0]}: did you mean {close[0]}?")
         elif (why := _stray_value(parser, argv, token)) is not None:
             hints.append(why)

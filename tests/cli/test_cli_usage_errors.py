@@ -100,6 +100,15 @@ def test_an_abbreviation_names_the_flag_it_was_read_as(
     assert "unrecognized arguments: yes; --raw takes no value" in lines[1]
 
 
+def test_a_flag_before_the_command_name_says_where_it_goes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lines = said(["--quiet", "report", "x.csv"], capsys)
+    assert lines[1].endswith(
+        "unrecognized arguments: --quiet; --quiet: give it after 'kappaframe report'"
+    )
+
+
 def test_an_ambiguous_abbreviation_lists_the_flags(capsys: pytest.CaptureFixture[str]) -> None:
     lines = said(["report", "x.csv", "--rat", "a"], capsys)
     assert "ambiguous option: --rat could match --raters, --rater, --raters-summary" in lines[1]
