@@ -24,6 +24,7 @@ from ._api import per_label as _per_label
 from ._api import raters as _raters
 from ._api import sample_size as _sample_size
 from ._api import threshold as _threshold
+from ._frames.not_a_column import NotAColumn
 from ._report import plots as _plots
 
 __all__ = ["FUNCTIONS", "KappaAccessor"]
@@ -95,11 +96,12 @@ def _method(func: Callable[..., Any]) -> Callable[..., Any]:
     return method
 
 
-class KappaAccessor(Generic[FrameT]):
+class KappaAccessor(NotAColumn, Generic[FrameT]):
     """Agreement between raters, as ``df.kappa.<method>(...)``.
 
     Each method is a one-line call of the function of the same name in ``kappaframe``
-    (``df.kappa.pairwise(...)`` is ``kappaframe.pairwise(df, ...)``).
+    (``df.kappa.pairwise(...)`` is ``kappaframe.pairwise(df, ...)``). Used as a result's
+    ``kappa`` column (``res.kappa.mean()``), it says to write ``res["kappa"]``.
     """
 
     def __init__(self, frame: FrameT) -> None:

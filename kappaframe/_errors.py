@@ -16,6 +16,7 @@ import numpy as np
 
 __all__ = [
     "ConvergenceWarning",
+    "KappaFrameAttributeError",
     "KappaFrameError",
     "KappaFrameTypeError",
     "MissingTokenWarning",
@@ -196,6 +197,18 @@ def missing_columns(
 
 class KappaFrameTypeError(KappaFrameError, TypeError):
     """Raised when an argument has an unsupported type (e.g. not a frame)."""
+
+
+class KappaFrameAttributeError(KappaFrameError, AttributeError):
+    """Raised for an attribute that is not there, where kappaframe can say what was meant.
+
+    An ``AttributeError``, so that ``hasattr`` and ``getattr(obj, name, default)`` behave.
+    """
+
+    def __init__(self, message: str = "", name: str | None = None, obj: Any = None) -> None:
+        super().__init__(message)
+        self.name = name
+        self.obj = obj
 
 
 #: Set (per thread and task) while a call runs on no rows, or redoes

@@ -234,6 +234,9 @@ SLOW: dict[str, str] = {
     "tests/cli/test_cli_plan.py::test_the_installed_command_runs": (
         "an interpreter (quick: test_cli.py runs the installed command)"
     ),
+    "tests/cli/test_cli_no_provenance.py::test_no_provenance_keeps_none_in_the_html_report": (
+        "an HTML report (quick: the same switch on every other format)"
+    ),
     # Optional libraries hidden from a fresh interpreter (quick: one case of each, and
     # test_plot.py's missing-matplotlib message).
     "tests/test_extras.py::test_pictures_without_matplotlib": "an interpreter",

@@ -76,11 +76,14 @@ def test_ci_installs_the_spark_extra_before_the_test_command() -> None:
     assert [line for line in installs if '-e ".[spark]"' in line]
 
 
-def test_readme_installs_from_the_index_first() -> None:
+def test_readme_installs_from_source_first_while_not_on_the_index() -> None:
+    """kappaframe is not on the package index yet: no command installs it from there."""
     text = README.read_text(encoding="utf-8")
-    install = text.index("python -m pip install kappaframe\n")
-    assert install < text.index("### From source") < text.index('pip install -e ".[test]"')
-    assert install < text.index("python3 -m venv")
+    install = text.index("## Install")
+    assert install < text.index("### From source") < text.index("python3 -m venv")
+    assert "not published on the Python package index yet" in text[install:]
+    blocks = [body for lang, body in fenced_blocks(text) if lang == "bash"]
+    assert not [b for b in blocks if re.search(r"pip install [\"']?kappaframe\b", b)]
 
 
 def test_readme_from_source_makes_and_uses_a_virtual_environment() -> None:

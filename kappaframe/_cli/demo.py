@@ -96,8 +96,10 @@ def _save_dataset(data: Any, path: str, args: argparse.Namespace) -> None:
             f"{', '.join(allowed)} (text ones compressed too: .gz, .bz2, .xz, .zst); "
             f"got {path!r}."
         )
-    options = {k: v for k, v in vars(args).items() if k not in ("quiet", "verbose")}
-    record = provenance([], options)
-    metadata = {METADATA_KEY: provenance_json(record)} if fmt == "parquet" else None
+    options = {
+        k: v for k, v in vars(args).items() if k not in ("quiet", "verbose", "no_provenance")
+    }
+    record = None if args.no_provenance else provenance([], options)
+    metadata = {METADATA_KEY: provenance_json(record)} if fmt == "parquet" and record else None
     write_output(path, table_bytes(plain(data), fmt, metadata=metadata))
     write_sidecar(path, fmt, record)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from .groups import message_flags
+from .groups import message_flags, provenance_flag
 
 __all__ = ["add_parser"]
 
@@ -35,6 +35,9 @@ def add_parser(commands: Any) -> None:
         "--save",
         metavar="PATH",
         help="also write the data set to PATH (.csv, .tsv, .json, .jsonl, .parquet; "
-        "compressed .gz, .bz2, .xz too) to try `report` on",
+        "compressed .gz, .bz2, .xz too) to try `report` on; beside it, "
+        "PATH.provenance.json says what made it (Parquet keeps it inside) unless "
+        "--no-provenance",
     )
+    provenance_flag(demo)
     message_flags(demo)

@@ -128,7 +128,14 @@ def label_flags(group: Any, where: str) -> None:
 def output_flags(command: argparse.ArgumentParser, formats: Sequence[str]) -> Any:
     """Where the result goes and in which format; returns the group for more flags."""
     out = command.add_argument_group("output")
-    out.add_argument("-o", "--output", metavar="PATH", help="write here (atomically)")
+    out.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write here (atomically); beside it, PATH.provenance.json says what made it "
+        "(kappaframe's version, each input's path as given, size and SHA-256, the options, "
+        "the time; Parquet and HTML keep it inside instead) unless --no-provenance",
+    )
     out.add_argument(
         "--format",
         choices=list(formats),
@@ -144,7 +151,18 @@ def output_flags(command: argparse.ArgumentParser, formats: Sequence[str]) -> An
     out.add_argument(
         "--no-progress", action="store_true", help="no progress bar, even on a terminal"
     )
+    provenance_flag(out)
     return out
+
+
+def provenance_flag(group: Any) -> None:
+    """``--no-provenance``: no record of what made a written file, beside it or inside it."""
+    group.add_argument(
+        "--no-provenance",
+        action="store_true",
+        help="write no provenance record: no PATH.provenance.json beside a written file, "
+        "none inside a Parquet file or an HTML report",
+    )
 
 
 def message_flags(command: argparse.ArgumentParser) -> None:

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     relay(str(w.message) for w in caught)
     created = datetime.now(timezone.utc).replace(microsecond=0)
     record = None
-    if records_provenance(fmt, args.output):
+    if records_provenance(fmt, args.output, args):
         record = provenance([args.input], settings(args, fmt), created=created, progress=progress)
     write_items(
         table, fmt, args.output, args.raw, out, record, shown_input(args.input), by, categories

@@ -25,10 +25,15 @@ TABLE_FLAGS = {"overall": "--overall", "raters": "--raters-summary", "per_label"
 SIDECAR_MARK = " (its provenance)"
 
 
-def records_provenance(fmt: str, output: str | None) -> bool:
-    """Whether writing ``fmt`` to ``output`` stores a provenance record anywhere."""
+def records_provenance(fmt: str, output: str | None, args: Any = None) -> bool:
+    """Whether writing ``fmt`` to ``output`` stores a provenance record anywhere.
+
+    Never with ``--no-provenance`` (``args.no_provenance``).
+    """
     from .._io.formats import STDIO
 
+    if getattr(args, "no_provenance", False):
+        return False
     return fmt in SELF_DESCRIBED or (output is not None and output != STDIO)
 
 

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     relay(str(w.message) for w in caught)
     created = datetime.now(timezone.utc).replace(microsecond=0)
     record = None
-    if records_provenance(fmt, args.output):
+    if records_provenance(fmt, args.output, args):
         inputs = [] if args.input is None else [args.input]
         record = provenance(inputs, settings(args, fmt), created=created, progress=progress)
     source = "the given numbers" if args.input is None else shown_input(args.input)

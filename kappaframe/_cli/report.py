@@ -39,7 +39,7 @@ def _plural(n: int, word: str) -> str:
 
 
 #: Flags that change what is said on stderr, never the result: not in the provenance.
-_NOT_SETTINGS = ("quiet", "verbose", "no_progress")
+_NOT_SETTINGS = ("quiet", "verbose", "no_progress", "no_provenance")
 
 
 def settings(args: argparse.Namespace, fmt: str) -> dict[str, Any]:
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     created = datetime.now(timezone.utc).replace(microsecond=0)
     report = _report(args, ratings, tables["pairs"], created, on_overall, earlier, compared)
     record = None
-    if records_provenance(fmt, args.output):
+    if records_provenance(fmt, args.output, args):
         record = provenance(
             [args.input], settings(args, fmt), created=created, progress=ratings.progress
         )

@@ -4,6 +4,8 @@
   in a Parquet file's key-value metadata under ``METADATA_KEY``, in the footer of an
   HTML report, and beside every other file it writes as ``<output>.provenance.json``
   (``kappaframe._io.formats.sidecar_path``).
+- Input paths are recorded as given (a relative path stays relative: a record that travels
+  with a shared report names no folder of the machine that made it).
 - Input files are hashed as a stream (``CHUNK`` bytes at a time): memory stays flat
   whatever their size. Standard input is named ``"standard input"``, with the size and
   SHA-256 of the bytes received (before any decompression, so ``sha256sum`` of the file
@@ -91,7 +93,9 @@ def _input_record(path: str, progress: bool | None) -> dict[str, Any]:
     with Progress(f"hashing {Path(path).name}", total, unit="B", enabled=progress) as bar:
         size, sha = file_digest(path, bar)
     _log.debug("sha256 of %s (%d bytes) in %.2f s", path, size, time.perf_counter() - start)
-    return {"path": os.path.abspath(path), "bytes": size, "sha256": sha}
+    # As given: a relative path stays relative, so that a record shared with a report
+    # names no folder of the machine that made it.
+    return {"path": path, "bytes": size, "sha256": sha}
 
 
 def provenance(
@@ -127,7 +131,8 @@ def provenance(
     -------
     dict
         ``version`` (kappaframe's), ``created`` (UTC, ISO 8601 ending in ``Z``),
-        ``inputs`` (one ``{"path", "bytes", "sha256"}`` per file; paths absolute;
+        ``inputs`` (one ``{"path", "bytes", "sha256"}`` per file; paths as given, a
+        relative one relative, those a glob or a directory names as joined to it;
         standard input as ``"standard input"``) and ``options`` (as given). Every value
         is JSON: ``json.dumps`` writes it as it is.
 
