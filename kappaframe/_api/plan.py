@@ -24,6 +24,7 @@ from .._errors import (
     missing_columns,
     too_few_raters,
 )
+from .._frames.arrow_batches import ArrowBatches, engine_name, streamed_reader
 from .._frames.engines import EngineFrame
 from .._frames.kinds import adapt as input_adapter
 from .._frames.pandas import PandasFrame
@@ -239,17 +240,21 @@ def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) ->
     first = prepare(empty, None if layout else raters, read, min_raters=0 if layout else min_raters)
     if layout is None and not as_list(raters, empty.columns()) and read.sets is None:
         frame.refuse_not_ratings(first.raters, "labels")  # the rule, from one aggregate query
-    by = list(first.by)
-    if layout is not None:
-        wanted = as_list(raters)
-        cells = frame.long_cells(by, layout, wanted, str(read.duplicates))
-        order = wanted or None
+    by, wanted = list(first.by), as_list(raters) if layout is not None else []
+    streamed = streamed_reader(frame, by)
+    if streamed is not None:
+        counted = _streamed_counts(streamed, read, first, wanted, min_raters)
     else:
-        cells = frame.wide_cells(first.raters, by)
-        order = list(first.raters)
-    counted = Counts.from_frame(cells, by=by, raters=order, categories=read.categories)
-    # The cells' labels are text columns of a query: the order is what the input declared.
-    counted.ordered, counted.label_columns = first.ordered, list(first.label_columns)
+        _log.info("pushing the count down to %s", engine_name(frame))
+        if layout is not None:
+            cells = frame.long_cells(by, layout, wanted, str(read.duplicates))
+            order = wanted or None
+        else:
+            cells = frame.wide_cells(first.raters, by)
+            order = list(first.raters)
+        counted = Counts.from_frame(cells, by=by, raters=order, categories=read.categories)
+        # The cells' labels are text columns of a query: the order is what the input declared.
+        counted.ordered, counted.label_columns = first.ordered, list(first.label_columns)
     if layout is not None:
         rater = layout.rater
         err = missing_columns(wanted, counted.raters, f"rater id in column {rater!r}")
@@ -258,6 +263,33 @@ def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) ->
         if len(counted.raters) < min_raters:
             raise too_few_raters(min_raters, counted.raters, rater)
     return counted
+
+
+def _streamed_counts(
+    reader: ArrowBatches, read: ReadSpec, first: Prepared, wanted: list[Hashable], min_raters: int
+) -> Counts:
+    """Count an in-process engine's Arrow batches here, as a reader of parts.
+
+    The columns taken as raters are those ``first`` found (the id rule was applied to them
+    by the engine's aggregate query), and a long layout's duplicates are refused by the
+    engine's query, so that the messages are those of the pushed-down count.
+    """
+    layout = read.layout
+    if layout is not None:
+        reader.engine.refuse_duplicates(list(first.by), layout, wanted, str(read.duplicates))
+        _log.info(
+            "counting the %s relation here: its item, rater and label columns read at once "
+            "as Arrow (the long layout counts every rating of an item together)",
+            reader.name,
+        )
+    else:
+        read = read.replace(raters=list(first.raters))
+        _log.info(
+            "counting the %s relation by streaming its Arrow batches (%d rows per batch)",
+            reader.name,
+            reader.batch_size,
+        )
+    return count_parts(reader, read, min_raters=0 if layout is not None else min_raters)
 
 
 class _Plan:

@@ -184,6 +184,21 @@ class EngineFrame:
         )
         return _to_pandas(cells)
 
+    def refuse_duplicates(
+        self,
+        by: Sequence[Hashable],
+        layout: LongLayout,
+        raters: Sequence[Hashable],
+        duplicates: str,
+    ) -> None:
+        """Refuse two ratings of one item by one rater (of ``raters``, if any), as long_cells."""
+        nw = _narwhals()
+        ratings = self.frame
+        if raters:
+            ratings = ratings.filter(nw.col(str(layout.rater)).is_in(list(raters)))
+        named = LongLayout(str(layout.item), str(layout.rater), str(layout.label))
+        self._check_duplicates(nw, ratings, [str(b) for b in by], named, duplicates)
+
     @staticmethod
     def _check_duplicates(
         nw: Any, ratings: Any, keys: list[str], layout: LongLayout, duplicates: str
