@@ -232,16 +232,20 @@ def count_input(frame: Frame | PartReader | EngineFrame, read: ReadSpec) -> Coun
 def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) -> Counts:
     """Count the cells in the engine (one query), then read them as ``Counts``.
 
+    An engine that runs in this process (DuckDB) is not asked to count: its Arrow batches
+    are counted here (``kappaframe._frames.arrow_batches``, which says why).
+
     The columns and options are checked first on an empty frame of the input's schema
     (a ``LIMIT 0`` query), with the messages of a pandas input.
     """
     layout, raters = read.layout, read.raters
-    empty = eager_adapter(frame.empty())
+    streamed = streamed_reader(frame)
+    empty = eager_adapter((frame if streamed is None else streamed).empty())
     first = prepare(empty, None if layout else raters, read, min_raters=0 if layout else min_raters)
-    if layout is None and not as_list(raters, empty.columns()) and read.sets is None:
+    inferred = layout is None and not as_list(raters, empty.columns()) and read.sets is None
+    if inferred and streamed is None:
         frame.refuse_not_ratings(first.raters, "labels")  # the rule, from one aggregate query
     by, wanted = list(first.by), as_list(raters) if layout is not None else []
-    streamed = streamed_reader(frame, by)
     if streamed is not None:
         counted = _streamed_counts(streamed, read, first, wanted, min_raters)
     else:
@@ -270,11 +274,12 @@ def _streamed_counts(
 ) -> Counts:
     """Count an in-process engine's Arrow batches here, as a reader of parts.
 
-    The columns taken as raters are those ``first`` found (the id rule was applied to them
-    by the engine's aggregate query), and a long layout's duplicates are refused by the
-    engine's query, so that the messages are those of the pushed-down count.
+    The columns taken as raters by default are checked by the rule for columns that are
+    not ratings over every batch, as a file's are (the pushed-down count asks the engine
+    for the same facts); a long layout's duplicates are refused by the engine's query, so
+    that the message is the pushed-down count's.
     """
-    layout = read.layout
+    layout, reader.keys = read.layout, {str(b) for b in first.by}
     if layout is not None:
         reader.engine.refuse_duplicates(list(first.by), layout, wanted, str(read.duplicates))
         _log.info(
@@ -283,7 +288,6 @@ def _streamed_counts(
             reader.name,
         )
     else:
-        read = read.replace(raters=list(first.raters))
         _log.info(
             "counting the %s relation by streaming its Arrow batches (%d rows per batch)",
             reader.name,

@@ -53,17 +53,15 @@ def engine_name(frame: EngineFrame) -> str:
     return _NAMES.get(frame.engine, frame.engine)
 
 
-def streamed_reader(frame: EngineFrame, keys: Sequence[Hashable] = ()) -> ArrowBatches | None:
+def streamed_reader(frame: EngineFrame) -> ArrowBatches | None:
     """The reader of ``frame``'s Arrow batches when streaming is cheaper; else ``None``.
-
-    ``keys``: the group key columns (read as the pushed-down count reads them).
 
     ``None`` (push the count down) for an engine whose data is not in this process, and
     for windows over time, which the engine's query computes.
     """
     if type(frame) is not EngineFrame or frame.engine not in IN_PROCESS:
         return None
-    return ArrowBatches(frame, keys)
+    return ArrowBatches(frame)
 
 
 class ArrowBatches(BatchReader):
@@ -73,6 +71,8 @@ class ArrowBatches(BatchReader):
     ----------
     batch_size : int
         Rows per batch (``DEFAULT_BATCH_ROWS``, as for files and LazyFrames).
+    keys : set of str
+        The group key columns, read as the pushed-down count reads them (``_pandas``).
     """
 
     output = "pandas"
@@ -81,6 +81,7 @@ class ArrowBatches(BatchReader):
     def __init__(self, engine: EngineFrame, keys: Sequence[Hashable] = ()) -> None:
         self.engine = engine
         self.keys = {str(k) for k in keys}
+        self._empty: Any = None
 
     @property
     def name(self) -> str:
@@ -91,7 +92,10 @@ class ArrowBatches(BatchReader):
         return self.engine.columns()
 
     def empty(self) -> Any:
-        return self.engine.empty()
+        """The input's columns and types, no rows (one ``LIMIT 0`` query, then kept)."""
+        if self._empty is None:
+            self._empty = self.engine.empty()
+        return self._empty.copy()
 
     def wrap(self) -> Callable[[Any], Any]:
         return PandasFrame
@@ -101,10 +105,27 @@ class ArrowBatches(BatchReader):
         return self.engine.frame.select(*[str(c) for c in columns]).to_native()
 
     def parts(self, columns: Sequence[Hashable]) -> Iterator[Any]:
+        """Parts of ``batch_size`` rows (the last one fewer).
+
+        DuckDB hands out record batches of at most a row group (122,880 rows) whatever
+        size is asked; they are put together up to ``batch_size`` rows, so that each part
+        is counted item block by item block as a large frame is, and pays the fixed cost
+        of a part once.
+        """
+        import pyarrow as pa
+
         reader = _arrow_reader(self._relation(columns), self.batch_size)
+        pending: list[Any] = []
+        rows = 0
         try:
             for batch in reader:
-                yield _pandas(batch, self.keys)
+                pending.append(batch)
+                rows += batch.num_rows
+                if rows >= self.batch_size:
+                    yield _pandas(pa.Table.from_batches(pending, reader.schema), self.keys)
+                    pending, rows = [], 0
+            if pending:
+                yield _pandas(pa.Table.from_batches(pending, reader.schema), self.keys)
         finally:
             reader.close()  # DuckDB runs no other query on the connection until it is
 
