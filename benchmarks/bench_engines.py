@@ -15,17 +15,19 @@ One run measures, side by side:
    and its ratio to pandas (timed once, after a warm-up call); else the line says it was
    skipped. All results must agree to 1e-12.
 2. Memory, on two DuckDB database files written here of ``--small`` and ``--rows`` rows
-   (8 raters of labels 1..5 with 10% NULL as TINYINT, and a ``group`` of 100 values):
-   in a fresh process each, the peak resident set size (``VmHWM``, Linux, counted from
-   after the imports) and the time of ``kf.pairwise(relation, by="group")`` streamed,
-   pushed down, and through ``relation.df()`` (the whole table in pandas first). The
-   streamed peak stays flat as the file grows; the pandas one grows with it. The three
-   give the same numbers on the larger file.
+   (an ``item`` id as text, a ``group`` of 100 values, 8 raters of labels 1..5 with 10%
+   NULL as TINYINT; about 10 bytes a row on disk): in a fresh process each, the peak
+   resident set size (``VmHWM``, Linux, counted from after the imports) and the time of
+   ``kf.pairwise(relation, raters, by="group")`` streamed, pushed down, and on the
+   needed columns brought into pandas first (``.df()``). The streamed peak stays flat as
+   the file grows; the pandas one grows with it. The three give the same numbers on the
+   larger file.
 
 Run from the repository root::
 
-    python benchmarks/bench_engines.py                       # a couple of minutes
-    python benchmarks/bench_engines.py --rows 600000000      # a file of about 5 GB
+    python benchmarks/bench_engines.py                       # about four minutes
+    python benchmarks/bench_engines.py --rows 500000000      # a file of about 5 GB
+    python benchmarks/bench_engines.py --no-memory           # the speed part only
 """
 
 from __future__ import annotations
@@ -178,10 +180,11 @@ with open("/proc/self/clear_refs", "w") as refs:
     refs.write("5")  # count the peak from here: after the imports
 before = rss("VmRSS")
 start = time.perf_counter()
+raters = [c for c in rel.columns if c not in ("item", "group")]
 if how == "pandas":
-    res = kf.pairwise(rel.df(), by="group")
+    res = kf.pairwise(con.sql("SELECT * EXCLUDE (item) FROM ratings").df(), raters, by="group")
 else:
-    res = kf.pairwise(rel, by="group")
+    res = kf.pairwise(rel, raters, by="group")
 seconds = time.perf_counter() - start
 kappa = np.asarray(res["kappa"], dtype=float)
 print(json.dumps({{"before": before, "peak": rss("VmHWM"), "seconds": seconds,
@@ -190,14 +193,14 @@ print(json.dumps({{"before": before, "peak": rss("VmHWM"), "seconds": seconds,
 """
 
 HOWS = {
-    "stream": 'kf.pairwise(relation, by="group")  (Arrow batches)',
+    "stream": 'kf.pairwise(relation, raters, by="group")  (Arrow batches)',
     "pushdown": "the same, the count pushed down to DuckDB",
-    "pandas": 'kf.pairwise(relation.df(), by="group")  (all in memory)',
+    "pandas": "the same on the columns' .df()  (all in memory)",
 }
 
 
 def write_database(path: Path, rows: int) -> float:
-    """A DuckDB file of ``rows`` rows: ``group`` and 8 raters (labels 1..5, 10% NULL)."""
+    """A DuckDB file of ``rows`` rows: ``item`` (text), ``group``, 8 raters (1..5, 10% NULL)."""
     start = time.perf_counter()
     skill = np.linspace(0.5, 0.9, len(RATERS))
     labels = ",\n".join(
@@ -208,8 +211,9 @@ def write_database(path: Path, rows: int) -> float:
     with duckdb.connect(str(path)) as con:
         con.execute("SELECT setseed(0.5)")
         con.execute(
-            f'CREATE TABLE ratings AS SELECT (i % 100)::SMALLINT AS "group", {labels} '
-            f"FROM (SELECT i, (1 + floor(random() * 5))::TINYINT AS truth FROM range({rows}) t(i))"
+            f"CREATE TABLE ratings AS SELECT 'item-' || i AS item, (i % 100)::SMALLINT AS "
+            f'"group", {labels} FROM (SELECT i, (1 + floor(random() * 5))::TINYINT AS truth '
+            f"FROM range({rows}) t(i))"
         )
         con.execute("CHECKPOINT")
     return time.perf_counter() - start
@@ -239,7 +243,7 @@ def memory(args: argparse.Namespace) -> None:
         seconds = write_database(path, rows)
         files[rows] = path
         print(
-            f"wrote {path.name}: {rows:,} rows x {len(RATERS)} raters + group, "
+            f"wrote {path.name}: {rows:,} rows x {len(RATERS)} raters + item + group, "
             f"{path.stat().st_size / MB:,.0f} MB on disk, in {seconds:.1f} s"
         )
     print("peak RSS (VmHWM) of a fresh process after its imports; extra = peak - RSS before:")
@@ -282,8 +286,8 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3, help="best of N (DuckDB and pandas)")
-    parser.add_argument("--rows", type=int, default=40_000_000, help="rows of the larger file")
-    parser.add_argument("--small", type=int, default=10_000_000, help="rows of the smaller file")
+    parser.add_argument("--rows", type=int, default=16_000_000, help="rows of the larger file")
+    parser.add_argument("--small", type=int, default=4_000_000, help="rows of the smaller file")
     parser.add_argument("--dir", type=Path, default=None, help="where to write the files")
     parser.add_argument("--keep", action="store_true", help="keep the DuckDB files")
     parser.add_argument("--no-memory", action="store_true", help="the speed part only")
