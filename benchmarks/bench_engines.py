@@ -158,7 +158,7 @@ def speed(args: argparse.Namespace) -> None:
 # ----------------------------------------------------------------------------- memory
 
 CHILD = r"""
-import json, sys, time, warnings
+import json, sys, time, tracemalloc, warnings
 sys.path.insert(0, {repo!r})
 warnings.simplefilter("ignore")
 import duckdb, numpy as np, pandas as pd, pyarrow
@@ -179,6 +179,7 @@ if how == "pushdown":
 with open("/proc/self/clear_refs", "w") as refs:
     refs.write("5")  # count the peak from here: after the imports
 before = rss("VmRSS")
+tracemalloc.start()
 start = time.perf_counter()
 raters = [c for c in rel.columns if c not in ("item", "group")]
 if how == "pandas":
@@ -186,8 +187,12 @@ if how == "pandas":
 else:
     res = kf.pairwise(rel, raters, by="group")
 seconds = time.perf_counter() - start
+python_peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+held = con.execute("SELECT sum(memory_usage_bytes) FROM duckdb_memory()").fetchone()[0]
 kappa = np.asarray(res["kappa"], dtype=float)
 print(json.dumps({{"before": before, "peak": rss("VmHWM"), "seconds": seconds,
+                  "python": python_peak, "duckdb": int(held or 0),
                   "rows": len(res), "n": np.asarray(res["n"]).tolist(),
                   "kappa": np.where(np.isnan(kappa), None, kappa).tolist()}}))
 """
@@ -246,9 +251,13 @@ def memory(args: argparse.Namespace) -> None:
             f"wrote {path.name}: {rows:,} rows x {len(RATERS)} raters + item + group, "
             f"{path.stat().st_size / MB:,.0f} MB on disk, in {seconds:.1f} s"
         )
-    print("peak RSS (VmHWM) of a fresh process after its imports; extra = peak - RSS before:")
+    print(
+        "peak RSS (VmHWM) of a fresh process after its imports; extra = peak - RSS before; "
+        "py = peak of Python and NumPy allocations (tracemalloc); duckdb = what DuckDB holds "
+        "after the call (duckdb_memory(): its buffer pool, which keeps the blocks it read):"
+    )
     results = {(how, rows): measure(files[rows], how) for how in HOWS for rows in sizes}
-    head = "".join(f"{f'{rows:,} rows':>28}" for rows in sizes)
+    head = "".join(f"{f'{rows:,} rows':>46}" for rows in sizes)
     print(f"{'':52}{head}{'growth':>9}")
     for how, label in HOWS.items():
         failed = next((results[how, r] for r in sizes if "error" in results[how, r]), None)
@@ -260,7 +269,10 @@ def memory(args: argparse.Namespace) -> None:
             r = results[how, rows]
             peaks.append(r["peak"] / MB)
             extra = (r["peak"] - r["before"]) / MB
-            cells += f"{r['peak'] / MB:9.0f} MB (+{extra:5.0f}) {r['seconds']:5.1f} s"
+            cells += (
+                f"{r['peak'] / MB:7.0f} MB (+{extra:4.0f}; py {r['python'] / MB:4.0f}, "
+                f"duckdb {r['duckdb'] / MB:4.0f}) {r['seconds']:5.1f} s"
+            )
         print(f"{label:52}{cells}{peaks[1] / peaks[0]:8.2f}x")
     big = [results[how, sizes[1]] for how in HOWS if "error" not in results[how, sizes[1]]]
     for other in big[1:]:

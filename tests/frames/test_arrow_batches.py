@@ -164,3 +164,19 @@ def test_statistics_of_every_rating_are_still_refused(con: Any) -> None:
     rel = table(con, ratings(18, n=20))
     with pytest.raises(kf.KappaFrameError, match="every rating of every item"):
         kf.overall(rel, by="project")
+
+
+def test_only_an_engine_in_this_process_is_streamed(
+    con: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule: DuckDB is streamed, Spark (its data elsewhere) is pushed down.
+
+    Windows over time are counted in DuckDB's query (``tests/api/test_windows.py``).
+    """
+    from kappaframe._frames.engines import EngineFrame, engine_frame
+
+    frame = engine_frame(table(con, ratings(19, n=10)))
+    assert isinstance(arrow_batches.streamed_reader(frame), arrow_batches.ArrowBatches)
+    monkeypatch.setattr(EngineFrame, "engine", property(lambda self: "pyspark"))
+    assert arrow_batches.streamed_reader(frame) is None
+    assert arrow_batches.engine_name(frame) == "Spark"
