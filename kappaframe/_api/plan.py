@@ -245,6 +245,8 @@ def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) ->
     inferred = layout is None and not as_list(raters, empty.columns()) and read.sets is None
     if inferred and streamed is None:
         frame.refuse_not_ratings(first.raters, "labels")  # the rule, from one aggregate query
+    elif streamed is not None and layout is None:
+        _check_streamed_labels(frame, first.raters, inferred)
     by, wanted = list(first.by), as_list(raters) if layout is not None else []
     if streamed is not None:
         counted = _streamed_counts(streamed, read, first, wanted, min_raters)
@@ -267,6 +269,21 @@ def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) ->
         if len(counted.raters) < min_raters:
             raise too_few_raters(min_raters, counted.raters, rater)
     return counted
+
+
+def _check_streamed_labels(frame: EngineFrame, raters: list[Hashable], inferred: bool) -> None:
+    """Refuse the rater columns the pushed-down count refuses, first as it does.
+
+    Nested values and types that cannot be compared, from the schema; when raters were
+    taken by default, the rule for columns that are not ratings speaks first (as it did
+    before the cells query), from its aggregate query, only if there is an error to raise.
+    """
+    try:
+        frame.check_labels(raters)
+    except KappaFrameError:
+        if inferred:
+            frame.refuse_not_ratings(raters, "labels")
+        raise
 
 
 def _streamed_counts(

@@ -118,6 +118,11 @@ class EngineFrame:
             rule.counted(column, labelled, distinct, whole == labelled, _scalar(fraction))
         rule.refuse()
 
+    def check_labels(self, raters: Sequence[Hashable]) -> None:
+        """Refuse rater columns of nested values or of types that cannot be compared."""
+        schema = self.frame.collect_schema()
+        _common_dtype(_narwhals(), [schema[str(r)] for r in raters], raters)
+
     def wide_cells(self, raters: Sequence[Hashable], by: Sequence[Hashable]) -> Any:
         """The cells of every pair of rater columns (and each with itself), as pandas."""
         nw = _narwhals()

@@ -103,7 +103,7 @@ def test_categories_and_missing_labels(con: Any, pushdown: Any, batches: list[in
     same(got, kf.pairwise(data, **opts))
     same(got, pushdown(lambda: kf.pairwise(rel, **opts)))
     with pytest.raises(kf.KappaFrameError, match="categories"):
-        kf.pairwise(rel, categories=[0.0, 1.0])  # a label (2.0) not listed, as pandas says
+        kf.pairwise(rel, by="project", categories=[0.0, 1.0])  # 2.0 is not listed
     assert len(batches) > 1
 
 
@@ -180,3 +180,23 @@ def test_only_an_engine_in_this_process_is_streamed(
     monkeypatch.setattr(EngineFrame, "engine", property(lambda self: "pyspark"))
     assert arrow_batches.streamed_reader(frame) is None
     assert arrow_batches.engine_name(frame) == "Spark"
+
+
+def test_streamed_errors_are_those_of_pandas(con: Any) -> None:
+    """A label not in categories= names the caller's column; an unknown rater id is refused.
+
+    (Counted in the engine, the first named its cells' ``label_a`` and the second gave a
+    row of n = 0: Spark still does.)
+    """
+    data = ratings(20, n=20)
+    long = long_ratings(data)
+    calls = [
+        (data, lambda frame: kf.pairwise(frame, ["ann1", "ann2"], categories=[0.0, 1.0])),
+        (long, lambda frame: kf.pairwise(frame, **LONG, raters=["ann1", "nobody"])),
+    ]
+    for frame, call in calls:
+        with pytest.raises(kf.KappaFrameError) as eager:
+            call(frame)
+        with pytest.raises(kf.KappaFrameError) as streamed:
+            call(table(con, frame))
+        assert str(streamed.value) == str(eager.value)
