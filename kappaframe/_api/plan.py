@@ -24,6 +24,7 @@ from .._errors import (
     missing_columns,
     too_few_raters,
 )
+from .._frames.arrow_batches import ArrowBatches, engine_name, streamed_reader
 from .._frames.engines import EngineFrame
 from .._frames.kinds import adapt as input_adapter
 from .._frames.pandas import PandasFrame
@@ -232,25 +233,35 @@ def count_input(frame: Frame | PartReader | EngineFrame, read: ReadSpec) -> Coun
 def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) -> Counts:
     """Count the cells in the engine (one query), then read them as ``Counts``.
 
+    An engine that runs in this process (DuckDB) is not asked to count: its Arrow batches
+    are counted here (``kappaframe._frames.arrow_batches``, which says why).
+
     The columns and options are checked first on an empty frame of the input's schema
     (a ``LIMIT 0`` query), with the messages of a pandas input.
     """
     layout, raters = read.layout, read.raters
-    empty = eager_adapter(frame.empty())
+    streamed = streamed_reader(frame)
+    empty = eager_adapter((frame if streamed is None else streamed).empty())
     first = prepare(empty, None if layout else raters, read, min_raters=0 if layout else min_raters)
-    if layout is None and not as_list(raters, empty.columns()) and read.sets is None:
+    inferred = layout is None and not as_list(raters, empty.columns()) and read.sets is None
+    if inferred and streamed is None:
         frame.refuse_not_ratings(first.raters, "labels")  # the rule, from one aggregate query
-    by = list(first.by)
-    if layout is not None:
-        wanted = as_list(raters)
-        cells = frame.long_cells(by, layout, wanted, str(read.duplicates))
-        order = wanted or None
+    elif streamed is not None and layout is None:
+        _check_streamed_labels(frame, first.raters, inferred)
+    by, wanted = list(first.by), as_list(raters) if layout is not None else []
+    if streamed is not None:
+        counted = _streamed_counts(streamed, read, first, wanted, min_raters)
     else:
-        cells = frame.wide_cells(first.raters, by)
-        order = list(first.raters)
-    counted = Counts.from_frame(cells, by=by, raters=order, categories=read.categories)
-    # The cells' labels are text columns of a query: the order is what the input declared.
-    counted.ordered, counted.label_columns = first.ordered, list(first.label_columns)
+        _log.info("pushing the count down to %s", engine_name(frame))
+        if layout is not None:
+            cells = frame.long_cells(by, layout, wanted, str(read.duplicates))
+            order = wanted or None
+        else:
+            cells = frame.wide_cells(first.raters, by)
+            order = list(first.raters)
+        counted = Counts.from_frame(cells, by=by, raters=order, categories=read.categories)
+        # The cells' labels are text columns of a query: the order is what the input declared.
+        counted.ordered, counted.label_columns = first.ordered, list(first.label_columns)
     if layout is not None:
         rater = layout.rater
         err = missing_columns(wanted, counted.raters, f"rater id in column {rater!r}")
@@ -259,6 +270,48 @@ def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) ->
         if len(counted.raters) < min_raters:
             raise too_few_raters(min_raters, counted.raters, rater)
     return counted
+
+
+def _check_streamed_labels(frame: EngineFrame, raters: list[Hashable], inferred: bool) -> None:
+    """Refuse the rater columns the pushed-down count refuses, first as it does.
+
+    Nested values and types that cannot be compared, from the schema; when raters were
+    taken by default, the rule for columns that are not ratings speaks first (as it did
+    before the cells query), from its aggregate query, only if there is an error to raise.
+    """
+    try:
+        frame.check_labels(raters)
+    except KappaFrameError:
+        if inferred:
+            frame.refuse_not_ratings(raters, "labels")
+        raise
+
+
+def _streamed_counts(
+    reader: ArrowBatches, read: ReadSpec, first: Prepared, wanted: list[Hashable], min_raters: int
+) -> Counts:
+    """Count an in-process engine's Arrow batches here, as a reader of parts.
+
+    The columns taken as raters by default are checked by the rule for columns that are
+    not ratings over every batch, as a file's are (the pushed-down count asks the engine
+    for the same facts); a long layout's duplicates are refused by the engine's query, so
+    that the message is the pushed-down count's.
+    """
+    layout, reader.keys = read.layout, {str(b) for b in first.by}
+    if layout is not None:
+        reader.engine.refuse_duplicates(list(first.by), layout, wanted, str(read.duplicates))
+        _log.info(
+            "counting the %s relation here: its item, rater and label columns read at once "
+            "as Arrow (the long layout counts every rating of an item together)",
+            reader.name,
+        )
+    else:
+        _log.info(
+            "counting the %s relation by streaming its Arrow batches (%d rows per batch)",
+            reader.name,
+            reader.batch_size,
+        )
+    return count_parts(reader, read, min_raters=0 if layout is not None else min_raters)
 
 
 class _Plan:

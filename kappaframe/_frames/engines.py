@@ -137,6 +137,11 @@ class EngineFrame:
             rule.counted(column, labelled, distinct, whole == labelled, _scalar(fraction))
         rule.refuse()
 
+    def check_labels(self, raters: Sequence[Hashable]) -> None:
+        """Refuse rater columns of nested values or of types that cannot be compared."""
+        schema = self.frame.collect_schema()
+        _common_dtype(_narwhals(), [schema[str(r)] for r in raters], raters)
+
     def wide_cells(self, raters: Sequence[Hashable], by: Sequence[Hashable]) -> Any:
         """The cells of every pair of rater columns (and each with itself), as pandas."""
         nw = _narwhals()
@@ -202,6 +207,21 @@ class EngineFrame:
             nw.len().cast(nw.Int64()).alias("count")
         )
         return _to_pandas(cells)
+
+    def refuse_duplicates(
+        self,
+        by: Sequence[Hashable],
+        layout: LongLayout,
+        raters: Sequence[Hashable],
+        duplicates: str,
+    ) -> None:
+        """Refuse two ratings of one item by one rater (of ``raters``, if any), as long_cells."""
+        nw = _narwhals()
+        ratings = self.frame
+        if raters:
+            ratings = ratings.filter(nw.col(str(layout.rater)).is_in(list(raters)))
+        named = LongLayout(str(layout.item), str(layout.rater), str(layout.label))
+        self._check_duplicates(nw, ratings, [str(b) for b in by], named, duplicates)
 
     @staticmethod
     def _check_duplicates(
