@@ -36,6 +36,11 @@ BLOCK_ITEMS = 1 << 17
 #: raters): the pairs are counted together, in chunks of about this many ratings.
 PAIR_CHUNK_RATINGS = 1 << 20
 
+#: ... where items are this few or fewer: there a pair's own call costs more than its
+#: ratings. From about a thousand items on, the block walk below is faster (2-3x at
+#: 100,000 items, whose chunk temporaries leave the CPU cache).
+PAIR_CHUNK_ITEMS = 1 << 10
+
 #: ... and, with few categories (cells per pair, groups x (K + 1)^2, up to this and up
 #: to the number of items), the diagonal sums of such chunks are read off full tables.
 SMALL_TABLE_CELLS = 4096
@@ -171,7 +176,7 @@ def pair_counts(
 
 def _pair_chunk(n_pairs: int, n_items: int) -> int:
     """How many pairs to count in one call: 1 (pair by pair) unless items are few."""
-    if n_items == 0 or n_items > BLOCK_ITEMS:
+    if n_items == 0 or n_items > PAIR_CHUNK_ITEMS:
         return 1
     return max(1, min(n_pairs, PAIR_CHUNK_RATINGS // n_items))
 

@@ -29,11 +29,19 @@ def naive_counts(codes, pairs, k, groups, n_groups, weights=None):
     k=st.integers(1, 5),
     n_groups=st.integers(1, 3),
     block=st.sampled_from([1, 3, 7, 1 << 17]),
+    chunk_items=st.sampled_from([0, 1 << 10]),  # 0: pair by pair in blocks; else chunks
     weighted=st.booleans(),
     seed=st.integers(0, 2**31),
 )
 def test_pair_counts_equal_a_plain_count(
-    n_raters: int, n_items: int, k: int, n_groups: int, block: int, weighted: bool, seed: int
+    n_raters: int,
+    n_items: int,
+    k: int,
+    n_groups: int,
+    block: int,
+    chunk_items: int,
+    weighted: bool,
+    seed: int,
 ) -> None:
     rng = np.random.default_rng(seed)
     codes = rng.integers(-1, k, (n_raters, n_items)).astype(np.int8)
@@ -42,6 +50,7 @@ def test_pair_counts_equal_a_plain_count(
     pairs = [(i, i) for i in range(n_raters)] + list(combinations(range(n_raters), 2))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_kernel, "BLOCK_ITEMS", block)
+        mp.setattr(_kernel, "PAIR_CHUNK_ITEMS", chunk_items)
         got = _kernel.pair_counts(codes, pairs, k, groups, n_groups, sample_weight=weights)
     want = naive_counts(codes, pairs, k, groups, n_groups, weights)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
