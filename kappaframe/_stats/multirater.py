@@ -21,7 +21,6 @@ Agreement weights here are ``A = 1 - W`` for the disagreement weights ``W`` of
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -33,6 +32,7 @@ from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from .._types import Level, Method
 from .agreement import agreement, chance_corrected
+from .alpha_sums import alpha_sums, level_values, rated_values, uses_sums
 from .inference import fce_terms
 
 __all__ = [
@@ -484,23 +484,11 @@ def level_weights(
     if level == "nominal":
         return np.eye(k)
     if level in ("interval", "ratio"):
-        bad = [c for c in categories if isinstance(c, bool) or not isinstance(c, numbers.Real)]
-        if bad:
-            raise KappaFrameError(
-                f"level={level!r} needs numeric labels (it measures distances between their "
-                f"values); label {bad[0]!r} is not a number. Use level='ordinal' or "
-                "'nominal', or recode the labels to numbers."
-            )
-        values = np.asarray([float(c) for c in categories])
+        values = level_values(level, categories)
         diff = values[:, None] - values[None, :]
         if level == "interval":
             delta = diff**2
         else:
-            if np.any(values < 0):
-                raise KappaFrameError(
-                    f"level='ratio' needs non-negative values (a ratio scale has a true "
-                    f"zero); got {values.min():g}. Use level='interval'."
-                )
             total = values[:, None] + values[None, :]
             with np.errstate(divide="ignore", invalid="ignore"):
                 delta = np.where(total > 0, (diff / np.where(total > 0, total, 1.0)) ** 2, 0.0)
@@ -553,6 +541,13 @@ def _krippendorff(
     agree to rounding.
     """
     ng = rt.n_groups
+    if weights is None and uses_sums(level, False, rt.n_categories):
+        item, code, count = rated_values(rt.codes, rt.given_counts)
+        sums = alpha_sums(item, code, count, rt.group, ng, level, categories)
+        terms = _AlphaTerms(
+            sums.g, sums.n, sums.values, sums.r, sums.sum_q, sums.p_e, lambda: sums.pe_sum
+        )
+        return _alpha_of(terms, lambda v: _gsum(v, sums.g, ng), with_variance, ddof, centre)
     distinct = _distinct_items(rt)
     if distinct is None:
         counts, g, items = rt.counts, rt.group, None
@@ -580,13 +575,46 @@ def _krippendorff(
     weighted = _times(counts, agree, g)
     sum_q = (counts * weighted).sum(axis=1) - r
     with np.errstate(divide="ignore", invalid="ignore"):
+        pi = marg / values[:, None]
+        a_pi = _vec_times(np.nan_to_num(pi), agree)
+        p_e = np.where(n > 0, (np.nan_to_num(pi) * a_pi).sum(axis=1), np.nan)
+    terms = _AlphaTerms(g, n, values, r, sum_q, p_e, lambda: (counts * a_pi[g]).sum(axis=1))
+    return _alpha_of(terms, total, with_variance, ddof, centre)
+
+
+@dataclass(frozen=True)
+class _AlphaTerms:
+    """What Krippendorff's alpha in Gwet's form reads, over the pairable rows.
+
+    ``g``: the group of each row; ``n``: pairable items per group; ``values``: pairable
+    values per group; ``r``: values of each row; ``sum_q``: each row's
+    ``sum_k r_k ((A r)_k - 1)`` (twice its agreeing pairs of values); ``p_e``: per group;
+    ``pe_sum()``: each row's ``sum_k r_k (A pi)_k`` (read for the variance only).
+    """
+
+    g: np.ndarray
+    n: np.ndarray
+    values: np.ndarray
+    r: np.ndarray
+    sum_q: np.ndarray
+    p_e: np.ndarray
+    pe_sum: Callable[[], np.ndarray]
+
+
+def _alpha_of(
+    t: _AlphaTerms,
+    total: Callable[[np.ndarray], np.ndarray],
+    with_variance: bool,
+    ddof: int,
+    centre: str,
+) -> dict[str, np.ndarray]:
+    """``p_o``, ``p_e``, alpha (and Gwet's variance) from the terms; see ``_krippendorff``."""
+    g, n, values, r, sum_q, p_e = t.g, t.n, t.values, t.r, t.sum_q, t.p_e
+    with np.errstate(divide="ignore", invalid="ignore"):
         rbar = values / n
         eps = 1.0 / values
         pa_prime = total(sum_q / (r - 1.0)) / (n * rbar)
         p_o = (1.0 - eps) * pa_prime + eps
-        pi = marg / values[:, None]
-        a_pi = _vec_times(np.nan_to_num(pi), agree)
-        p_e = np.where(n > 0, (np.nan_to_num(pi) * a_pi).sum(axis=1), np.nan)
         value = chance_corrected(p_o, p_e)
     out = {"p_o": np.where(n > 0, p_o, np.nan), "p_e": p_e, "value": value}
     if not with_variance:
@@ -597,7 +625,7 @@ def _krippendorff(
         centre_on = pa_prime if centre == "p_a_prime" else p_o
         pa_i = sum_q / (rb * (r - 1.0)) - centre_on[g] * (r - rb) / rb
         kappa_i = (pa_i - p_e[g]) / (1.0 - p_e[g])
-        pe_i = (counts * a_pi[g]).sum(axis=1) / rb - p_e[g] * (r - rb) / rb
+        pe_i = t.pe_sum() / rb - p_e[g] * (r - rb) / rb
         kappa_x = kappa_i - 2.0 * (1.0 - prime[g]) * (pe_i - p_e[g]) / (1.0 - p_e[g])
         var = total((kappa_x - prime[g]) ** 2) / (n * (n - ddof))
     out["var"] = np.where((n >= 2) & np.isfinite(value), var, np.nan)
