@@ -34,6 +34,7 @@ from .._stats.agreement import (
     symmetric_part,
     weight_matrix,
 )
+from .._stats.alpha_sums import uses_sums
 from .._stats.bootstrap_overall import bootstrap_overall
 from .._stats.compare import options_record
 from .._stats.inference import normal_interval, standard_errors
@@ -378,7 +379,18 @@ class _Weighting:
 
 
 def _weighting(call: _OverallCall, read: _OverallInput) -> _Weighting:
-    """The weights on the categories read: set distances, or the symmetric part."""
+    """The weights on the categories read: set distances, or the symmetric part.
+
+    Krippendorff's alpha alone, unweighted, taken from its sums (``uses_sums``) reads no
+    K x K matrix: then none is built (empty matrices), since K may be in the millions.
+    """
+    if (
+        call.weights is None
+        and call.sets is None
+        and call.methods == ["krippendorff"]
+        and uses_sums(call.level, False, len(read.categories))
+    ):
+        return _Weighting(np.zeros((0, 0)), None, False)
     distances = None
     if call.sets is not None:  # the distinct sets are the categories
         distances = set_distance_weights(read.categories, call.categories, call.distance)

@@ -44,7 +44,11 @@ __all__ = ["SUMS_FROM", "AlphaSums", "alpha_sums", "level_values", "rated_values
 #: ``rows x K^2`` (rows: the distinct items, a few hundred when K is small), the sums
 #: ``N log N`` for N values. Below it the matrix path stays, and so do its numbers bit for
 #: bit; above it the two agree to rounding (about 1e-13).
-SUMS_FROM = 64
+SUMS_FROM = 32
+#: The ordinal level counts (group, category) cells in one dense bincount while there are
+#: at most this many per value (else it sorts the cells that occur).
+_DENSE_SPAN = 4
+_DENSE_MIN = 1 << 16
 #: Bytes of one block of the ratio level's distances between distinct values.
 _BLOCK_BYTES = 1 << 25
 
@@ -56,8 +60,7 @@ def uses_sums(level: str, weighted: bool, n_categories: int) -> bool:
 
 def level_values(level: str, categories: Sequence[Any]) -> np.ndarray:
     """The category values for ``level="interval"`` or ``"ratio"``, checked."""
-    values = np.asarray(categories, dtype=object) if len(categories) else np.zeros(0)
-    floats = _as_floats(values)
+    floats = _as_floats(categories)
     if floats is None:
         bad = [c for c in categories if isinstance(c, bool) or not isinstance(c, numbers.Real)]
         if bad:
@@ -75,31 +78,41 @@ def level_values(level: str, categories: Sequence[Any]) -> np.ndarray:
     return floats
 
 
-def _as_floats(values: np.ndarray) -> np.ndarray | None:
-    """The labels as floats when every one is a real number that is not a bool, else None."""
-    if values.dtype.kind == "f":
-        return values.astype(float)
-    kinds = {type(v) for v in values.tolist()}
-    if kinds <= {float, int} or kinds <= {np.float64, np.int64, float, int}:
-        return np.asarray(values.tolist(), dtype=float)
-    return None
+#: Label types read as numbers at C speed (every other type is checked one by one).
+_NUMBER_TYPES = {float, int, np.float64, np.float32, np.int64, np.int32, np.int16, np.int8}
+
+
+def _as_floats(categories: Sequence[Any]) -> np.ndarray | None:
+    """The labels as floats when every one is of a plain number type (not bool), else None."""
+    if isinstance(categories, np.ndarray) and categories.dtype.kind in "fiu":
+        return categories.astype(float)
+    if not set(map(type, categories)) <= _NUMBER_TYPES:
+        return None
+    return np.asarray(categories, dtype=float) if len(categories) else np.zeros(0)
 
 
 def rated_values(
     codes: np.ndarray, given_counts: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(item, code, weight) of every rated value: one per label, or per nonzero count."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(item, code, weight) of every rated value: one per label (weight ``None``: each
+    counts once), or one per nonzero count (weight: the count)."""
     if given_counts is not None:
         item, code = np.nonzero(given_counts)
         return item, code, np.asarray(given_counts[item, code], dtype=float)
     rater, item = np.nonzero(codes >= 0)
-    code = codes[rater, item].astype(np.int64)
-    return item, code, np.ones(len(item))
+    return item, codes[rater, item].astype(np.int64), None
+
+
+def _weighed(values: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
+    return values if weight is None else values * weight
 
 
 @dataclass(frozen=True)
 class AlphaSums:
-    """Alpha's terms over the pairable items, as ``multirater._AlphaTerms`` reads them."""
+    """Alpha's terms over the pairable items, as ``multirater._AlphaTerms`` reads them.
+
+    ``pe_sum()`` (read by the variance only) is summed on demand.
+    """
 
     g: np.ndarray  # group of each pairable item
     n: np.ndarray  # pairable items per group
@@ -107,13 +120,22 @@ class AlphaSums:
     r: np.ndarray  # values of each pairable item
     sum_q: np.ndarray  # sum_k r_k ((A r)_k - 1) of each pairable item
     p_e: np.ndarray  # per group
-    pe_sum: np.ndarray  # sum_k r_k (A pi)_k of each pairable item
+    unit: np.ndarray  # the pairable item of each value
+    each: np.ndarray  # e(x) / top of each value (0 where top is 0)
+    weight: np.ndarray | None  # how many times each value was given (None: once)
+
+    def pe_sum(self) -> np.ndarray:
+        """``sum_k r_k (A pi)_k`` of each pairable item."""
+        spent = np.bincount(
+            self.unit, weights=_weighed(self.each, self.weight), minlength=len(self.r)
+        )
+        return self.r - spent
 
 
 def alpha_sums(
     item: np.ndarray,
     code: np.ndarray,
-    weight: np.ndarray,
+    weight: np.ndarray | None,
     group: np.ndarray,
     n_groups: int,
     level: str,
@@ -122,25 +144,28 @@ def alpha_sums(
     """Gwet's terms of Krippendorff's alpha at ``level`` from the rated values.
 
     ``item``/``code``/``weight``: each rated value's item (an index into ``group``), its
-    category code (codes in category order) and how many times it was given. With
-    ``A = 1 - delta^2 / max(delta^2)`` as in ``multirater.level_weights``:
-    ``sum_q = r (r - 1) - 2 D_u / top`` for the unit's disagreement ``D_u`` (its pairs'
-    ``delta^2``), ``p_e = 1 - sum_xy pi_x pi_y delta^2(x, y) / top`` and
-    ``pe_sum = r - sum_a e(x_a) / top`` with ``e(x) = sum_y pi_y delta^2(x, y)``.
+    category code (codes in category order) and how many times it was given (``None``:
+    once). With ``A = 1 - delta^2 / top``, ``top = max delta^2`` over the categories, as
+    in ``multirater.level_weights``: ``sum_q = r (r - 1) - 2 D_u / top`` for the unit's
+    disagreement ``D_u`` (the sum of its pairs' ``delta^2``), ``p_e = 1 - sum_xy pi_x pi_y
+    delta^2(x, y) / top`` and ``pe_sum = r - sum_a e(x_a) / top`` with
+    ``e(x) = sum_y pi_y delta^2(x, y)``.
     """
     n_items = len(group)
-    r_all = np.bincount(item, weights=weight, minlength=n_items)
+    r_all = np.bincount(item, weights=weight, minlength=n_items).astype(float)
     pairable = r_all >= 2
-    keep = pairable[item]
-    item, code, weight = item[keep], code[keep], weight[keep]
-    # renumber the pairable items 0..n-1 (in item order)
-    rows = np.flatnonzero(pairable)
-    renumber = np.full(n_items, -1, dtype=np.int64)
-    renumber[rows] = np.arange(len(rows))
-    unit = renumber[item]
-    r = r_all[rows]
-    g = np.asarray(group, dtype=np.intp)[rows]
-    g_val = g[unit]
+    if pairable.all():
+        unit, r, g = item, r_all, np.asarray(group, dtype=np.intp)
+    else:  # number the pairable items 0 .. n - 1, in item order
+        keep = pairable[item]
+        item, code = item[keep], code[keep]
+        weight = None if weight is None else weight[keep]
+        rows = np.flatnonzero(pairable)
+        renumber = np.full(n_items, -1, dtype=np.int64)
+        renumber[rows] = np.arange(len(rows))
+        unit, r, g = renumber[item], r_all[rows], np.asarray(group, dtype=np.intp)[rows]
+    n_units = len(r)
+    g_val = g[unit] if n_groups > 1 else np.zeros(len(unit), dtype=np.intp)
     n = np.bincount(g, minlength=n_groups).astype(float)
     values = np.bincount(g, weights=r, minlength=n_groups)
     k = len(categories)
@@ -156,48 +181,55 @@ def alpha_sums(
             spread = (high - low) / (high + low) if high + low > 0 else 0.0
         top = np.full(n_groups, spread * spread)
     if level == "ratio":
-        within, expected, each = _ratio_sums(unit, x, weight, g_val, values, len(rows), n_groups)
+        within, expected, each = _ratio_sums(
+            unit, code, x, weight, g_val, values, n_units, n_groups
+        )
     else:
-        within, expected, each = _square_sums(unit, x, weight, g_val, values, len(rows), n_groups)
-    scale = np.where(top > 0, top, 1.0)
-    used = np.where(top > 0, 1.0, 0.0)  # top 0: every value agrees with every other (A = 1)
-    sum_q = r * (r - 1.0) - 2.0 * within * (used / scale)[g]
-    p_e = np.where(n > 0, 1.0 - expected * used / scale, np.nan)
-    pe_sum = r - np.bincount(unit, weights=weight * each, minlength=len(rows)) * (used / scale)[g]
-    return AlphaSums(g, n, values, r, sum_q, p_e, pe_sum)
+        within, expected, each = _square_sums(unit, x, weight, g_val, values, n_units, n_groups)
+    # top 0: every value agrees with every other (A = 1), nothing is a disagreement
+    per_top = np.where(top > 0, 1.0 / np.where(top > 0, top, 1.0), 0.0)
+    sum_q = r * (r - 1.0) - 2.0 * within * per_top[g]
+    p_e = np.where(n > 0, 1.0 - expected * per_top, np.nan)
+    return AlphaSums(g, n, values, r, sum_q, p_e, unit, each * per_top[g_val], weight)
 
 
 def _midranks(
-    code: np.ndarray, weight: np.ndarray, g_val: np.ndarray, n_groups: int, k: int
+    code: np.ndarray, weight: np.ndarray | None, g_val: np.ndarray, n_groups: int, k: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each value's mid-rank among its group's pairable values, and each group's top.
 
     ``m_c = sum_{g<c} n_g + n_c / 2`` in category order; ``top = (m_{K-1} - m_0)^2`` over
     the first and last categories (in use or not): the largest ``delta^2``.
     """
-    cell = g_val.astype(np.int64) * max(k, 1) + code
+    width = max(k, 1)
+    cell = g_val.astype(np.int64) * width + code
+    if n_groups * width <= max(_DENSE_SPAN * len(cell), _DENSE_MIN):  # one bincount, no sort
+        count = np.bincount(cell, weights=weight, minlength=n_groups * width).astype(float)
+        count = count.reshape(n_groups, width)
+        mid = np.cumsum(count, axis=1)
+        total = mid[:, -1].copy()
+        mid -= count / 2.0
+        spread = total - (count[:, 0] + count[:, -1]) / 2.0
+        return mid.reshape(-1)[cell], spread * spread
     keys, of_value = np.unique(cell, return_inverse=True)
     of_value = of_value.reshape(-1)
-    count = np.bincount(of_value, weights=weight, minlength=len(keys))
-    cell_group = keys // max(k, 1)
-    before = np.cumsum(count) - count
-    first = np.searchsorted(cell_group, np.arange(n_groups))
-    base = before[np.minimum(first, max(len(keys) - 1, 0))] if len(keys) else np.zeros(n_groups)
-    mid = before - base[cell_group] + count / 2.0
-    total = np.bincount(cell_group, weights=count, minlength=n_groups)
-    ends = np.zeros(n_groups)
-    cell_code = keys % max(k, 1)
-    np.add.at(ends, cell_group[cell_code == 0], count[cell_code == 0])
-    last = cell_code == k - 1
-    np.add.at(ends, cell_group[last], count[last])
+    counts = np.bincount(of_value, weights=weight, minlength=len(keys)).astype(float)
+    cell_group, cell_code = np.divmod(keys, width)
+    before = np.cumsum(counts) - counts
+    first = np.minimum(np.searchsorted(cell_group, np.arange(n_groups)), max(len(keys) - 1, 0))
+    base = before[first] if len(keys) else np.zeros(n_groups)
+    mids = before - base[cell_group] + counts / 2.0
+    total = np.bincount(cell_group, weights=counts, minlength=n_groups)
+    ends = np.bincount(cell_group, weights=counts * (cell_code == 0), minlength=n_groups)
+    ends += np.bincount(cell_group, weights=counts * (cell_code == k - 1), minlength=n_groups)
     spread = total - ends / 2.0
-    return mid[of_value], spread * spread
+    return mids[of_value], spread * spread
 
 
 def _square_sums(
     unit: np.ndarray,
     x: np.ndarray,
-    weight: np.ndarray,
+    weight: np.ndarray | None,
     g_val: np.ndarray,
     values: np.ndarray,
     n_units: int,
@@ -209,14 +241,17 @@ def _square_sums(
     ``sum x^2 - (sum x)^2``, so large offsets lose no digits.
     """
     with np.errstate(divide="ignore", invalid="ignore"):
-        mu = np.bincount(g_val, weights=weight * x, minlength=n_groups) / values
+        mu = np.bincount(g_val, weights=_weighed(x, weight), minlength=n_groups) / values
         dev = x - mu[g_val]
-        var = np.bincount(g_val, weights=weight * dev * dev, minlength=n_groups) / values
+        square = dev * dev
+        var = np.bincount(g_val, weights=_weighed(square, weight), minlength=n_groups) / values
         r = np.bincount(unit, weights=weight, minlength=n_units)
-        mean = np.bincount(unit, weights=weight * dev, minlength=n_units) / r
+        mean = np.bincount(unit, weights=_weighed(dev, weight), minlength=n_units) / r
         own = dev - mean[unit]
-        within = r * np.bincount(unit, weights=weight * own * own, minlength=n_units)
-    return within, 2.0 * np.nan_to_num(var), dev * dev + var[g_val]
+        own *= own
+        within = r * np.bincount(unit, weights=_weighed(own, weight), minlength=n_units)
+    square += var[g_val]
+    return within, 2.0 * np.nan_to_num(var), square
 
 
 def _ratio_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -228,8 +263,9 @@ def _ratio_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _ratio_sums(
     unit: np.ndarray,
+    code: np.ndarray,
     x: np.ndarray,
-    weight: np.ndarray,
+    weight: np.ndarray | None,
     g_val: np.ndarray,
     values: np.ndarray,
     n_units: int,
@@ -237,7 +273,8 @@ def _ratio_sums(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ratio distances: each unit's pairs one by one; each group's distinct values in blocks."""
     order = np.argsort(unit, kind="stable")
-    u, xs, ws = unit[order], x[order], weight[order]
+    u, xs = unit[order], x[order]
+    ws = np.ones(len(u)) if weight is None else weight[order]
     within = np.zeros(n_units)
     at = np.flatnonzero(u[1:] == u[:-1]) if len(u) > 1 else np.zeros(0, dtype=np.intp)
     step = 1
@@ -247,12 +284,16 @@ def _ratio_sums(
         step += 1
         at = at[at + step < len(u)]
         at = at[u[at + step] == u[at]]
-    # the distinct (group, value) cells and their shares
-    keys, of_value = np.unique(np.stack([g_val, x]), axis=1, return_inverse=True)
+    # the distinct (group, category) cells and their shares
+    keys, first, of_value = np.unique(
+        g_val.astype(np.int64) * (int(code.max(initial=0)) + 1) + code,
+        return_index=True,
+        return_inverse=True,
+    )
     of_value = of_value.reshape(-1)
-    cell_group = keys[0].astype(np.intp)
-    cell_x = keys[1]
-    share = np.bincount(of_value, weights=weight, minlength=keys.shape[1])
+    cell_group = g_val[first]
+    cell_x = x[first]
+    share = np.bincount(of_value, weights=weight, minlength=len(keys)).astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = share / values[cell_group]
     each = np.zeros(len(cell_x))

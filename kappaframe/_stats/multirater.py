@@ -80,40 +80,47 @@ class Ratings:
         """(n_items, K) float: raters per item and category."""
         if self.given_counts is not None:
             return self.given_counts
-        return _category_counts(self.codes, self.n_categories).astype(float)
+        n_items, k = self.codes.shape[1], self.n_categories
+        size = n_items * max(k, 1) * 8
+        if size > MAX_COUNT_BYTES:
+            raise KappaFrameError(
+                f"the per-item category counts would take {size / 1024**3:.1f} GiB ({n_items} "
+                f"items x {k} categories); merge rare categories or pass fewer items per call."
+            )
+        return _category_counts(self.codes, k)
 
 
 def _category_counts(codes: np.ndarray, k: int) -> np.ndarray:
-    """(n_items, K) int64: how many raters put each item in each category."""
-    n_raters, n_items = codes.shape
+    """(n_items, K) float: how many raters put each item in each category.
+
+    The one (n_items, K) array is the only allocation of that size (what the guard in
+    ``Ratings.counts`` counts).
+    """
+    n_items = codes.shape[1]
     if k <= _FEW_CATEGORIES:
         # one pass over the (small-integer) code matrix per category
-        counts2 = np.empty((n_items, k), dtype=np.int64)
+        counts2 = np.empty((n_items, k))
         for c in range(k):
             counts2[:, c] = np.count_nonzero(codes == c, axis=0)
         return counts2
-    # one bincount per rater over (item, category)
-    counts = np.zeros(n_items * k, dtype=np.int64)
-    base = np.arange(n_items, dtype=np.intp) * k
-    for r in range(n_raters):
-        rated = codes[r] >= 0
-        counts += np.bincount(base[rated] + codes[r][rated], minlength=n_items * k)
+    # one bincount over (item, category) of every rated cell
+    rater, item = np.nonzero(codes >= 0)
+    index = item * k + codes[rater, item]
+    counts = np.bincount(index, weights=np.ones(len(index)), minlength=n_items * k)
     return counts.reshape(n_items, k)
 
 
 def ratings_of(
     codes: np.ndarray, group_codes: np.ndarray | None, n_groups: int, n_categories: int
 ) -> Ratings:
-    """Per-item category counts; items without a label are dropped."""
+    """The items with a label, by their codes; their category counts are counted on first use.
+
+    ``Ratings.counts`` refuses, before allocating, counts over ``MAX_COUNT_BYTES``; what
+    does without them (Krippendorff's alpha from its sums) reads the codes alone.
+    """
     codes = np.asarray(codes)
     n_raters, n_items = codes.shape
     k = n_categories
-    size = n_items * max(k, 1) * 8
-    if size > MAX_COUNT_BYTES:
-        raise KappaFrameError(
-            f"the per-item category counts would take {size / 1024**3:.1f} GiB ({n_items} "
-            f"items x {k} categories); merge rare categories or pass fewer items per call."
-        )
     group = (
         np.zeros(n_items, dtype=np.intp)
         if group_codes is None
@@ -545,7 +552,7 @@ def _krippendorff(
         item, code, count = rated_values(rt.codes, rt.given_counts)
         sums = alpha_sums(item, code, count, rt.group, ng, level, categories)
         terms = _AlphaTerms(
-            sums.g, sums.n, sums.values, sums.r, sums.sum_q, sums.p_e, lambda: sums.pe_sum
+            sums.g, sums.n, sums.values, sums.r, sums.sum_q, sums.p_e, sums.pe_sum
         )
         return _alpha_of(terms, lambda v: _gsum(v, sums.g, ng), with_variance, ddof, centre)
     distinct = _distinct_items(rt)
