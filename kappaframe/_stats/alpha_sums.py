@@ -36,8 +36,18 @@ from typing import Any
 import numpy as np
 
 from .._errors import KappaFrameError
+from .agreement import chance_corrected
 
-__all__ = ["SUMS_FROM", "AlphaSums", "alpha_sums", "level_values", "rated_values", "uses_sums"]
+__all__ = [
+    "SUMS_FROM",
+    "AlphaReplicates",
+    "AlphaSums",
+    "alpha_sums",
+    "level_values",
+    "pairs_within",
+    "rated_values",
+    "uses_sums",
+]
 
 #: From this many categories on, interval, ratio and ordinal alpha are taken from sums over
 #: the values, not through the K x K matrix of distances: the matrix path costs about
@@ -94,8 +104,11 @@ def _as_floats(categories: Sequence[Any]) -> np.ndarray | None:
 def rated_values(
     codes: np.ndarray, given_counts: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """(item, code, weight) of every rated value: one per label (weight ``None``: each
-    counts once), or one per nonzero count (weight: the count)."""
+    """(item, code, weight) of every rated value.
+
+    One per label (weight ``None``: each counts once), or one per nonzero count of
+    ``given_counts`` (weight: the count).
+    """
     if given_counts is not None:
         item, code = np.nonzero(given_counts)
         return item, code, np.asarray(given_counts[item, code], dtype=float)
@@ -254,6 +267,29 @@ def _square_sums(
     return within, 2.0 * np.nan_to_num(var), square
 
 
+def pairs_within(unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every unordered pair of values of the same unit, as two index arrays into ``unit``.
+
+    One sort by unit, then the values ``1, 2, ...`` places apart in the same unit: as
+    many steps as the largest unit has values, ``sum_u m_u (m_u - 1) / 2`` pairs in all.
+    """
+    order = np.argsort(unit, kind="stable")
+    u = unit[order]
+    firsts, seconds = [], []
+    at = np.flatnonzero(u[1:] == u[:-1]) if len(u) > 1 else np.zeros(0, dtype=np.intp)
+    step = 1
+    while len(at):  # at: the values whose step-th successor is in the same unit
+        firsts.append(order[at])
+        seconds.append(order[at + step])
+        step += 1
+        at = at[at + step < len(u)]
+        at = at[u[at + step] == u[at]]
+    if not firsts:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    return np.concatenate(firsts), np.concatenate(seconds)
+
+
 def _ratio_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``((a - b) / (a + b))^2``, 0 where ``a + b == 0`` (as ``level_weights`` has it)."""
     total = a + b
@@ -272,18 +308,11 @@ def _ratio_sums(
     n_groups: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ratio distances: each unit's pairs one by one; each group's distinct values in blocks."""
-    order = np.argsort(unit, kind="stable")
-    u, xs = unit[order], x[order]
-    ws = np.ones(len(u)) if weight is None else weight[order]
-    within = np.zeros(n_units)
-    at = np.flatnonzero(u[1:] == u[:-1]) if len(u) > 1 else np.zeros(0, dtype=np.intp)
-    step = 1
-    while len(at):  # at: the values whose step-th successor is in the same unit
-        pair = _ratio_distance(xs[at], xs[at + step]) * ws[at] * ws[at + step]
-        within += np.bincount(u[at], weights=pair, minlength=n_units)
-        step += 1
-        at = at[at + step < len(u)]
-        at = at[u[at + step] == u[at]]
+    a, b = pairs_within(unit)
+    pair = _ratio_distance(x[a], x[b])
+    if weight is not None:
+        pair *= weight[a] * weight[b]
+    within = np.bincount(unit[a], weights=pair, minlength=n_units)
     # the distinct (group, category) cells and their shares
     keys, first, of_value = np.unique(
         g_val.astype(np.int64) * (int(code.max(initial=0)) + 1) + code,
@@ -307,3 +336,155 @@ def _ratio_sums(
             each[start:stop] = _ratio_distance(cell_x[start:stop, None], xs_g[None, :]) @ ps_g
     expected = np.bincount(cell_group, weights=share * each, minlength=n_groups)
     return within, expected, each[of_value]
+
+
+# --------------------------------------------------------------------------- the bootstrap
+
+
+class AlphaReplicates:
+    """Alpha of bootstrap replicates from the sums over the values of the resampled items.
+
+    A replicate counts pattern ``u`` (a distinct item) ``d_u`` times. What is linear in
+    the counts comes from three columns per pattern (pairable or not, its pairable values,
+    and its ``sum_q / (r - 1)`` where the scale of the distances is fixed); what is not
+    (the pooled values' expected disagreement, and for ordinal the mid-ranks, which move
+    with every replicate) from each replicate's count of each distinct value of the group:
+    one sparse product per block of replicates. Interval: ``O(values x replicates)``;
+    ordinal the same, plus each pair of values within a unit; ratio
+    ``O(V^2 x replicates)`` for the ``V`` distinct values of a group (no sum form).
+    """
+
+    def __init__(
+        self,
+        unit: np.ndarray,
+        code: np.ndarray,
+        weight: np.ndarray,
+        pattern_group: np.ndarray,
+        level: str,
+        categories: Sequence[Any],
+    ) -> None:
+        n_patterns = len(pattern_group)
+        r = np.bincount(unit, weights=weight, minlength=n_patterns).astype(float)
+        two = r >= 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            per_value = np.where(two, 1.0 / np.where(two, r - 1.0, 1.0), 0.0)
+        keep = two[unit]
+        unit, code, weight = unit[keep], code[keep], weight[keep]
+        self.level = level
+        k = max(len(categories), 1)
+        self.k = len(categories)
+        # the distinct (group, category) cells of the pairable values, sorted
+        cells, of_value = np.unique(
+            pattern_group[unit].astype(np.int64) * k + code, return_inverse=True
+        )
+        of_value = of_value.reshape(-1)
+        self.cell_group, self.cell_code = np.divmod(cells, k)
+        n_groups = int(pattern_group.max(initial=-1)) + 1
+        self.cell_bounds = np.searchsorted(self.cell_group, np.arange(n_groups + 1))
+        self.pattern_bounds = np.searchsorted(pattern_group, np.arange(n_groups + 1))
+        self.unit, self.of_value, self.weight = unit, of_value, weight
+        self.top = 0.0
+        self.cell_x = np.zeros(len(cells))
+        columns = [two.astype(float), np.where(two, r, 0.0)]
+        if level == "ordinal":
+            columns.append(per_value * r * (r - 1.0))
+            a, b = pairs_within(unit)
+            self.pair_a, self.pair_b = of_value[a], of_value[b]
+            self.pair_weight = per_value[unit[a]] * weight[a] * weight[b]
+            self.pair_unit = unit[a]
+        else:
+            table = level_values(level, categories)
+            x = table[code]
+            self.cell_x = table[self.cell_code]
+            if level == "interval":
+                spread = table.max() - table.min() if len(table) else 0.0
+            else:
+                low, high = (table.min(), table.max()) if len(table) else (0.0, 0.0)
+                spread = (high - low) / (high + low) if high + low > 0 else 0.0
+            self.top = spread * spread
+            per_top = 1.0 / self.top if self.top > 0 else 0.0
+            if level == "interval":
+                within, _, _ = _square_sums(
+                    unit, x, weight, np.zeros(len(unit), np.intp), np.ones(1), n_patterns, 1
+                )
+            else:
+                a, b = pairs_within(unit)
+                pair = _ratio_distance(x[a], x[b]) * weight[a] * weight[b]
+                within = np.bincount(unit[a], weights=pair, minlength=n_patterns)
+            columns.append(per_value * (r * (r - 1.0) - 2.0 * within * per_top))
+        self.columns = np.column_stack(columns)
+        self._indicators: dict[int, Any] = {}
+
+    def _indicator(self, g: int) -> Any:
+        """Group ``g``'s sparse (cells [+ pairs]) x patterns matrix of the replicates' sums."""
+        if g not in self._indicators:
+            from scipy import sparse
+
+            lo, hi = int(self.pattern_bounds[g]), int(self.pattern_bounds[g + 1])
+            c0, c1 = int(self.cell_bounds[g]), int(self.cell_bounds[g + 1])
+            mine = (self.unit >= lo) & (self.unit < hi)
+            rows = [self.of_value[mine] - c0]
+            cols = [self.unit[mine] - lo]
+            vals = [self.weight[mine]]
+            n_rows = c1 - c0
+            if self.level == "ordinal":
+                pairs = (self.pair_unit >= lo) & (self.pair_unit < hi)
+                rows.append(n_rows + np.arange(int(pairs.sum())))
+                cols.append(self.pair_unit[pairs] - lo)
+                vals.append(self.pair_weight[pairs])
+                n_rows += int(pairs.sum())
+            self._indicators[g] = sparse.csr_matrix(
+                (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                shape=(n_rows, hi - lo),
+            )
+        return self._indicators[g]
+
+    def finish(self, g: int, draws: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """Alpha of each replicate (rows of ``draws``) of group ``g``; ``s``: its column sums."""
+        c0, c1 = int(self.cell_bounds[g]), int(self.cell_bounds[g + 1])
+        v = c1 - c0
+        sums = np.asarray(self._indicator(g) @ draws.T)  # (cells [+ pairs], replicates)
+        count = sums[:v]
+        n, values = s[:, 0], s[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.level == "ordinal":
+                mid = np.cumsum(count, axis=0)
+                total = mid[-1] if v else np.zeros(len(s))
+                mid -= count / 2.0
+                codes = self.cell_code[c0:c1]
+                ends = count[codes == 0].sum(axis=0) + count[codes == self.k - 1].sum(axis=0)
+                top = (total - ends / 2.0) ** 2
+                mean = (mid * count).sum(axis=0) / values
+                spread = ((mid - mean) ** 2 * count).sum(axis=0) / values
+                expected = 2.0 * spread
+                a = self.pair_a[self._pair_slice(g)] - c0
+                b = self.pair_b[self._pair_slice(g)] - c0
+                within = (sums[v:] * (mid[a] - mid[b]) ** 2).sum(axis=0)
+                per_top = np.where(top > 0, 1.0 / np.where(top > 0, top, 1.0), 0.0)
+                sum_q = s[:, 2] - 2.0 * within * per_top
+            else:
+                x = self.cell_x[c0:c1]
+                if self.level == "interval":
+                    centre = x.mean() if v else 0.0
+                    xc = x - centre
+                    m1 = (xc @ count) / values
+                    expected = 2.0 * ((xc * xc) @ count / values - m1 * m1)
+                else:
+                    expected = np.zeros(len(s))
+                    rows = max(1, _BLOCK_BYTES // (8 * max(v, 1)))
+                    for start in range(0, v, rows):
+                        block = _ratio_distance(x[start : start + rows, None], x[None, :])
+                        expected += ((block @ count) * count[start : start + rows]).sum(axis=0)
+                    expected /= values * values
+                per_top = np.full(len(s), 1.0 / self.top if self.top > 0 else 0.0)
+                sum_q = s[:, 2]
+            rbar = values / n
+            eps = 1.0 / values
+            pa_prime = sum_q / (n * rbar)
+            p_o = (1.0 - eps) * pa_prime + eps
+            p_e = np.where(n > 0, 1.0 - expected * per_top, np.nan)
+        return chance_corrected(p_o, p_e)
+
+    def _pair_slice(self, g: int) -> np.ndarray:
+        lo, hi = int(self.pattern_bounds[g]), int(self.pattern_bounds[g + 1])
+        return (self.pair_unit >= lo) & (self.pair_unit < hi)

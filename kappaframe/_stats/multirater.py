@@ -551,9 +551,7 @@ def _krippendorff(
     if weights is None and uses_sums(level, False, rt.n_categories):
         item, code, count = rated_values(rt.codes, rt.given_counts)
         sums = alpha_sums(item, code, count, rt.group, ng, level, categories)
-        terms = _AlphaTerms(
-            sums.g, sums.n, sums.values, sums.r, sums.sum_q, sums.p_e, sums.pe_sum
-        )
+        terms = _AlphaTerms(sums.g, sums.n, sums.values, sums.r, sums.sum_q, sums.p_e, sums.pe_sum)
         return _alpha_of(terms, lambda v: _gsum(v, sums.g, ng), with_variance, ddof, centre)
     distinct = _distinct_items(rt)
     if distinct is None:
