@@ -646,6 +646,15 @@ def overall(
     ``p_o = (1 - eps) p_o' + eps`` (``eps`` = 1 / pairable values) and
     ``p_e = sum_kl A_kl pi_k pi_l`` with ``A = 1 - delta^2 / max(delta^2)``, for which
     ``(p_o - p_e) / (1 - p_e) = 1 - D_o / D_e`` exactly.
+    From 32 categories on (real-valued scores: nearly every score its own category),
+    interval, ratio and ordinal alpha are taken from sums over the values rather than
+    the K x K matrix of distances (Krippendorff 2011, sections C and E): within a unit
+    of ``m`` values ``sum_{a<b} (x_a - x_b)^2 = m sum_a (x_a - xbar)^2``, over the pooled
+    values ``sum_xy pi_x pi_y (x - y)^2 = 2 var``; ordinal alpha is interval alpha on
+    the mid-ranks of the pooled pairable values (one sort); the ratio metric has no sum
+    form and is summed pair by pair within units and over the distinct values of a
+    group (time quadratic in those, memory linear). The two paths agree to about 1e-13;
+    the bootstrap reads the same sums.
     Light's mean leaves out the pairs whose kappa is undefined; its ``p_o`` and ``p_e``
     are the means of the pairs', so for "light" alone ``value`` is not
     ``(p_o - p_e) / (1 - p_e)``.

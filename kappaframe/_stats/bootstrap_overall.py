@@ -670,20 +670,30 @@ def bootstrap_overall(
     by_rater = any(m in NEEDS_RATERS for m in methods)
     sums_alpha = "krippendorff" in methods and uses_sums(level, weighted, k)
     if sums_alpha and list(methods) == ["krippendorff"] and rt.given_counts is None:
-        pat = value_patterns(rt, categories)  # no (items, K) counts
-        width = 4
+        # no (items, K) counts: per item a key of (rank, count) per label, sorted (a copy),
+        # and per label its pattern, code, count and cell (and a pair or two for ordinal)
+        n_raters, n_items = rt.codes.shape
+        size = n_items * (1 + 2 * n_raters) * 8 * 2 + n_items * n_raters * 8 * 8
+        if size <= MAX_COUNT_BYTES:
+            pat = value_patterns(rt, categories)
+        width = 0
     else:
         pat = item_patterns(rt, by_rater, categories)
         width = 4 + 2 * k + len(methods)
-    width += k * rt.codes.shape[0] if "conger" in methods else 0
-    width += k * k if "krippendorff" in methods and level == "ordinal" and not sums_alpha else 0
-    size = len(pat.rows) * width * 8
+        width += k * rt.codes.shape[0] if "conger" in methods else 0
+        width += k * k if "krippendorff" in methods and level == "ordinal" and not sums_alpha else 0
+        size = len(pat.rows) * width * 8
     if size > MAX_COUNT_BYTES:
         raise KappaFrameError(
             f"the bootstrap of {', '.join(methods)} would hold {size / 1024**3:.1f} GiB of "
-            f"per-item terms ({len(pat.rows):,} distinct items x {width:,} terms: "
-            "each rater's labels for Conger, K^2 for ordinal alpha); merge rare categories, "
-            "pass fewer raters or groups per call, or use ci_method='analytic'.",
+            + (
+                f"per-item terms ({len(pat.rows):,} distinct items x {width:,} terms: "
+                "each rater's labels for Conger, K^2 for ordinal alpha); merge rare categories, "
+                if width
+                else f"per-item keys and per-label terms ({rt.codes.shape[1]:,} items x "
+                f"{rt.codes.shape[0]} raters); "
+            )
+            + "pass fewer raters or groups per call, or use ci_method='analytic'.",
             option="ci_method",
         )
     design = _design(

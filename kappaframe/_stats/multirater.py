@@ -8,7 +8,9 @@ function of those counts (Conger's also of each rater's own label counts, Light'
 pairwise K x K tables of ``kappaframe._count.kernel``). All of it is vectorised over groups:
 per-item terms are summed per group with ``np.bincount``. Krippendorff's alpha sums them
 over the distinct count vectors of each group instead, weighted by how many items share
-one (``_distinct_items``): a few hundred rows where there are few categories and raters.
+one (``_distinct_items``): a few hundred rows where there are few categories and raters;
+with many categories, interval, ratio and ordinal alpha come from sums over the values
+(``kappaframe._stats.alpha_sums``).
 
 Missing labels follow Gwet (2014, ch. 5-6; his R package irrCAC), which keeps every
 rating: an item counts for observed agreement when it has two or more labels, and for the
@@ -545,7 +547,9 @@ def _krippendorff(
     irrCAC for Python do (the same standard error to about 1e-3). Every sum over items
     runs over the distinct (group, counts) rows of ``_distinct_items``, each term times
     its number of items, when there are few enough; item by item otherwise. The two
-    agree to rounding.
+    agree to rounding. Unweighted interval, ratio and ordinal alpha over ``SUMS_FROM``
+    categories or more take the same terms from sums over the values
+    (``kappaframe._stats.alpha_sums``), with no K x K matrix and no per-item counts.
     """
     ng = rt.n_groups
     if weights is None and uses_sums(level, False, rt.n_categories):
