@@ -371,7 +371,8 @@ class AlphaReplicates:
         two = r >= 2
         with np.errstate(divide="ignore", invalid="ignore"):
             per_value = np.where(two, 1.0 / np.where(two, r - 1.0, 1.0), 0.0)
-        keep = two[unit]
+        keep = np.flatnonzero(two[unit])
+        keep = keep[np.argsort(unit[keep], kind="stable")]  # by pattern, so by group
         unit, code, weight = unit[keep], code[keep], weight[keep]
         self.level = level
         k = max(len(categories), 1)
@@ -392,6 +393,8 @@ class AlphaReplicates:
         if level == "ordinal":
             columns.append(per_value * r * (r - 1.0))
             a, b = pairs_within(unit)
+            by_unit = np.argsort(unit[a], kind="stable")
+            a, b = a[by_unit], b[by_unit]
             self.pair_a, self.pair_b = of_value[a], of_value[b]
             self.pair_weight = per_value[unit[a]] * weight[a] * weight[b]
             self.pair_unit = unit[a]
@@ -425,17 +428,17 @@ class AlphaReplicates:
 
             lo, hi = int(self.pattern_bounds[g]), int(self.pattern_bounds[g + 1])
             c0, c1 = int(self.cell_bounds[g]), int(self.cell_bounds[g + 1])
-            mine = (self.unit >= lo) & (self.unit < hi)
+            mine = self._between(self.unit, lo, hi)
             rows = [self.of_value[mine] - c0]
             cols = [self.unit[mine] - lo]
             vals = [self.weight[mine]]
             n_rows = c1 - c0
             if self.level == "ordinal":
-                pairs = (self.pair_unit >= lo) & (self.pair_unit < hi)
-                rows.append(n_rows + np.arange(int(pairs.sum())))
+                pairs = self._between(self.pair_unit, lo, hi)
+                rows.append(n_rows + np.arange(pairs.stop - pairs.start))
                 cols.append(self.pair_unit[pairs] - lo)
                 vals.append(self.pair_weight[pairs])
-                n_rows += int(pairs.sum())
+                n_rows += pairs.stop - pairs.start
             self._indicators[g] = sparse.csr_matrix(
                 (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                 shape=(n_rows, hi - lo),
@@ -460,8 +463,9 @@ class AlphaReplicates:
                 mean = (mid * count).sum(axis=0) / values
                 spread = ((mid - mean) ** 2 * count).sum(axis=0) / values
                 expected = 2.0 * spread
-                a = self.pair_a[self._pair_slice(g)] - c0
-                b = self.pair_b[self._pair_slice(g)] - c0
+                lo, hi = int(self.pattern_bounds[g]), int(self.pattern_bounds[g + 1])
+                pairs = self._between(self.pair_unit, lo, hi)
+                a, b = self.pair_a[pairs] - c0, self.pair_b[pairs] - c0
                 within = (sums[v:] * (mid[a] - mid[b]) ** 2).sum(axis=0)
                 per_top = np.where(top > 0, 1.0 / np.where(top > 0, top, 1.0), 0.0)
                 sum_q = s[:, 2] - 2.0 * within * per_top
@@ -488,6 +492,8 @@ class AlphaReplicates:
             p_e = np.where(n > 0, 1.0 - expected * per_top, np.nan)
         return chance_corrected(p_o, p_e)
 
-    def _pair_slice(self, g: int) -> np.ndarray:
-        lo, hi = int(self.pattern_bounds[g]), int(self.pattern_bounds[g + 1])
-        return (self.pair_unit >= lo) & (self.pair_unit < hi)
+    @staticmethod
+    def _between(units: np.ndarray, lo: int, hi: int) -> slice:
+        """The positions of the sorted ``units`` in ``lo .. hi - 1``."""
+        start, stop = np.searchsorted(units, [lo, hi])
+        return slice(int(start), int(stop))
