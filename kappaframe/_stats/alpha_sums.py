@@ -348,13 +348,14 @@ class AlphaReplicates:
     """Alpha of bootstrap replicates from the sums over the values of the resampled items.
 
     A replicate counts pattern ``u`` (a distinct item) ``d_u`` times. What is linear in
-    the counts comes from three columns per pattern (pairable or not, its pairable values,
-    and its ``sum_q / (r - 1)`` where the scale of the distances is fixed); what is not
-    (the pooled values' expected disagreement, and for ordinal the mid-ranks, which move
-    with every replicate) from each replicate's count of each distinct value of the group:
-    one sparse product per block of replicates. Interval: ``O(values x replicates)``;
-    ordinal the same, plus each pair of values within a unit; ratio
-    ``O(V^2 x replicates)`` for the ``V`` distinct values of a group (no sum form).
+    the counts comes from columns per pattern, summed with the other methods' (pairable or
+    not, its pairable values, its ``sum_q / (r - 1)`` where the scale of the distances is
+    fixed, and for interval the sum and the sum of squares of its values, centred): that
+    is all interval needs. Ordinal's mid-ranks and ratio's expected disagreement move
+    with every replicate in no sum form: they read each replicate's count of each distinct
+    value of the group (and ordinal each pair of values within a unit), one sparse
+    product per block of replicates; ratio then costs ``V^2`` per replicate for the ``V``
+    distinct values of a group.
     """
 
     def __init__(
@@ -413,11 +414,25 @@ class AlphaReplicates:
                 within, _, _ = _square_sums(
                     unit, x, weight, np.zeros(len(unit), np.intp), np.ones(1), n_patterns, 1
                 )
+                # the pooled values' spread from two more columns: their sum and sum of
+                # squares, each value less its group's mean (no digits lost to an offset)
+                g_val = pattern_group[unit]
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    centre = np.bincount(g_val, weights=weight * x) / np.bincount(
+                        g_val, weights=weight
+                    )
+                dev = x - centre[g_val]
+                moments = [
+                    np.bincount(unit, weights=weight * dev, minlength=n_patterns),
+                    np.bincount(unit, weights=weight * dev * dev, minlength=n_patterns),
+                ]
             else:
                 a, b = pairs_within(unit)
                 pair = _ratio_distance(x[a], x[b]) * weight[a] * weight[b]
                 within = np.bincount(unit[a], weights=pair, minlength=n_patterns)
+                moments = []
             columns.append(per_value * (r * (r - 1.0) - 2.0 * within * per_top))
+            columns += moments  # interval: columns 3 and 4
         self.columns = np.column_stack(columns)
         self._indicators: dict[int, Any] = {}
 
@@ -447,12 +462,18 @@ class AlphaReplicates:
 
     def finish(self, g: int, draws: np.ndarray, s: np.ndarray) -> np.ndarray:
         """Alpha of each replicate (rows of ``draws``) of group ``g``; ``s``: its column sums."""
-        c0, c1 = int(self.cell_bounds[g]), int(self.cell_bounds[g + 1])
-        v = c1 - c0
-        sums = np.asarray(self._indicator(g) @ draws.T)  # (cells [+ pairs], replicates)
-        count = sums[:v]
         n, values = s[:, 0], s[:, 1]
         with np.errstate(divide="ignore", invalid="ignore"):
+            if self.level == "interval":
+                m1 = s[:, 3] / values
+                expected = 2.0 * (s[:, 4] / values - m1 * m1)
+                per_top = np.full(len(s), 1.0 / self.top if self.top > 0 else 0.0)
+                sum_q = s[:, 2]
+            else:
+                c0, c1 = int(self.cell_bounds[g]), int(self.cell_bounds[g + 1])
+                v = c1 - c0
+                sums = np.asarray(self._indicator(g) @ draws.T)  # (cells [+ pairs], reps)
+                count = sums[:v]
             if self.level == "ordinal":
                 mid = np.cumsum(count, axis=0)
                 total = mid[-1] if v else np.zeros(len(s))
@@ -469,20 +490,14 @@ class AlphaReplicates:
                 within = (sums[v:] * (mid[a] - mid[b]) ** 2).sum(axis=0)
                 per_top = np.where(top > 0, 1.0 / np.where(top > 0, top, 1.0), 0.0)
                 sum_q = s[:, 2] - 2.0 * within * per_top
-            else:
+            elif self.level == "ratio":
                 x = self.cell_x[c0:c1]
-                if self.level == "interval":
-                    centre = x.mean() if v else 0.0
-                    xc = x - centre
-                    m1 = (xc @ count) / values
-                    expected = 2.0 * ((xc * xc) @ count / values - m1 * m1)
-                else:
-                    expected = np.zeros(len(s))
-                    rows = max(1, _BLOCK_BYTES // (8 * max(v, 1)))
-                    for start in range(0, v, rows):
-                        block = _ratio_distance(x[start : start + rows, None], x[None, :])
-                        expected += ((block @ count) * count[start : start + rows]).sum(axis=0)
-                    expected /= values * values
+                expected = np.zeros(len(s))
+                rows = max(1, _BLOCK_BYTES // (8 * max(v, 1)))
+                for start in range(0, v, rows):
+                    block = _ratio_distance(x[start : start + rows, None], x[None, :])
+                    expected += ((block @ count) * count[start : start + rows]).sum(axis=0)
+                expected /= values * values
                 per_top = np.full(len(s), 1.0 / self.top if self.top > 0 else 0.0)
                 sum_q = s[:, 2]
             rbar = values / n
