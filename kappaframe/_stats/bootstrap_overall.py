@@ -39,6 +39,7 @@ from .._encode.codes import canonical_order
 from .._errors import KappaFrameError
 from . import bootstrap as _bootstrap
 from .agreement import chance_corrected, finish_agreement
+from .alpha_sums import AlphaReplicates, rated_values, uses_sums
 from .bootstrap import CHUNK_BYTES, check_bootstrap, make_rng, percentile_summary
 from .multirater import Ratings, level_weights
 
@@ -49,6 +50,7 @@ __all__ = [
     "bootstrap_overall",
     "item_patterns",
     "replicate_counts",
+    "value_patterns",
 ]
 
 #: The coefficients that read which rater gave which label: their patterns are the items'
@@ -70,7 +72,9 @@ class Patterns:
     missing) when ``by_rater``; ``group``: the group of each row; ``freq``: how many items
     have it; ``bounds``: group ``g``'s rows are ``bounds[g]:bounds[g + 1]``; ``first``:
     the position (in ``Ratings`` order) of the first item with that row; ``of_item``: the
-    row of each item. Rows are sorted by group, then lexicographically.
+    row of each item. Rows are sorted by group, then lexicographically. ``values``: the
+    patterns' values as (pattern, category code, count) when the rows are not held
+    (``value_patterns``: no (U, K) array for many categories); ``rows`` is then (U, 0).
     """
 
     rows: np.ndarray
@@ -80,6 +84,7 @@ class Patterns:
     first: np.ndarray
     of_item: np.ndarray
     by_rater: bool
+    values: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def item_patterns(rt: Ratings, by_rater: bool, categories: Sequence[Any] | None = None) -> Patterns:
@@ -112,6 +117,66 @@ def item_patterns(rt: Ratings, by_rater: bool, categories: Sequence[Any] | None 
     pattern_group = group[first]
     bounds = np.searchsorted(pattern_group, np.arange(rt.n_groups + 1))
     return Patterns(rows, pattern_group, freq, bounds, first, of_item, by_rater)
+
+
+def value_patterns(rt: Ratings, categories: Sequence[Any]) -> Patterns:
+    """``item_patterns(rt, False, categories)`` without the (items, K) counts.
+
+    Each item's counts are its list of (category, count) in the order of the labels; one
+    count vector precedes another exactly when the list of (-rank, count) pairs does
+    (an absent category reads as a smaller rank, a shorter list as smaller), so
+    ``np.unique`` over those lists, padded, gives the same patterns in the same order, and
+    the same draws. Memory grows with the labels, not with items x K.
+    """
+    item, code, _ = rated_values(rt.codes, None)
+    k = max(rt.n_categories, 1)
+    n_items = rt.codes.shape[1]
+    order = _label_order(categories, rt.n_categories)
+    rank = code if order is None else np.argsort(order)[code]
+    cells, count = np.unique(item * k + rank, return_counts=True)
+    c_item, c_rank = np.divmod(cells, k)
+    slot = np.arange(len(cells)) - np.searchsorted(c_item, c_item)
+    width = int(slot.max(initial=0)) + 1
+    keys = np.zeros((n_items, 1 + 2 * width), dtype=np.int64)
+    keys[:, 0] = rt.group
+    keys[:, 1::2] = -k  # no more labels: below every rank
+    keys[c_item, 1 + 2 * slot] = -c_rank
+    keys[c_item, 2 + 2 * slot] = count
+    _, first, of_item, freq = np.unique(
+        keys, axis=0, return_index=True, return_inverse=True, return_counts=True
+    )
+    of_item = of_item.reshape(-1)
+    is_first = np.zeros(n_items, dtype=bool)
+    is_first[first] = True
+    mine = is_first[c_item]
+    codes = c_rank[mine] if order is None else order[c_rank[mine]]
+    values = (of_item[c_item[mine]], codes, count[mine].astype(float))
+    group = np.asarray(rt.group, dtype=np.int64)[first]
+    bounds = np.searchsorted(group, np.arange(rt.n_groups + 1))
+    rows = np.zeros((len(first), 0))
+    return Patterns(rows, group, freq, bounds, first, of_item, False, values)
+
+
+def _label_order(categories: Sequence[Any], k: int) -> np.ndarray | None:
+    """``canonical_order`` of the labels (at C speed for floats); None: the codes' order."""
+    if len(categories) != k:
+        return None
+    if set(map(type, categories)) <= {float, np.float64}:
+        order = np.argsort(np.asarray(categories, dtype=float), kind="stable")
+    else:
+        order = canonical_order(categories)
+    return None if np.array_equal(order, np.arange(len(order))) else order
+
+
+def _pattern_values(pat: Patterns, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pattern, code, count) of every value of the patterns."""
+    if pat.values is not None:
+        return pat.values
+    if pat.by_rater:
+        unit, rater = np.nonzero(pat.rows >= 0)
+        return unit, pat.rows[unit, rater].astype(np.int64), np.ones(len(unit))
+    unit, code = np.nonzero(pat.rows)
+    return unit, code, pat.rows[unit, code]
 
 
 def _unique_rows(
@@ -227,6 +292,9 @@ class _Design:
         self.finish: dict[str, Finish] = {}
         self.light_cells: np.ndarray | None = None
         self.light_finish: Callable[[np.ndarray], np.ndarray] | None = None
+        #: Krippendorff's alpha from the sums over values: finished per group and block
+        self.alpha: AlphaReplicates | None = None
+        self.alpha_at = slice(0, 0)
 
     def add(self, values: np.ndarray) -> slice:
         values = values.reshape(len(values), -1)
@@ -337,6 +405,9 @@ def _design(
             design.finish[method] = percent
         elif method == "conger":
             design.finish[method] = _conger(design, pat, k, agree, observed_sum, pa_pi)
+        elif method == "krippendorff" and uses_sums(level, weighted, k):
+            design.alpha = AlphaReplicates(*_pattern_values(pat, k), pat.group, level, categories)
+            design.alpha_at = design.add(design.alpha.columns)
         elif method == "krippendorff":
             design.finish[method] = _krippendorff(
                 design, counts, r, two, per_value, at_two, weighted, agree, level, categories
@@ -597,17 +668,32 @@ def bootstrap_overall(
     k = rt.n_categories
     n_groups = rt.n_groups
     by_rater = any(m in NEEDS_RATERS for m in methods)
-    pat = item_patterns(rt, by_rater, categories)
-    width = 4 + 2 * k + len(methods)
-    width += k * rt.codes.shape[0] if "conger" in methods else 0
-    width += k * k if "krippendorff" in methods and level == "ordinal" else 0
-    size = len(pat.rows) * width * 8
+    sums_alpha = "krippendorff" in methods and uses_sums(level, weighted, k)
+    if sums_alpha and list(methods) == ["krippendorff"] and rt.given_counts is None:
+        # no (items, K) counts: per item a key of (rank, count) per label, sorted (a copy),
+        # and per label its pattern, code, count and cell (and a pair or two for ordinal)
+        n_raters, n_items = rt.codes.shape
+        size = n_items * (1 + 2 * n_raters) * 8 * 2 + n_items * n_raters * 8 * 8
+        if size <= MAX_COUNT_BYTES:
+            pat = value_patterns(rt, categories)
+        width = 0
+    else:
+        pat = item_patterns(rt, by_rater, categories)
+        width = 4 + 2 * k + len(methods)
+        width += k * rt.codes.shape[0] if "conger" in methods else 0
+        width += k * k if "krippendorff" in methods and level == "ordinal" and not sums_alpha else 0
+        size = len(pat.rows) * width * 8
     if size > MAX_COUNT_BYTES:
         raise KappaFrameError(
             f"the bootstrap of {', '.join(methods)} would hold {size / 1024**3:.1f} GiB of "
-            f"per-item terms ({len(pat.rows):,} distinct items x {width:,} terms: "
-            "each rater's labels for Conger, K^2 for ordinal alpha); merge rare categories, "
-            "pass fewer raters or groups per call, or use ci_method='analytic'.",
+            + (
+                f"per-item terms ({len(pat.rows):,} distinct items x {width:,} terms: "
+                "each rater's labels for Conger, K^2 for ordinal alpha); merge rare categories, "
+                if width
+                else f"per-item keys and per-label terms ({rt.codes.shape[1]:,} items x "
+                f"{rt.codes.shape[0]} raters); "
+            )
+            + "pass fewer raters or groups per call, or use ci_method='analytic'.",
             option="ci_method",
         )
     design = _design(
@@ -633,13 +719,16 @@ def bootstrap_overall(
 
     def run(values: np.ndarray, task: list[Unit]) -> None:
         """Draw one block of replicates of each group of ``task``; finish them together."""
-        sums, tables, sizes, where = [], [], [], []
+        sums, tables, sizes, where, alphas = [], [], [], [], []
         for j, lo, hi, r0, r1, child in task:
             freq = pat.freq[lo:hi]
             at = r0
             for draw in _draws(freq, r1 - r0, child, chunk_bytes):
                 weights = draw.astype(np.float64)
                 sums.append(_sums(weights, columns[lo:hi]))
+                if design.alpha is not None:
+                    at_alpha = sums[-1][:, design.alpha_at]
+                    alphas.append(design.alpha.finish(int(pat.group[lo]), weights, at_alpha))
                 if design.light_finish is not None:
                     tables.append(_light_sums(weights, indicators[lo]))
                 sizes.append(np.full(len(weights), float(freq.sum())))
@@ -651,6 +740,8 @@ def bootstrap_overall(
             if name == "light":
                 assert design.light_finish is not None
                 result = design.light_finish(np.concatenate(tables, axis=1))
+            elif name == "krippendorff" and design.alpha is not None:
+                result = np.concatenate(alphas)
             else:
                 result = design.finish[name](every, n)
             start = 0

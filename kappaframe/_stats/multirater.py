@@ -8,7 +8,9 @@ function of those counts (Conger's also of each rater's own label counts, Light'
 pairwise K x K tables of ``kappaframe._count.kernel``). All of it is vectorised over groups:
 per-item terms are summed per group with ``np.bincount``. Krippendorff's alpha sums them
 over the distinct count vectors of each group instead, weighted by how many items share
-one (``_distinct_items``): a few hundred rows where there are few categories and raters.
+one (``_distinct_items``): a few hundred rows where there are few categories and raters;
+with many categories, interval, ratio and ordinal alpha come from sums over the values
+(``kappaframe._stats.alpha_sums``).
 
 Missing labels follow Gwet (2014, ch. 5-6; his R package irrCAC), which keeps every
 rating: an item counts for observed agreement when it has two or more labels, and for the
@@ -21,7 +23,6 @@ Agreement weights here are ``A = 1 - W`` for the disagreement weights ``W`` of
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -33,6 +34,7 @@ from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
 from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from .._types import Level, Method
 from .agreement import agreement, chance_corrected
+from .alpha_sums import alpha_sums, level_values, rated_values, uses_sums
 from .inference import fce_terms
 
 __all__ = [
@@ -80,40 +82,47 @@ class Ratings:
         """(n_items, K) float: raters per item and category."""
         if self.given_counts is not None:
             return self.given_counts
-        return _category_counts(self.codes, self.n_categories).astype(float)
+        n_items, k = self.codes.shape[1], self.n_categories
+        size = n_items * max(k, 1) * 8
+        if size > MAX_COUNT_BYTES:
+            raise KappaFrameError(
+                f"the per-item category counts would take {size / 1024**3:.1f} GiB ({n_items} "
+                f"items x {k} categories); merge rare categories or pass fewer items per call."
+            )
+        return _category_counts(self.codes, k)
 
 
 def _category_counts(codes: np.ndarray, k: int) -> np.ndarray:
-    """(n_items, K) int64: how many raters put each item in each category."""
-    n_raters, n_items = codes.shape
+    """(n_items, K) float: how many raters put each item in each category.
+
+    The one (n_items, K) array is the only allocation of that size (what the guard in
+    ``Ratings.counts`` counts).
+    """
+    n_items = codes.shape[1]
     if k <= _FEW_CATEGORIES:
         # one pass over the (small-integer) code matrix per category
-        counts2 = np.empty((n_items, k), dtype=np.int64)
+        counts2 = np.empty((n_items, k))
         for c in range(k):
             counts2[:, c] = np.count_nonzero(codes == c, axis=0)
         return counts2
-    # one bincount per rater over (item, category)
-    counts = np.zeros(n_items * k, dtype=np.int64)
-    base = np.arange(n_items, dtype=np.intp) * k
-    for r in range(n_raters):
-        rated = codes[r] >= 0
-        counts += np.bincount(base[rated] + codes[r][rated], minlength=n_items * k)
+    # one bincount over (item, category) of every rated cell
+    rater, item = np.nonzero(codes >= 0)
+    index = item * k + codes[rater, item]
+    counts = np.bincount(index, weights=np.ones(len(index)), minlength=n_items * k)
     return counts.reshape(n_items, k)
 
 
 def ratings_of(
     codes: np.ndarray, group_codes: np.ndarray | None, n_groups: int, n_categories: int
 ) -> Ratings:
-    """Per-item category counts; items without a label are dropped."""
+    """The items with a label, by their codes; their category counts are counted on first use.
+
+    ``Ratings.counts`` refuses, before allocating, counts over ``MAX_COUNT_BYTES``; what
+    does without them (Krippendorff's alpha from its sums) reads the codes alone.
+    """
     codes = np.asarray(codes)
     n_raters, n_items = codes.shape
     k = n_categories
-    size = n_items * max(k, 1) * 8
-    if size > MAX_COUNT_BYTES:
-        raise KappaFrameError(
-            f"the per-item category counts would take {size / 1024**3:.1f} GiB ({n_items} "
-            f"items x {k} categories); merge rare categories or pass fewer items per call."
-        )
     group = (
         np.zeros(n_items, dtype=np.intp)
         if group_codes is None
@@ -484,23 +493,11 @@ def level_weights(
     if level == "nominal":
         return np.eye(k)
     if level in ("interval", "ratio"):
-        bad = [c for c in categories if isinstance(c, bool) or not isinstance(c, numbers.Real)]
-        if bad:
-            raise KappaFrameError(
-                f"level={level!r} needs numeric labels (it measures distances between their "
-                f"values); label {bad[0]!r} is not a number. Use level='ordinal' or "
-                "'nominal', or recode the labels to numbers."
-            )
-        values = np.asarray([float(c) for c in categories])
+        values = level_values(level, categories)
         diff = values[:, None] - values[None, :]
         if level == "interval":
             delta = diff**2
         else:
-            if np.any(values < 0):
-                raise KappaFrameError(
-                    f"level='ratio' needs non-negative values (a ratio scale has a true "
-                    f"zero); got {values.min():g}. Use level='interval'."
-                )
             total = values[:, None] + values[None, :]
             with np.errstate(divide="ignore", invalid="ignore"):
                 delta = np.where(total > 0, (diff / np.where(total > 0, total, 1.0)) ** 2, 0.0)
@@ -550,9 +547,16 @@ def _krippendorff(
     irrCAC for Python do (the same standard error to about 1e-3). Every sum over items
     runs over the distinct (group, counts) rows of ``_distinct_items``, each term times
     its number of items, when there are few enough; item by item otherwise. The two
-    agree to rounding.
+    agree to rounding. Unweighted interval, ratio and ordinal alpha over ``SUMS_FROM``
+    categories or more take the same terms from sums over the values
+    (``kappaframe._stats.alpha_sums``), with no K x K matrix and no per-item counts.
     """
     ng = rt.n_groups
+    if weights is None and uses_sums(level, False, rt.n_categories):
+        item, code, count = rated_values(rt.codes, rt.given_counts)
+        sums = alpha_sums(item, code, count, rt.group, ng, level, categories)
+        terms = _AlphaTerms(sums.g, sums.n, sums.values, sums.r, sums.sum_q, sums.p_e, sums.pe_sum)
+        return _alpha_of(terms, lambda v: _gsum(v, sums.g, ng), with_variance, ddof, centre)
     distinct = _distinct_items(rt)
     if distinct is None:
         counts, g, items = rt.counts, rt.group, None
@@ -580,13 +584,46 @@ def _krippendorff(
     weighted = _times(counts, agree, g)
     sum_q = (counts * weighted).sum(axis=1) - r
     with np.errstate(divide="ignore", invalid="ignore"):
+        pi = marg / values[:, None]
+        a_pi = _vec_times(np.nan_to_num(pi), agree)
+        p_e = np.where(n > 0, (np.nan_to_num(pi) * a_pi).sum(axis=1), np.nan)
+    terms = _AlphaTerms(g, n, values, r, sum_q, p_e, lambda: (counts * a_pi[g]).sum(axis=1))
+    return _alpha_of(terms, total, with_variance, ddof, centre)
+
+
+@dataclass(frozen=True)
+class _AlphaTerms:
+    """What Krippendorff's alpha in Gwet's form reads, over the pairable rows.
+
+    ``g``: the group of each row; ``n``: pairable items per group; ``values``: pairable
+    values per group; ``r``: values of each row; ``sum_q``: each row's
+    ``sum_k r_k ((A r)_k - 1)`` (twice its agreeing pairs of values); ``p_e``: per group;
+    ``pe_sum()``: each row's ``sum_k r_k (A pi)_k`` (read for the variance only).
+    """
+
+    g: np.ndarray
+    n: np.ndarray
+    values: np.ndarray
+    r: np.ndarray
+    sum_q: np.ndarray
+    p_e: np.ndarray
+    pe_sum: Callable[[], np.ndarray]
+
+
+def _alpha_of(
+    t: _AlphaTerms,
+    total: Callable[[np.ndarray], np.ndarray],
+    with_variance: bool,
+    ddof: int,
+    centre: str,
+) -> dict[str, np.ndarray]:
+    """``p_o``, ``p_e``, alpha (and Gwet's variance) from the terms; see ``_krippendorff``."""
+    g, n, values, r, sum_q, p_e = t.g, t.n, t.values, t.r, t.sum_q, t.p_e
+    with np.errstate(divide="ignore", invalid="ignore"):
         rbar = values / n
         eps = 1.0 / values
         pa_prime = total(sum_q / (r - 1.0)) / (n * rbar)
         p_o = (1.0 - eps) * pa_prime + eps
-        pi = marg / values[:, None]
-        a_pi = _vec_times(np.nan_to_num(pi), agree)
-        p_e = np.where(n > 0, (np.nan_to_num(pi) * a_pi).sum(axis=1), np.nan)
         value = chance_corrected(p_o, p_e)
     out = {"p_o": np.where(n > 0, p_o, np.nan), "p_e": p_e, "value": value}
     if not with_variance:
@@ -597,7 +634,7 @@ def _krippendorff(
         centre_on = pa_prime if centre == "p_a_prime" else p_o
         pa_i = sum_q / (rb * (r - 1.0)) - centre_on[g] * (r - rb) / rb
         kappa_i = (pa_i - p_e[g]) / (1.0 - p_e[g])
-        pe_i = (counts * a_pi[g]).sum(axis=1) / rb - p_e[g] * (r - rb) / rb
+        pe_i = t.pe_sum() / rb - p_e[g] * (r - rb) / rb
         kappa_x = kappa_i - 2.0 * (1.0 - prime[g]) * (pe_i - p_e[g]) / (1.0 - p_e[g])
         var = total((kappa_x - prime[g]) ** 2) / (n * (n - ddof))
     out["var"] = np.where((n >= 2) & np.isfinite(value), var, np.nan)
