@@ -39,8 +39,8 @@ from .._schema import (
 )
 from .._stats import dawid_skene as _model
 from .._stats.bootstrap import make_rng
-from .._stats.consensus import Consensus, Draws, check_ties, majority
-from .._stats.items import per_item
+from .._stats.consensus import Chosen, Draws, check_ties, sparse_majority
+from .._stats.items import per_item_sparse
 from .._types import Closed, ConsensusModel, Duplicates, Ties
 from .lazy import Planned, lazy_result, planned_layout
 from .options import (
@@ -466,31 +466,29 @@ def _table(units: UnitRatings, s: ItemSettings) -> Table:
             columns=units.label_columns,
             why=arg("ties", "first-category"),
         )
-    counts = units.counts(leave_out=ref)[order]
+    counts = units.item_counts(order, leave_out=ref)  # the pairs that occur, output order
+    n = counts.n_items
     group = group_of_unit[order]
     draws = None
     if s.ties == "random":  # items by key, tied labels in their own order: any way in
         draws = Draws(units_by_key(units, order, group), canonical_order(units.categories))
-    stats = per_item(counts)
+    stats = per_item_sparse(counts)
     if not len(units.categories):  # no label at all: no consensus to look for
-        n = len(counts)
         nothing = np.full(n, np.nan)
-        found = Consensus(counts.astype(float), np.full(n, -1), nothing, np.zeros(n, bool))
+        found = Chosen(np.full(n, -1), nothing, np.zeros(n, bool), nothing)
     elif s.consensus == "majority":
-        found = majority(counts, s.ties, s.seed, draws)
+        found = sparse_majority(counts, s.ties, s.seed, draws)
     else:
         found = _dawid_skene(units, order, group, n_groups, ref, s, draws=draws)
     rated = stats["n_ratings"] > 0
-    top = np.full(len(counts), np.nan)
-    if rated.any():
-        top[rated] = np.nanmax(found.posterior[rated], axis=1)
+    top = np.where(rated, found.top, np.nan)
     chosen = np.where(rated, found.label, -1)  # a model's prior is no label for the unrated
     support = np.where(chosen >= 0, found.support, top)
     tied = np.asarray(found.tied, dtype=bool) & rated
 
-    rows = np.arange(len(counts))
+    rows = np.arange(n)
     if s.queue:
-        keep = np.ones(len(counts), dtype=bool)
+        keep = np.ones(n, dtype=bool)
         if s.disagreements:
             keep &= stats["n_distinct"] > 1
         with np.errstate(invalid="ignore"):
@@ -558,13 +556,15 @@ def _dawid_skene(
     n_groups: int,
     ref: int | None,
     s: ItemSettings,
-    fits: list[tuple[int, np.ndarray, Consensus]] | None = None,
+    fits: list[tuple[int, np.ndarray, np.ndarray]] | None = None,
     draws: Draws | None = None,
-) -> Consensus:
+) -> Chosen:
     """Dawid-Skene's consensus of each unit (in output order), fitted group by group.
 
-    ``fits`` collects each group's model: ``(group, its raters' positions, the fit)``.
-    ``draws``: the order of the random tie break (its rows in output order).
+    ``fits`` collects each group's confusion matrices: ``(group, its raters' positions,
+    the matrices)``. ``draws``: the order of the random tie break (its rows in output
+    order). No table of items x labels beyond one group's posteriors
+    (``kappaframe._stats.dawid_skene.fit_model``, which checks their size first).
     """
     k = len(units.categories)
     n = len(order)
@@ -575,7 +575,7 @@ def _dawid_skene(
         keep = rater != ref
         unit, rater, label = unit[keep], rater[keep], label[keep]
     where = position[unit]
-    posterior = np.full((n, k), np.nan)
+    top = np.full(n, np.nan)
     chosen = np.full(n, -1, dtype=np.intp)
     support = np.full(n, np.nan)
     tied = np.zeros(n, dtype=bool)
@@ -600,14 +600,18 @@ def _dawid_skene(
             ties=s.ties,
             seed=s.seed,
             draws=_group_draws(draws, lo, hi),
+            table=fits is not None,  # the confusion matrices; else no items x labels table
         )
         if fits is not None:
-            fits.append((g, present, fit))
-        posterior[lo:hi] = fit.posterior
+            assert fit.confusion is not None  # a model's fit has its confusion matrices
+            fits.append((g, present, fit.confusion))
+            continue
+        top[lo:hi] = fit.top
         chosen[lo:hi] = fit.label
         support[lo:hi] = fit.support
         tied[lo:hi] = fit.tied
-    return Consensus(posterior, chosen, support, tied)
+        del fit  # one group's model at a time
+    return Chosen(chosen, support, tied, top)
 
 
 @declared
@@ -698,14 +702,13 @@ def _confusion_table(units: UnitRatings, s: ItemSettings) -> Table:
     """One row per group, rater, true and given category of the fitted models."""
     order, group_of_unit, n_groups = sorted_units(units)
     k = len(units.categories)
-    fits: list[tuple[int, np.ndarray, Consensus]] = []
+    fits: list[tuple[int, np.ndarray, np.ndarray]] = []
     if k:
         _dawid_skene(units, order, group_of_unit[order], n_groups, None, s, fits)
     first = np.searchsorted(group_of_unit[order], np.arange(n_groups))
     parts: dict[str, list[np.ndarray]] = {n: [] for n in ("unit", "rater", "c", "j", "p", "n")}
     unit, rater, _ = units.ratings()
-    for g, present, fit in fits:
-        assert fit.confusion is not None  # a model's fit has its confusion matrices
+    for g, present, confusion in fits:
         in_group = group_of_unit[unit] == g
         given = np.bincount(rater[in_group], minlength=len(units.raters))[present]
         r, c, j = np.meshgrid(np.arange(len(present)), np.arange(k), np.arange(k), indexing="ij")
@@ -713,7 +716,7 @@ def _confusion_table(units: UnitRatings, s: ItemSettings) -> Table:
         parts["rater"].append(present[r.ravel()])
         parts["c"].append(c.ravel())
         parts["j"].append(j.ravel())
-        parts["p"].append(fit.confusion.reshape(-1))
+        parts["p"].append(confusion.reshape(-1))
         parts["n"].append(np.repeat(given.astype(np.int64), k * k))
     joined = {
         name: np.concatenate(values) if values else np.zeros(0, dtype=np.intp)

@@ -2,9 +2,12 @@
 
 Frame -> one code per distinct set (``kappaframe._encode.sets``, through
 ``kappaframe._api.many_common.prepare_ratings``) -> each rating read per label as
-present/absent, every label at once with the label as an extra key of the count
-(``kappaframe._stats.sets.per_label_codes``) -> the two-category coefficients of
-``kappaframe._stats.multirater`` and ``kappaframe._stats.agreement`` -> ``Table``.
+present/absent, every label at once with the label as an extra key of the count, by
+what is there: a row per (item, label) pair some rater gave, and one weighted row per
+group, label and pattern of raters for the items nobody gave it
+(``kappaframe._stats.sets.label_rows``), so memory grows with the ratings, not with
+items x labels -> the two-category coefficients of ``kappaframe._stats.multirater``
+(weighted rows) and ``kappaframe._stats.agreement`` -> ``Table``.
 """
 
 from __future__ import annotations
@@ -14,16 +17,26 @@ from typing import Any, TypeVar, get_args
 
 import numpy as np
 
-from .._count.kernel import MAX_COUNT_BYTES, all_pairs, pair_counts
+from .._count import kernel
+from .._count.kernel import all_pairs
 from .._encode.codes import object_array
-from .._encode.sets import SetLabels, check_multi_sep, indicators, vocabulary
+from .._encode.sets import SetLabels, check_multi_sep, indicator_pairs, indicators, vocabulary
 from .._errors import KappaFrameError, arg, bad_option, warn_undefined
 from .._schema import CI_COLUMNS, LABEL_COLUMNS, PAIR_LABEL_COLUMNS, Column, Table
 from .._stats.agreement import agreement
 from .._stats.inference import normal_interval, standard_errors
-from .._stats.multirater import compute, raters_per_group, ratings_of
+from .._stats.multirater import Ratings, compute, raters_per_group, ratings_of
 from .._stats.scales import MIN_ITEMS, resolve_scale, with_min_items
-from .._stats.sets import DISTANCES, per_label_codes, set_distances
+from .._stats.sets import (
+    DISTANCES,
+    LabelRows,
+    count_members,
+    label_pair_tables,
+    label_rows,
+    label_rows_bytes,
+    per_label_codes,
+    set_distances,
+)
 from .._types import Duplicates, LabelMethod, Scale
 from .assemble import key_columns
 from .many_common import prepare_ratings
@@ -250,47 +263,98 @@ def per_label(
             "wide layout (one column per rater), or fewer raters per call."
         )
     labels = vocabulary(prep.categories, categories)
-    member = indicators(prep.categories, labels)
-    n_raters, n_items = prep.codes.shape
+    pairs = indicator_pairs(prep.categories, labels)
     n_labels = len(labels)
-    size = n_raters * n_items * max(n_labels, 1)
-    if size > MAX_COUNT_BYTES:
-        raise KappaFrameError(
-            f"the ratings read per label would take {size / 1024**3:.1f} GiB ({n_raters} "
-            f"raters x {n_items} items x {n_labels} labels); pass fewer items per call "
-            f"(e.g. one {arg('by')} group at a time)."
-        )
-    binary, keys = per_label_codes(prep.codes, member, prep.groups.codes)
+    cohen = methods == ["cohen"]
+    n_raters, n_items = prep.codes.shape
+    dense = not cohen and _dense_bytes(n_raters, n_items, n_labels) <= DENSE_BYTES
+    folded = not cohen and not dense
+    _check_size(prep, pairs, n_labels, absent=folded)
     n_groups = prep.groups.n_groups
+    rows = label_rows(
+        prep.codes,
+        pairs,
+        len(prep.categories),
+        n_labels,
+        prep.groups.codes,
+        n_groups,
+        absent=folded,
+    )
     scale_obj = resolve_scale(scale)
     names = object_array(labels)
-    if methods == ["cohen"]:
-        table = _cohen(prep, binary, keys, n_labels, names, scale_obj, ci, min_items)
+    if cohen:
+        table = _cohen(prep, rows, n_labels, names, scale_obj, ci, min_items)
     else:
-        share = _prevalence(binary, keys, n_groups, n_labels)
-        table = _overall(prep, binary, keys, methods, names, share, scale_obj, ci, min_items)
+        share = _prevalence(rows, n_groups, n_labels)
+        if dense:  # every (item, label) row: few
+            member = indicators(prep.categories, labels)
+            binary, keys = per_label_codes(prep.codes, member, prep.groups.codes)
+            rt = ratings_of(binary, keys, n_groups * n_labels, 2)
+        else:
+            rt = Ratings(rows.codes, None, rows.key, n_groups * n_labels, 2, rows.weight)
+        table = _overall(prep, rt, methods, names, share, scale_obj, ci, min_items)
     return prep.frame.render(table)
 
 
-def _prevalence(binary: np.ndarray, keys: np.ndarray, n_groups: int, n_labels: int) -> np.ndarray:
-    """``(G, L)``: the share of each group's ratings whose set holds each label.
+#: Up to this many bytes (``_dense_bytes``), the coefficients read one row per item and
+#: label, as they always have; beyond it, the folded rows of ``label_rows`` (the same
+#: values to rounding: a weighted row's terms are multiplied, not added one by one).
+DENSE_BYTES = 1 << 27
 
-    From the present/absent codes, every label of every group in one count per rater.
+#: Bytes per (item, label) row of the dense reading, beyond a byte per rater: its key and
+#: the coefficients' per-item arrays (measured).
+_DENSE_ROW_BYTES = 100
+
+
+def _dense_bytes(n_raters: int, n_items: int, n_labels: int) -> int:
+    return n_items * max(n_labels, 1) * (n_raters + _DENSE_ROW_BYTES)
+
+
+def _check_size(
+    prep: Any, pairs: tuple[np.ndarray, np.ndarray], n_labels: int, absent: bool
+) -> None:
+    """Refuse, before building them, rows that would take more than the memory limit.
+
+    The rows: one per (item, label) pair some rater gave (at most the memberships), and
+    with ``absent`` one per group, pattern of raters and label
+    (``kappaframe._stats.sets.label_rows_bytes``); without them (Cohen's kappa), the
+    pair tables. The dense reading (below ``DENSE_BYTES``) needs no check.
     """
-    given = np.zeros(n_groups * n_labels)
-    rated = np.zeros(n_groups * n_labels)
-    for row in binary:
-        given += np.bincount(keys, weights=row == 1, minlength=n_groups * n_labels)
-        rated += np.bincount(keys, weights=row >= 0, minlength=n_groups * n_labels)
+    codes = prep.codes
+    n_raters, n_items = codes.shape
+    members = count_members(codes, pairs, len(prep.categories))
+    n_rows = members
+    if absent and n_items:
+        rated = codes >= 0
+        patterns = np.unique(rated[:, rated.any(axis=0)].T, axis=0)
+        groups = prep.groups.n_groups
+        n_rows += max(n_labels, 1) * min(len(patterns) * groups, n_items)
+    size = label_rows_bytes(n_raters, members, n_rows)
+    if not absent:  # Cohen's tables, and agreement's float copies of them
+        size += 4 * 32 * len(all_pairs(n_raters)) * prep.groups.n_groups * n_labels
+    limit = kernel.MAX_COUNT_BYTES  # read now: the caller may have raised it
+    if size > limit:
+        raise KappaFrameError(
+            f"the ratings read per label would take {size / 1024**3:.1f} GiB ({members:,} "
+            f"(rating, label) pairs, {n_rows:,} rows over {n_labels:,} labels and "
+            f"{n_raters} raters), over the {limit / 1024**3:.1f} GiB limit; pass fewer "
+            f"items per call (e.g. one {arg('by')} group at a time) or fewer labels, or "
+            "raise kappaframe._count.kernel.MAX_COUNT_BYTES if the memory is there."
+        )
+
+
+def _prevalence(rows: LabelRows, n_groups: int, n_labels: int) -> np.ndarray:
+    """``(G, L)``: the share of each group's ratings whose set holds each label."""
+    given = rows.given.astype(float).reshape(n_groups, n_labels)
+    rated = np.repeat(rows.rated.astype(float)[:, None], n_labels, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(rated > 0, given / np.where(rated > 0, rated, 1.0), np.nan)
-    return share.reshape(n_groups, n_labels)
+    return share
 
 
 def _overall(
     prep: Any,
-    binary: np.ndarray,
-    keys: np.ndarray,
+    rt: Ratings,
     methods: list[str],
     names: np.ndarray,
     share: np.ndarray,
@@ -299,7 +363,6 @@ def _overall(
     min_items: int | None,
 ) -> Table:
     n_groups, n_labels = share.shape
-    rt = ratings_of(binary, keys, n_groups * n_labels, 2)
     plain = 1.0 - np.eye(2)
     results = [
         compute(
@@ -323,7 +386,7 @@ def _overall(
     group_of_row = np.repeat(np.arange(n_groups), n_methods * n_labels)
     label_of_row = np.tile(np.arange(n_labels), n_groups * n_methods)
     method_of_row = np.tile(np.repeat(np.arange(n_methods), n_labels), n_groups)
-    items = np.bincount(rt.group, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
+    items = np.bincount(rt.group, rt.weight, n_groups * n_labels).reshape(n_groups, n_labels)
     n_items = items.max(axis=1, initial=0).astype(np.int64)[group_of_row]
     n_raters = raters_per_group(prep.codes, prep.groups.codes, n_groups)[group_of_row]
     value = rows("value")
@@ -352,8 +415,7 @@ def _overall(
 
 def _cohen(
     prep: Any,
-    binary: np.ndarray,
-    keys: np.ndarray,
+    label_codes: LabelRows,
     n_labels: int,
     names: np.ndarray,
     scale_obj: Any,
@@ -363,7 +425,9 @@ def _cohen(
     n_groups = prep.groups.n_groups
     pairs = all_pairs(len(prep.raters))
     n_pairs = len(pairs)
-    tables = pair_counts(binary, pairs, 2, keys, n_groups * n_labels)  # (P, G * L, 2, 2)
+    tables = label_pair_tables(
+        label_codes, prep.codes, pairs, prep.groups.codes, n_groups, n_labels
+    )  # (P, G * L, 2, 2)
     tables = tables.reshape(n_pairs, n_groups, n_labels, 2, 2)
     plain = 1.0 - np.eye(2)
     agreed = agreement(tables, plain)

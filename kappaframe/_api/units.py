@@ -23,6 +23,7 @@ from .._encode.codes import encode_groups, is_index_column
 from .._errors import KappaFrameError
 from .._frames.native import concat, eager_adapter, take, take_with_index
 from .._schema import ITEM_KEY
+from .._stats.consensus import ItemCounts, sparse_item_counts
 from .options import as_list, check_columns
 from .prepare import Frame, prepare, read_long
 from .settings.reading import ReadSpec
@@ -98,6 +99,23 @@ class UnitRatings:
             unit, label = unit[keep], label[keep]
         flat = np.bincount(unit * k + label, minlength=self.n_units * k)
         return flat.reshape(self.n_units, k).astype(np.int64, copy=False)
+
+    def item_counts(self, order: np.ndarray, leave_out: int | None = None) -> ItemCounts:
+        """``counts()[order]`` by the (unit, category) pairs that occur (``ItemCounts``).
+
+        Units are numbered by their place in ``order``; memory grows with the ratings.
+        """
+        if self.codes is not None:
+            rater, unit = np.nonzero(self.codes >= 0)
+            label = self.codes[rater, unit].astype(np.intp)
+        else:
+            unit, rater, label = self.ratings()
+        if leave_out is not None:
+            keep = rater != leave_out
+            unit, label = unit[keep], label[keep]
+        position = np.empty(self.n_units, dtype=np.intp)
+        position[order] = np.arange(self.n_units, dtype=np.intp)
+        return sparse_item_counts(position[unit], label, self.n_units, len(self.categories))
 
     def rater_labels(self, rater: int) -> np.ndarray:
         """Rater ``rater``'s label code of each unit (-1: none)."""

@@ -39,6 +39,7 @@ __all__ = [
     "as_hashable",
     "canonical_sets",
     "check_multi_sep",
+    "indicator_pairs",
     "indicators",
     "set_categories",
     "vocabulary",
@@ -265,6 +266,17 @@ def vocabulary(categories: Sequence[tuple[Any, ...]], labels: Sequence[Any] | No
             f"labels to one type, or list them in order with {arg('categories', ...)}.",
             option="categories",
         ) from None
+
+
+def indicator_pairs(
+    categories: Sequence[tuple[Any, ...]], labels: Sequence[Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``indicators``' nonzero cells: the (set, label) pairs, sorted by set then label."""
+    where = {label: i for i, label in enumerate(labels)}
+    rows = np.asarray([k for k, category in enumerate(categories) for _ in category], np.intp)
+    cols = np.asarray([where[x] for category in categories for x in category], np.intp)
+    order = np.lexsort((cols, rows))
+    return rows[order], cols[order]
 
 
 def indicators(categories: Sequence[tuple[Any, ...]], labels: Sequence[Any]) -> np.ndarray:

@@ -26,10 +26,20 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._count import kernel
 from .._errors import ConvergenceWarning, KappaFrameError, arg, user_stacklevel, ways
-from .consensus import Consensus, Draws, check_ties, item_counts, settle
+from .consensus import Chosen, Consensus, Draws, check_ties, settle, sparse_item_counts
 
-__all__ = ["FLOOR", "TIE_ATOL", "dawid_skene"]
+__all__ = [
+    "FLOOR",
+    "TIE_ATOL",
+    "Fit",
+    "chosen_of",
+    "confusion_of",
+    "dawid_skene",
+    "fit_model",
+    "model_bytes",
+]
 
 #: The smallest expected count of a (rater, given label, true category) cell, and the
 #: smallest prior of a category somebody gave, before normalising (crowd-kit's floor).
@@ -74,6 +84,7 @@ def dawid_skene(
     ties: str = "missing",
     seed: Any = None,
     draws: Draws | None = None,
+    table: bool = True,
 ) -> Consensus:
     """Consensus labels of the Dawid-Skene model, fitted by EM, and each rater's confusion.
 
@@ -108,6 +119,11 @@ def dawid_skene(
         Needed by ``ties="random"``.
     draws : Draws, optional
         The order of the random tie break's draws (items, then categories).
+    table : bool, default True
+        Keep the ``(n_items, K)`` posterior and the ``(n_raters, K, K)`` confusion. With
+        False, ``posterior`` and ``confusion`` are None and ``largest`` holds each item's
+        largest posterior: the same labels, supports and ties in the memory of one
+        posterior of the rated items (what ``kappaframe.items`` needs).
 
     Returns
     -------
@@ -121,8 +137,9 @@ def dawid_skene(
     ------
     KappaFrameError
         When no item was rated by two raters or more (the model cannot tell a rater's
-        errors from the items' categories), or for a bad ``max_iter``, ``tol`` or
-        ``ties``.
+        errors from the items' categories), for a bad ``max_iter``, ``tol`` or
+        ``ties``, or when the fit would hold more than
+        ``kappaframe._count.kernel.MAX_COUNT_BYTES`` (counted before it is allocated).
 
     Warns
     -----
@@ -149,7 +166,11 @@ def dawid_skene(
     labels the rater gave.
 
     The work per iteration is linear in the ratings: per category, two gathers and two
-    segment sums. Two sorts of the ratings come first, once.
+    segment sums. Two sorts of the ratings come first, once. Memory: one posterior of
+    the rated items ``(K, rows)`` and one ``theta`` ``(K, cells)``, each step writing over
+    the last, beside the ratings (``model_bytes``; with ``table``, the ``(n_items, K)``
+    posterior and the confusion too), checked against
+    ``kappaframe._count.kernel.MAX_COUNT_BYTES`` before they are allocated.
 
     References
     ----------
@@ -173,6 +194,82 @@ def dawid_skene(
     """
     max_iter, tol = _check_options(max_iter, tol)
     check_ties(ties, seed)
+    # The table: the posterior, its NaN-free copy in settle, and three of the confusion.
+    extra = (16 * n_items * k + 24 * n_raters * k * k) if table else 0
+    fit = fit_model(
+        item_codes, rater_codes, label_codes, n_items, n_raters, k, max_iter, tol, extra
+    )
+    if not table:
+        got = chosen_of(fit, n_items, ties, seed, draws)
+        return Consensus(
+            posterior=None,
+            label=got.label,
+            support=got.support,
+            tied=got.tied,
+            priors=fit.prior,
+            n_iter=fit.n_iter,
+            converged=fit.converged,
+            largest=got.top,
+        )
+    posterior = np.full((n_items, k), np.nan)
+    posterior[fit.layout.rated] = fit.post.T
+    chosen, support, tied = settle(posterior, ties, seed, atol=TIE_ATOL, draws=draws)
+    return Consensus(
+        posterior=posterior,
+        label=chosen,
+        support=support,
+        tied=tied,
+        confusion=confusion_of(fit, n_raters, k),
+        priors=fit.prior,
+        n_iter=fit.n_iter,
+        converged=fit.converged,
+    )
+
+
+class Fit(NamedTuple):
+    """The fitted model, as ``fit_model`` leaves it.
+
+    ``post`` ``(K, rows)``: the rated items' posteriors, category-major; ``prior``
+    ``(K,)``; ``theta`` ``(K, cells)`` (see ``_m_step``); the ratings' ``layout``.
+    """
+
+    post: np.ndarray
+    prior: np.ndarray
+    theta: np.ndarray
+    layout: _Layout
+    n_iter: int
+    converged: bool
+
+
+def model_bytes(n_rows: int, n_cells: int, k: int) -> int:
+    """The peak bytes of a fit beyond its ratings: what ``fit_model`` checks first.
+
+    One posterior ``(K, rows)`` and one ``theta`` ``(K, cells)`` in float64 (each step
+    writes over the last), and two boolean ``(K, rows)`` masks when the labels are chosen
+    (``settle``).
+    """
+    return 8 * k * (n_rows + n_cells) + 2 * k * n_rows
+
+
+def fit_model(
+    item_codes: np.ndarray,
+    rater_codes: np.ndarray,
+    label_codes: np.ndarray,
+    n_items: int,
+    n_raters: int,
+    k: int,
+    max_iter: int = 100,
+    tol: float = 1e-7,
+    extra: int = 0,
+) -> Fit:
+    """Fit the model by EM (``dawid_skene``'s parameters); no ``(n_items, K)`` table.
+
+    The posteriors are the one array that grows with items x categories (every category
+    keeps some probability: the floor); ``model_bytes`` of them, and ``extra`` bytes the
+    caller will add, are checked against ``kappaframe._count.kernel.MAX_COUNT_BYTES``
+    before anything that size is allocated.
+    """
+    max_iter, tol = _check_options(max_iter, tol)
     item = np.asarray(item_codes, dtype=np.intp)
     rater = np.asarray(rater_codes, dtype=np.intp)
     label = np.asarray(label_codes, dtype=np.intp)
@@ -182,21 +279,27 @@ def dawid_skene(
             f"{len(item)}, {len(rater)} and {len(label)}."
         )
     layout = _layout((item, rater, label), n_items, n_raters, k)
+    n_rows, n_cells = len(layout.item_starts), len(layout.cells)
+    _check_size(n_rows, n_cells, k, extra)
     n_ratings = len(item)
 
-    counts = item_counts(item, label, n_items, k)[layout.rated]
-    given = counts.sum(axis=0) > 0  # categories somebody gave
+    given = np.bincount(label, minlength=k) > 0  # categories somebody gave
     # The majority vote's shares, category-major like every posterior here.
-    post = np.ascontiguousarray((counts / counts.sum(axis=1, keepdims=True)).T)
-    prior, theta = _m_step(post, layout)
+    row = (np.cumsum(layout.rated) - 1)[item]
+    pairs = sparse_item_counts(row, label, n_rows, k)
+    per_row = np.diff(np.append(layout.item_starts, n_ratings))
+    post = np.zeros((k, n_rows))
+    post[pairs.label, pairs.item] = pairs.tally / per_row[pairs.item]
+    theta = np.empty((k, n_cells))
+    prior = _m_step(post, layout, theta)
     previous = -np.inf
     change = np.inf
     converged = False
     n_iter = 0
     while n_iter < max_iter:
         n_iter += 1
-        post, loglik = _e_step(prior, theta, given, layout)
-        prior, theta = _m_step(post, layout)
+        loglik = _e_step(prior, theta, given, layout, post)
+        prior = _m_step(post, layout, theta)
         change = loglik / n_ratings - previous
         if change < tol:
             converged = True
@@ -211,20 +314,53 @@ def dawid_skene(
             ConvergenceWarning,
             stacklevel=user_stacklevel(),
         )
+    return Fit(post, prior, theta, layout, n_iter, converged)
 
-    posterior = np.full((n_items, k), np.nan)
-    posterior[layout.rated] = post.T
-    chosen, support, tied = settle(posterior, ties, seed, atol=TIE_ATOL, draws=draws)
-    return Consensus(
-        posterior=posterior,
-        label=chosen,
-        support=support,
-        tied=tied,
-        confusion=_confusion(theta, layout, n_raters, k),
-        priors=prior,
-        n_iter=n_iter,
-        converged=converged,
+
+def _check_size(n_rows: int, n_cells: int, k: int, extra: int) -> None:
+    size = model_bytes(n_rows, n_cells, k) + extra
+    limit = kernel.MAX_COUNT_BYTES  # read now: the caller may have raised it
+    if size > limit:
+        gib = 1024**3
+        raise KappaFrameError(
+            f"Dawid-Skene would hold {size / gib:.1f} GiB ({n_rows:,} items x {k:,} labels "
+            f"of posteriors, {n_cells:,} (rater, label) cells x {k:,} of confusions), over "
+            f"the {limit / gib:.1f} GiB limit. Use "
+            f"{arg('consensus', 'majority')} (its memory grows with the ratings), fewer "
+            f"items per call (one {arg('by')} group at a time), or merge rare labels; or "
+            "raise kappaframe._count.kernel.MAX_COUNT_BYTES if the memory is there.",
+            option="consensus",
+        )
+
+
+def chosen_of(
+    fit: Fit,
+    n_items: int,
+    ties: str = "missing",
+    seed: Any = None,
+    draws: Draws | None = None,
+) -> Chosen:
+    """``dawid_skene``'s labels, supports and ties from ``fit``, without its posterior table.
+
+    The same numbers: ``settle`` reads the rated items' posteriors in place.
+    """
+    check_ties(ties, seed)
+    rated = fit.layout.rated
+    label = np.full(n_items, -1, dtype=np.intp)
+    support = np.full(n_items, np.nan)
+    tied = np.zeros(n_items, dtype=bool)
+    top = np.full(n_items, np.nan)
+    if draws is not None and draws.rows is not None:  # the rated rows, in draw order
+        rank = np.empty(n_items, dtype=np.intp)
+        rank[draws.rows] = np.arange(n_items, dtype=np.intp)
+        local = np.argsort(rank[rated], kind="stable")  # rows numbered among the rated
+        draws = Draws(local.astype(np.intp), draws.categories)
+    scores = fit.post.T  # a view: (rows, K)
+    label[rated], support[rated], tied[rated] = settle(
+        scores, ties, seed, atol=TIE_ATOL, draws=draws
     )
+    top[rated] = scores.max(axis=1)  # a fit has rated items
+    return Chosen(label, support, tied, top)
 
 
 def _check_options(max_iter: Any, tol: Any) -> tuple[int, float]:
@@ -316,43 +452,44 @@ def _layout(
     )
 
 
-def _m_step(post: np.ndarray, layout: _Layout) -> tuple[np.ndarray, np.ndarray]:
-    """Priors, and ``theta[c, j]`` for each category ``c`` and cell ``j``.
+def _m_step(post: np.ndarray, layout: _Layout, theta: np.ndarray) -> np.ndarray:
+    """Priors, and ``theta[c, j]`` for each category ``c`` and cell ``j`` (written over).
 
     ``theta[c, j]`` is the probability that cell ``j``'s rater gives cell ``j``'s label to
     an item of true category ``c``. ``post`` is category-major, ``(K, rows)``: each
-    category's sums run over contiguous memory.
+    category's sums run over contiguous memory, one category at a time (no other
+    ``(K, cells)`` array).
     """
     prior = post.mean(axis=1)
-    expected = np.empty((len(post), len(layout.cells)))
     for c, share in enumerate(post):
-        expected[c] = np.add.reduceat(np.take(share, layout.row_by_cell), layout.cell_starts)
-    np.maximum(expected, FLOOR, out=expected)
-    per_rater = np.add.reduceat(expected, layout.rater_starts, axis=1)
-    expected /= np.take(per_rater, layout.rater_of_cell, axis=1)
-    return prior, expected
+        row = theta[c]
+        row[:] = np.add.reduceat(np.take(share, layout.row_by_cell), layout.cell_starts)
+        np.maximum(row, FLOOR, out=row)
+        per_rater = np.add.reduceat(row, layout.rater_starts)
+        row /= np.take(per_rater, layout.rater_of_cell)
+    return prior
 
 
 def _e_step(
-    prior: np.ndarray, theta: np.ndarray, given: np.ndarray, layout: _Layout
-) -> tuple[np.ndarray, float]:
-    """Each rated item's posterior ``(K, rows)``, and the data's log-likelihood."""
+    prior: np.ndarray, theta: np.ndarray, given: np.ndarray, layout: _Layout, out: np.ndarray
+) -> float:
+    """Each rated item's posterior ``(K, rows)`` into ``out``; the data's log-likelihood."""
     log_prior = np.where(given, np.log(np.maximum(prior, FLOOR)), -np.inf)
-    log_theta = np.log(theta)
-    joint = np.empty((len(theta), len(layout.item_starts)))
-    for c, column in enumerate(log_theta):
-        joint[c] = np.add.reduceat(np.take(column, layout.cell_by_item), layout.item_starts)
+    joint = out
+    for c, row in enumerate(theta):
+        joint[c] = np.add.reduceat(np.take(np.log(row), layout.cell_by_item), layout.item_starts)
     joint += log_prior[:, None]
     top = joint.max(axis=0)
     joint -= top
     np.exp(joint, out=joint)
     total = joint.sum(axis=0)
     joint /= total
-    return joint, float((top + np.log(total)).sum())
+    return float((top + np.log(total)).sum())
 
 
-def _confusion(theta: np.ndarray, layout: _Layout, n_raters: int, k: int) -> np.ndarray:
+def confusion_of(fit: Fit, n_raters: int, k: int) -> np.ndarray:
     """``(n_raters, K, K)``: row the true category, column the label given."""
+    theta, layout = fit.theta, fit.layout
     flat = np.full((n_raters * k, k), np.nan)  # rows (rater, label given), columns true
     active = np.zeros(n_raters, dtype=bool)
     active[layout.cells // k] = True

@@ -76,6 +76,9 @@ class Ratings:
     group: np.ndarray  # (n_items,) group code of each item
     n_groups: int
     n_categories: int
+    #: (n_items,) float: how many items each column stands for (alike items folded into
+    #: one, as ``kappaframe._stats.sets.label_rows`` does); None: one each.
+    weight: np.ndarray | None = None
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -161,6 +164,8 @@ def _distinct_items(rt: Ratings) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
     """
     codes, k = rt.codes, rt.n_categories
     n_raters, n_items = codes.shape
+    if rt.weight is not None:  # folded already: each column with its number of items
+        return rt.counts, rt.group, rt.weight
     if rt.given_counts is not None or n_raters == 0:
         return None
     base = n_raters + 1
@@ -224,6 +229,13 @@ def _gsum(values: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
     return flat.reshape(n_groups, k)
 
 
+def _weighted(values: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
+    """Per-item ``values`` times each item's weight (as they are without weights)."""
+    if weight is None:
+        return values
+    return values * (weight if values.ndim == 1 else weight[:, None])
+
+
 def _times(counts: np.ndarray, agree: np.ndarray, group: np.ndarray) -> np.ndarray:
     """``counts[i] @ A`` with one A for all, or ``A[group[i]]`` per group."""
     if agree.ndim == 2:
@@ -278,10 +290,11 @@ class _Observed:
     pa: np.ndarray  # observed agreement per group
     share: np.ndarray  # r_ik / r_i
     pi: np.ndarray  # (G, K) mean share per group
+    weight: np.ndarray | None = None  # items each item stands for (Ratings.weight)
 
 
 def _observed(rt: Ratings, agree: np.ndarray) -> _Observed:
-    counts, group, n_groups = rt.counts, rt.group, rt.n_groups
+    counts, group, n_groups, w = rt.counts, rt.group, rt.n_groups, rt.weight
     r = counts.sum(axis=1)
     weighted = _times(counts, agree, group)
     sum_q = (counts * weighted).sum(axis=1) - r
@@ -289,11 +302,11 @@ def _observed(rt: Ratings, agree: np.ndarray) -> _Observed:
     with np.errstate(divide="ignore", invalid="ignore"):
         pa_i = np.where(two, sum_q / np.where(two, r * (r - 1.0), 1.0), 0.0)
         share = counts / r[:, None]
-    n = np.bincount(group, minlength=n_groups).astype(float)
-    n2 = np.bincount(group[two], minlength=n_groups).astype(float)
-    pa = _ratio(_gsum(pa_i, group, n_groups), n2)
-    pi = _gsum(share, group, n_groups) / np.where(n > 0, n, 1.0)[:, None]
-    return _Observed(r, two, pa_i, n, n2, pa, share, pi)
+    n = np.bincount(group, weights=w, minlength=n_groups).astype(float)
+    n2 = np.bincount(group[two], None if w is None else w[two], n_groups).astype(float)
+    pa = _ratio(_gsum(_weighted(pa_i, w), group, n_groups), n2)
+    pi = _gsum(_weighted(share, w), group, n_groups) / np.where(n > 0, n, 1.0)[:, None]
+    return _Observed(r, two, pa_i, n, n2, pa, share, pi, w)
 
 
 def _linearized(
@@ -319,7 +332,7 @@ def _linearized(
         denom = (1.0 - p_e)[g]
         c_i = scale * (obs.pa_i - p_e[g] * obs.two) / denom
         c_x = c_i - 2.0 * (1.0 - value[g]) * (pe_i - p_e[g]) / denom
-        spread = _gsum((c_x - value[g]) ** 2, g, n_groups)
+        spread = _gsum(_weighted((c_x - value[g]) ** 2, obs.weight), g, n_groups)
         var = spread / (obs.n * (obs.n - ddof))
     return np.where((obs.n >= 2) & np.isfinite(value), var, np.nan)
 
@@ -354,7 +367,7 @@ def _fnl_null_variance(obs: _Observed, group: np.ndarray, n_groups: int) -> np.n
         b = 1.0 / obs.n[g]
         item_var = a * a * var_p - 2.0 * a * b * np.where(obs.two, spread, 0.0) + b * b * spread
         p_e = s2
-        var0 = _gsum(item_var, g, n_groups) / (1.0 - p_e) ** 2
+        var0 = _gsum(_weighted(item_var, obs.weight), g, n_groups) / (1.0 - p_e) ** 2
     return np.where(var0 > 0, var0, np.nan)
 
 
@@ -411,7 +424,8 @@ def _percent(
     if with_variance:
         with np.errstate(divide="ignore", invalid="ignore"):
             item = (obs.n / obs.n2)[g] * obs.pa_i
-            var = _gsum((item - value[g]) ** 2, g, ng) / (obs.n * (obs.n - ddof))
+            spread = _gsum(_weighted((item - value[g]) ** 2, rt.weight), g, ng)
+            var = spread / (obs.n * (obs.n - ddof))
         out["var"] = np.where((obs.n >= 2) & np.isfinite(value), var, np.nan)
     return out
 
@@ -447,7 +461,8 @@ def _conger(
     own = np.zeros((ng, n_raters, k))
     for r in range(n_raters):
         rated = codes[r] >= 0
-        own[:, r, :] = np.bincount(g[rated] * k + codes[r][rated], minlength=ng * k).reshape(ng, k)
+        w = None if rt.weight is None else rt.weight[rated]
+        own[:, r, :] = np.bincount(g[rated] * k + codes[r][rated], w, ng * k).reshape(ng, k)
     labeled = own.sum(axis=2)  # (G, R)
     active = labeled > 0
     r_eff = active.sum(axis=1).astype(float)
@@ -656,7 +671,7 @@ def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, 
     codes, g, ng, k = rt.codes, rt.group, rt.n_groups, rt.n_categories
     n_raters = codes.shape[0]
     pairs = all_pairs(n_raters)
-    counts = pair_counts(codes, pairs, k, g, ng)
+    counts = pair_counts(codes, pairs, k, g, ng, sample_weight=rt.weight)
     stats = agreement(counts, disagree)
     kappa = stats["kappa"]  # (P, G)
     defined = np.isfinite(kappa)
@@ -685,7 +700,7 @@ def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, 
         both = (codes[a] >= 0) & (codes[b] >= 0)
         index = (g[both] * k + codes[a][both]) * k + codes[b][both]
         d[both] += flat[p, index]
-    var = _gsum(d * d, g, ng)
+    var = _gsum(_weighted(d * d, rt.weight), g, ng)
     out["var"] = np.where(np.isfinite(value), var, np.nan)
     return out
 

@@ -526,3 +526,28 @@ def test_dask_long_layout_keeps_the_raters_order() -> None:
     want = kf.items(long, ["r3", "r1"], **options)
     assert list(got.columns)[-2:] == list(want.columns)[-2:] == ["r3", "r1"]
     assert got["n_ratings"].tolist() == want["n_ratings"].tolist() == [2, 2, 1]
+
+
+def test_dawid_skene_over_the_memory_limit_is_refused_and_the_majority_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kappaframe._count import kernel
+
+    rng = np.random.default_rng(2)
+    truth = rng.integers(0, 300, 400)  # many labels: posteriors of 400 items x ~300
+    frame = pd.DataFrame(
+        {
+            f"r{j}": np.where(rng.random(400) < 0.8, truth, rng.integers(0, 300, 400))
+            for j in range(3)
+        }
+    )
+    monkeypatch.setattr(kernel, "MAX_COUNT_BYTES", 400_000)
+    with pytest.raises(kf.KappaFrameError, match="Dawid-Skene would hold") as err:
+        kf.items(frame, consensus="dawid-skene")
+    assert "400 items x" in str(err.value) and "consensus='majority'" in str(err.value)
+    assert err.value.option == "consensus"
+    res = kf.items(frame)  # the majority: memory by the ratings, no limit reached
+    assert len(res) == 400 and res["n_ratings"].eq(3).all()
+    monkeypatch.setattr(kernel, "MAX_COUNT_BYTES", 2 * 1024**3)
+    fitted = kf.items(frame, consensus="dawid-skene")
+    assert (fitted["consensus"] == pd.Series(truth)).mean() > 0.8

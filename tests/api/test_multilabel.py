@@ -9,7 +9,7 @@ kappaframe's single-label functions on present/absent columns built by hand.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 import pandas as pd
@@ -17,6 +17,7 @@ import pytest
 
 import kappaframe as kf
 from kappaframe._stats.sets import set_distances
+from kappaframe._types import LabelMethod
 
 agreement = pytest.importorskip("nltk.metrics.agreement")
 distance = pytest.importorskip("nltk.metrics.distance")
@@ -482,3 +483,93 @@ def test_single_label_functions_point_list_columns_to_the_set_functions() -> Non
     pl = pytest.importorskip("polars")
     with pytest.raises(kf.KappaFrameError, match=r"distance='masi'"):
         kf.pairwise(pl.DataFrame({"a": [["x", "y"], ["x"]], "b": [["x"], ["y"]]}))
+
+
+def _tagged(rng: np.random.Generator, n: int, n_raters: int) -> pd.DataFrame:
+    """Sets of 1-3 of ten labels, some empty, some missing, in two groups."""
+    tags = list("abcdefghij")
+
+    def cell() -> str | None:
+        u = rng.random()
+        if u < 0.1:
+            return None
+        if u < 0.2:
+            return ""
+        return "|".join(sorted(set(rng.choice(tags, int(rng.integers(1, 4))))))
+
+    df = pd.DataFrame({f"r{j}": [cell() for _ in range(n)] for j in range(n_raters)})
+    df["g"] = rng.integers(0, 2, n)
+    return df
+
+
+@pytest.mark.filterwarnings("ignore:the agreement on a label is undefined")
+def test_the_rows_by_what_is_there_give_the_values_of_every_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past DENSE_BYTES the items nobody tagged with a label are one weighted row per
+    group, label and pattern of raters: every column the same, the values to rounding."""
+    import kappaframe._api.per_label as module
+
+    rng = np.random.default_rng(11)
+    df = _tagged(rng, 150, 4)
+    methods = list(get_args(LabelMethod))
+    methods.remove("cohen")
+    options: dict[str, Any] = dict(multi_sep="|", by="g", ci=0.95, min_items=0)
+    options["categories"] = list("abcdefghijk")  # "k": nobody gave it
+    want = kf.per_label(df, RATERS, method=methods, **options)
+    cohen = kf.per_label(df, RATERS, method="cohen", **options)
+    monkeypatch.setattr(module, "DENSE_BYTES", 0)
+    got = kf.per_label(df, RATERS, method=methods, **options)
+    pd.testing.assert_frame_equal(kf.per_label(df, RATERS, method="cohen", **options), cohen)
+    for column in want.columns:
+        if want[column].dtype.kind == "f":
+            np.testing.assert_allclose(got[column], want[column], rtol=0, atol=1e-12)
+        elif column != "interpretation":  # a band edge can move with the last bit
+            assert want[column].astype(str).tolist() == got[column].astype(str).tolist()
+    assert want["value"].notna().sum() > 50 and want["ci_low"].notna().sum() > 50
+
+
+def test_label_rows_hold_the_pairs_given_and_weigh_the_rest() -> None:
+    from kappaframe._encode.sets import indicator_pairs, indicators
+    from kappaframe._stats.sets import label_rows
+
+    sets = [(), ("a",), ("a", "b"), ("c",)]
+    codes = np.array([[1, 2, -1, 0, 3], [1, -1, 0, 1, 3], [2, 1, 1, -1, -1]], dtype=np.int8)
+    pairs = indicator_pairs(sets, list("abc"))
+    assert pairs[0].tolist() == [1, 2, 2, 3] and pairs[1].tolist() == [0, 0, 1, 2]
+    assert np.array_equal(np.argwhere(indicators(sets, list("abc"))).T, np.stack(pairs))
+    rows = label_rows(codes, pairs, 4, 3, None, 1)
+    # (item, label) pairs given: 0a 0b 1a 1b 2a 3a 4c -> rows of their own
+    assert rows.n_given == 7 and rows.weight[:7].tolist() == [1.0] * 7
+    dense = np.where(codes >= 0, 0, -1)[:, :, None] + 0 * np.arange(3)
+    for r, i in zip(*np.nonzero(codes >= 0), strict=True):
+        for label in pairs[1][pairs[0] == codes[r, i]]:
+            dense[r, i, label] = 1
+    # Every key holds all five items, once each, in its rows' weights ...
+    assert np.bincount(rows.key, rows.weight, 3).tolist() == [5.0, 5.0, 5.0]
+    # ... and the weighted rows are the items with that pattern of raters and no label.
+    for key in range(3):
+        mine = rows.key == key
+        got = sorted(
+            (tuple(c), w) for c, w in zip(rows.codes[:, mine].T, rows.weight[mine], strict=True)
+        )
+        columns = [tuple(dense[:, i, key]) for i in range(5)]
+        want = sorted((c, float(columns.count(c))) for c in set(columns))
+        assert got == want
+    assert rows.given.tolist() == [7, 2, 2] and rows.rated.tolist() == [11]
+
+
+def test_per_label_refuses_rows_over_the_memory_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kappaframe._api.per_label as module
+    from kappaframe._count import kernel
+
+    df = _tagged(np.random.default_rng(2), 80, 4)
+    monkeypatch.setattr(module, "DENSE_BYTES", 0)
+    monkeypatch.setattr(kernel, "MAX_COUNT_BYTES", 20_000)
+    with pytest.raises(kf.KappaFrameError, match="ratings read per label would take") as err:
+        kf.per_label(df, RATERS, multi_sep="|")
+    message = str(err.value)
+    assert "(rating, label) pairs" in message and "10 labels and 4 raters" in message
+    assert "by=" in message and "MAX_COUNT_BYTES" in message
+    monkeypatch.setattr(kernel, "MAX_COUNT_BYTES", 2 * 1024**3)
+    assert len(kf.per_label(df, RATERS, multi_sep="|")) == 10

@@ -13,7 +13,7 @@ import pytest
 
 import kappaframe as kf
 from kappaframe._stats import dawid_skene as _dawid_skene
-from kappaframe._stats.consensus import item_counts, majority
+from kappaframe._stats.consensus import Draws, item_counts, majority
 from kappaframe._stats.dawid_skene import FLOOR, dawid_skene
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -412,3 +412,60 @@ def test_the_majority_vote_is_crowdkits(name: str) -> None:
     np.testing.assert_array_equal(ours.label[~ours.tied], labels[~ours.tied])
     tied = np.flatnonzero(ours.tied)
     assert (probas[tied, labels[tied]] == probas[tied].max(axis=1)).all()
+
+
+def test_without_the_table_the_labels_are_the_same_and_no_posterior_is_kept() -> None:
+    rng = np.random.default_rng(12)
+    truth = rng.integers(0, 5, 400)
+    item, rater, label = crowd(rng, truth, noisy(9, 5, 0.5), per_item=3)
+    item = np.where(item == 7, 401, item)  # items 7 and 400 have no rating
+    for ties, seed in (("missing", None), ("first-category", None), ("random", 3)):
+        draws = Draws(rng.permutation(402), rng.permutation(5)) if seed else None
+        full = dawid_skene(
+            item, rater, label, 402, 9, 5, ties=ties, seed=seed, draws=draws, max_iter=1000
+        )
+        lean = dawid_skene(
+            item,
+            rater,
+            label,
+            402,
+            9,
+            5,
+            ties=ties,
+            seed=seed,
+            draws=draws,
+            max_iter=1000,
+            table=False,
+        )
+        assert lean.posterior is None and lean.confusion is None
+        for name in ("label", "support", "tied", "priors", "top"):
+            np.testing.assert_array_equal(getattr(lean, name), getattr(full, name))
+        assert np.isnan(lean.top[[7, 400]]).all() and lean.n_iter == full.n_iter
+        np.testing.assert_array_equal(full.top[:7], full.posterior[:7].max(axis=1))
+
+
+def test_a_fit_over_the_memory_limit_is_refused_before_it_is_allocated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kappaframe._count import kernel
+
+    rng = np.random.default_rng(1)
+    truth = rng.integers(0, 40, 300)
+    item, rater, label = crowd(rng, truth, noisy(3, 40, 0.6), per_item=3)
+    lean = _dawid_skene.fit_model(item, rater, label, 300, 3, 40)
+    rows, cells = lean.post.shape[1], lean.theta.shape[1]
+    need = _dawid_skene.model_bytes(rows, cells, 40)
+    assert need == 8 * 40 * (rows + cells) + 2 * 40 * rows
+    assert lean.post.nbytes + lean.theta.nbytes < need  # and the masks settle makes
+
+    monkeypatch.setattr(kernel, "MAX_COUNT_BYTES", need)  # just enough without the table
+    dawid_skene(item, rater, label, 300, 3, 40, table=False)
+    with pytest.raises(kf.KappaFrameError, match="Dawid-Skene would hold") as err:
+        dawid_skene(item, rater, label, 300, 3, 40)  # the (items, K) table is more
+    message = str(err.value)
+    assert f"{rows:,} items x 40 labels" in message and f"{cells:,} (rater, label)" in message
+    assert "consensus='majority'" in message and "MAX_COUNT_BYTES" in message
+    assert err.value.option == "consensus"
+    monkeypatch.setattr(kernel, "MAX_COUNT_BYTES", need - 1)
+    with pytest.raises(kf.KappaFrameError, match="Dawid-Skene would hold"):
+        dawid_skene(item, rater, label, 300, 3, 40, table=False)

@@ -467,3 +467,28 @@ def test_every_method_name_has_its_coefficient_and_no_other() -> None:
     from kappaframe._stats.multirater import COEFFICIENTS, METHODS
 
     assert set(COEFFICIENTS) == set(METHODS)
+
+
+def test_a_weighted_item_counts_as_that_many_alike_items() -> None:
+    """``Ratings.weight``: one column standing for w items gives every coefficient (and
+    its variance) the value of the w columns written out, to rounding."""
+    from kappaframe._stats.multirater import Ratings
+
+    rng = np.random.default_rng(4)
+    codes = rng.integers(-1, 3, (4, 60)).astype(np.int8)
+    codes[:, 0] = [0, 0, 1, -1]
+    group = rng.integers(0, 3, 60)
+    weight = rng.integers(1, 5, 60).astype(float)
+    repeat = np.repeat(np.arange(60), weight.astype(int))
+    keep = codes.max(axis=0) >= 0
+    folded = Ratings(codes[:, keep], None, group[keep], 3, 3, weight[keep])
+    written = ratings_of(codes[:, repeat], group[repeat], 3, 3)
+    plain = 1.0 - np.eye(3)
+    for method in METHODS:
+        options = dict(weighted=False, level="nominal", categories=[0, 1, 2], with_variance=True)
+        want = compute(written, method, plain, **options)
+        got = compute(folded, method, plain, **options)
+        for key in ("p_o", "p_e", "value", "var", "var0"):
+            if key in want:
+                np.testing.assert_allclose(got[key], want[key], rtol=0, atol=1e-12, err_msg=method)
+        assert np.isfinite(want["value"]).all(), method
