@@ -156,7 +156,23 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
+#: From this many distinct labels on, labels of one Python type are checked, merged and
+#: looked up as arrays (the same answers as one label at a time: float labels hash and
+#: compare as their values do in NumPy).
+MANY_LABELS = 1024
+
+
+def floats_of(values: Sequence[Any]) -> np.ndarray | None:
+    """``values`` as float64 when they are many and every one a Python float; else None."""
+    if len(values) < MANY_LABELS or set(map(type, values)) != {float}:
+        return None
+    array = np.array(values, dtype=np.float64)
+    return None if np.isnan(array).any() else array
+
+
 def _column_kind(name: Hashable, uniques: Sequence[Any]) -> str | None:
+    if len(uniques) >= MANY_LABELS and len(set(map(type, uniques))) == 1:
+        return _kind(uniques[0])  # one type is one kind
     kinds: dict[str, Any] = {}
     for value in uniques:
         kinds.setdefault(_kind(value), value)
@@ -221,6 +237,9 @@ def shared_categories(
                     )
             source = f"the ordered categories of column {names[0]!r}"
         else:
+            merged = _merged_floats([col.uniques for col in columns.values()])
+            if merged is not None:
+                return merged
             distinct: dict[Any, None] = {}
             for col in columns.values():
                 distinct.update(dict.fromkeys(col.uniques))
@@ -299,6 +318,9 @@ def warn_missing_tokens(
     declared = set(categories) if categories is not None else set()
     found: dict[str, list[Hashable]] = {}
     for name, col in columns.items():
+        types = set(map(type, col.uniques)) if len(col.uniques) >= MANY_LABELS else {str}
+        if not any(issubclass(t, str) for t in types):
+            continue  # no text, no token
         for value in col.uniques:
             if isinstance(value, str) and value in MISSING_TOKENS and value not in declared:
                 found.setdefault(value, []).append(name)
@@ -416,14 +438,64 @@ def _is_missing(value: Any) -> bool:
     return isinstance(value, float) and value != value
 
 
+def _merged_floats(uniques: Sequence[Sequence[Any]]) -> list[float] | None:
+    """``sorted(dict.fromkeys(...))`` of many float labels, as arrays; else None.
+
+    Equal to the dict and the sort label for label: of ``0.0`` and ``-0.0`` (one key) the
+    first seen is kept, as a dict keeps it.
+    """
+    arrays = []
+    for values in uniques:
+        array = floats_of(values)
+        if array is None:
+            return None
+        arrays.append(array)
+    if not arrays:
+        return None
+    merged = np.unique(np.concatenate(arrays))
+    zero = np.flatnonzero(merged == 0)
+    if len(zero):
+        merged[zero] = next(a[a == 0][0] for a in arrays if (a == 0).any())
+    return list(merged.tolist())
+
+
+def _float_lookup(
+    categories: np.ndarray, sorter: np.ndarray | None, uniques: Sequence[Any]
+) -> np.ndarray | None:
+    """Position of each of ``uniques`` in float ``categories`` (None: not all found).
+
+    ``sorter`` sorts ``categories`` (None: they are sorted). The labels are looked up in
+    sorted order, so the search walks the categories once rather than at random.
+    """
+    values = floats_of(uniques)
+    if values is None:
+        return None
+    order = np.argsort(values, kind="stable")
+    ordered = categories if sorter is None else categories[sorter]
+    at = np.minimum(np.searchsorted(ordered, values[order]), len(ordered) - 1)
+    found = np.empty(len(values), dtype=np.intp)
+    found[order] = at if sorter is None else sorter[at]
+    return found if np.array_equal(categories[found], values) else None
+
+
 def encode_labels(columns: Sequence[Factorized], categories: Sequence[Any]) -> np.ndarray:
     """Codes of every rater column over ``categories``: shape (n_raters, n_items), -1 missing."""
-    index = {c: i for i, c in enumerate(categories)}
     dtype = code_dtype(len(categories))
     n_items = len(columns[0].codes) if columns else 0
     out = np.empty((len(columns), n_items), dtype=dtype)
+    floats = floats_of(categories)
+    sorter = None
+    if floats is not None and not (floats[1:] > floats[:-1]).all():
+        sorter = np.argsort(floats, kind="stable")
+    index: dict[Any, int] | None = None
     for r, col in enumerate(columns):
-        lookup = np.array([index[u] for u in col.uniques] + [-1], dtype=dtype)
+        found = None if floats is None else _float_lookup(floats, sorter, col.uniques)
+        if found is not None:
+            lookup = np.append(found, -1).astype(dtype)
+        else:
+            if index is None:
+                index = {c: i for i, c in enumerate(categories)}
+            lookup = np.array([index[u] for u in col.uniques] + [-1], dtype=dtype)
         if np.array_equal(lookup[:-1], np.arange(len(col.uniques))):
             out[r] = col.codes  # the codes already number the shared categories: a copy
         else:

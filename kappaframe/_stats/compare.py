@@ -68,7 +68,11 @@ def options_record(weights: Any, categories: Sequence[Any]) -> dict[str, Any]:
     else:
         matrix = np.ascontiguousarray(weight_matrix(weights, categories), dtype=np.float64)
         shown = "matrix sha256:" + hashlib.sha256(matrix.tobytes()).hexdigest()[:16]
-    cats: Any = [_json_value(c) for c in categories]
+    cats: Any = (
+        list(categories)  # floats are JSON as they are
+        if set(map(type, categories)) == {float}
+        else [_json_value(c) for c in categories]
+    )
     if len(cats) > RECORDED_CATEGORIES:
         digest = hashlib.sha256(repr(cats).encode()).hexdigest()[:16]
         cats = f"{len(cats)} categories, sha256:{digest}"
