@@ -35,9 +35,18 @@ def _register_polars(pl: ModuleType) -> None:
     _DONE.add("polars")
     pl.api.register_dataframe_namespace("kappa")(KappaAccessor)
     pl.api.register_lazyframe_namespace("kappa")(KappaAccessor)
+    pl.api.register_expr_namespace("kappa")(_expression_namespace)
+
+
+def _expression_namespace(expr: Any) -> Any:
+    """``pl.col(...).kappa``, made where it is used.
+
+    Its module imports polars itself, so it is imported only once polars is (importing it
+    first would come back here).
+    """
     from ._expressions import KappaExpr
 
-    pl.api.register_expr_namespace("kappa")(KappaExpr)
+    return KappaExpr(expr)
 
 
 def _register_dask(dd: ModuleType) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import polars  # registers the expression namespace before it is imported here
+import polars
 import pytest
 
 import kappaframe as kf
