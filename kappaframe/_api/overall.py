@@ -477,7 +477,10 @@ def _errors(
             errors[key] = np.where(defined, _rows(boot, key), np.nan)
     # Light's kappa of raters who each used one category: no standard error (NaN).
     single = _rows(
-        [{"one": res.get("one_category", np.zeros(np.shape(res["value"]), bool))} for res in results],
+        [
+            {"one": res.get("one_category", np.zeros(np.shape(res["value"]), bool))}
+            for res in results
+        ],
         "one",
     )
     for key in ("se", "ci_low", "ci_high"):
