@@ -424,8 +424,11 @@ WIDER = (14.0, 16.0, 18.0, FIGURE_CAP)
 def _widened(
     layout: Grid, names: Sequence[str], n_groups: int, ncols: int | None, bar: float, show_n: bool
 ) -> Grid:
-    """A wider layout (up to ``FIGURE_CAP``) whose cells hold their values, if the height
-    was what made them too small; else ``layout`` (the cells carry colour only)."""
+    """A wider layout (up to ``FIGURE_CAP``) whose cells hold their values.
+
+    Only where the height was what made them too small; else ``layout`` (the cells
+    carry colour only).
+    """
     width, height = MAX_FIGURE
 
     def fits(limits: tuple[float, float]) -> Grid | None:
