@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -187,11 +188,29 @@ def _shown(value: Any) -> str:
     return repr(value)
 
 
+def _print_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """A warning as Python prints it on stderr (not recorded by the test run)."""
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
 def _run_python(code: str, namespace: dict[str, Any]) -> str:
     tree = ast.parse(code)
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
     buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+    with (
+        contextlib.redirect_stdout(buffer),
+        contextlib.redirect_stderr(buffer),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("default")  # shown once on stderr, as a script shows them
+        warnings.showwarning = _print_warning
         exec(compile(tree, "<docs>", "exec"), namespace)
         if last is not None:
             value = eval(compile(ast.Expression(last.value), "<docs>", "eval"), namespace)

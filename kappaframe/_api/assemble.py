@@ -90,6 +90,8 @@ def tidy(
         pair_extras(counts, w.matrix, stats["kappa"], extra, prep.categories) if extra.names else {}
     )
     extras = {name: rows(values) for name, values in extras.items()}
+    if ONE_CATEGORY in extras:
+        warn_one_category(extras.pop(ONE_CATEGORY))
     whole = counted_whole(counts)
     n = rows(stats["n"]).astype(np.int64 if whole else np.float64)
     band, labels = with_min_items(
@@ -167,6 +169,21 @@ def interpret(
     return band
 
 
+#: The key of ``pair_extras``' mask of the tables where a rater used one category only.
+ONE_CATEGORY = "one_category"
+
+
+def warn_one_category(single: np.ndarray, what: str = "pair x group cells") -> None:
+    """The one warning of the rows whose standard error and test are undefined."""
+    warn_undefined(
+        single,
+        None,
+        what,
+        subject="the standard error of kappa (se, se0, ci_low, ci_high, z, p_value)",
+        otherwise="where a rater used one category only (kappa is then 0 whatever the other did)",
+    )
+
+
 #: Pairs whose optional columns (standard errors, ``stats``) are computed together.
 EXTRAS_CHUNK_PAIRS = 1 << 15
 
@@ -182,7 +199,9 @@ def pair_extras(
 
     With ``ci``: ``se``, ``ci_low``, ``ci_high`` (Fleiss, Cohen & Everitt, or the
     percentile bootstrap), ``se0``, ``z`` and ``p_value`` (always the large-sample test
-    of kappa = 0, against ``options.alternative``). Then the ``stats`` columns (see
+    of kappa = 0, against ``options.alternative``), all NaN where a rater used one
+    category only (``standard_errors``), and ``ONE_CATEGORY``, the mask of those tables
+    (not a column: the caller warns of it once). Then the ``stats`` columns (see
     ``kappaframe._stats.family.family``). ``categories`` (the labels of the tables' rows)
     fix the order of the bootstrap's draws (``kappaframe._stats.bootstrap``).
     ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
@@ -218,7 +237,10 @@ def pair_extras(
                     categories=categories,
                 )
             )
+            for name in ("se", "ci_low", "ci_high"):  # no interval from a constant rater
+                errors[name] = np.where(errors["one_category"], np.nan, errors[name])
         out.update((name, errors[name]) for name in CI_COLUMNS)
+        out[ONE_CATEGORY] = errors["one_category"]
     if options.stats:
         out.update(family(counts, weights, options.stats))
     return out

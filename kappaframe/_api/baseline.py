@@ -304,7 +304,8 @@ def against_baseline(result: Any, *, baseline: Any, max_drop: float, ci: float =
     - ``inconclusive``: ``change_low < -max_drop <= change_high``: the interval is too
       wide to tell (too few items in either run for a drop of that size);
     - ``undefined``: either coefficient or standard error is missing (no item rated by
-      both, one label only);
+      both, one label only, or a rater who used one category only: kappa is then 0 with
+      no standard error); not a drop, whatever the other side's value;
     - ``new``: a row of ``result`` the baseline does not have (its baseline columns
       are missing);
     - ``missing``: a row of the baseline that ``result`` does not have, appended after

@@ -63,7 +63,7 @@ from .._types import (
     Scale,
     ZFrom,
 )
-from .assemble import interpret, key_columns
+from .assemble import interpret, key_columns, warn_one_category
 from .counts import read_pair_table
 from .many_common import pair_tables, prepare_ratings
 from .options import (
@@ -487,6 +487,17 @@ def _errors(
         defined = np.isfinite(value)
         for key in ("se", "ci_low", "ci_high"):
             errors[key] = np.where(defined, _rows(boot, key), np.nan)
+    # Light's kappa of raters who each used one category: no standard error (NaN).
+    single = _rows(
+        [
+            {"one": res.get("one_category", np.zeros(np.shape(res["value"]), bool))}
+            for res in results
+        ],
+        "one",
+    )
+    for key in ("se", "ci_low", "ci_high"):
+        errors[key] = np.where(single, np.nan, errors[key])
+    warn_one_category(single, "rows")
     return errors
 
 
@@ -955,6 +966,7 @@ def _cohen_table(prep: Prepared, scale_obj: Any, ci: float | None, min_items: in
     ]
     if ci is not None:
         errors = standard_errors(binary, plain, kappa, ci)
+        warn_one_category(_pair_category_rows(errors["one_category"]), "rows")
         columns += [Column(name, "float", _pair_category_rows(errors[name])) for name in CI_COLUMNS]
     return Table(columns)
 

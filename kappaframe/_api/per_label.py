@@ -38,7 +38,7 @@ from .._stats.sets import (
     set_distances,
 )
 from .._types import Duplicates, LabelMethod, Scale
-from .assemble import key_columns
+from .assemble import key_columns, warn_one_category
 from .many_common import prepare_ratings
 from .options import check_categories, check_min_items, check_pair_options, check_settings
 from .settings.bind import declared
@@ -463,5 +463,6 @@ def _cohen(
     ]
     if ci is not None:
         errors = standard_errors(tables, plain, agreed["kappa"], ci)
+        warn_one_category(rows(errors["one_category"]), "rows")
         columns += [Column(name, "float", rows(errors[name])) for name in CI_COLUMNS]
     return Table(columns, mark={"kind": "pairwise"})

@@ -317,7 +317,11 @@ def verdict(compared: Any, args: argparse.Namespace, name: str, failed: bool = F
     for which, what in (
         ("new", "not in the baseline (new)"),
         ("missing", "in the baseline only (missing from this run)"),
-        ("undefined", "without a value or standard error on one side (undefined)"),
+        (
+            "undefined",
+            "without a value or standard error on one side (undefined: no item rated by "
+            "both, or a rater who used one category only)",
+        ),
     ):
         if counts.get(which, 0):
             n = int(counts[which])

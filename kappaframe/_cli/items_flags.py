@@ -30,7 +30,8 @@ _ITEMS_EPILOG = """\
 the queue: --disagreements keeps the items whose raters do not all agree, --min-p and
 --max-support the items under a bar; each group's items come most contested first (lowest
 p_i, then lowest support), with every rater's label. --format label-studio writes Label
-Studio tasks (each rater's answer a prediction), --format prodigy Prodigy JSON lines.
+Studio tasks (each rater's answer a prediction), --format prodigy Prodigy JSON lines
+(every category an option); --text names the column of the item's text they show.
 
 examples:
   kappaframe items team.csv --by project --exclude item model_score
@@ -72,5 +73,12 @@ def add_parser(commands: Any) -> None:
     ):
         add_option(group, name, WHERE)
     window_flags(items, WHERE)
-    output_flags(items, (*ITEM_FORMATS, *TOOL_FORMATS))
+    out = output_flags(items, (*ITEM_FORMATS, *TOOL_FORMATS))
+    out.add_argument(
+        "--text",
+        metavar="COLUMN",
+        help="the column of INPUT holding each item's text (no rater): written after item, "
+        "as Label Studio's data.text and Prodigy's text (without it the queue names each "
+        "item by its id only)",
+    )
     message_flags(items)

@@ -114,12 +114,19 @@ def _plain_text(draw: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+#: No figure is larger than this, in inches, across or down.
+FIGURE_CAP = 20.0
+
+
 def _new_figure(width: float, height: float, *, constrained: bool = True) -> Figure:
+    """A new figure of this size, within ``FIGURE_CAP`` (both sides shrunk alike)."""
     require_matplotlib()
     from matplotlib.figure import Figure
 
     register_figure_formatter()
-    return Figure(figsize=(width, height), layout="constrained" if constrained else None)
+    shrink = min(1.0, FIGURE_CAP / max(width, height))
+    size = (width * shrink, height * shrink)
+    return Figure(figsize=size, layout="constrained" if constrained else None)
 
 
 def _figure_of(ax: Axes | None, width: float, height: float) -> tuple[Figure, Axes]:
@@ -168,9 +175,12 @@ def heatmap(
     are grey and say "n/a". All panels share one colour bar, labelled with the
     statistic and its weighting ("linear-weighted kappa").
 
-    The figure is at most 12 inches wide and 24 high: with many raters or groups the
+    The figure is at most 12 inches wide and 20 high: with many raters or groups the
     cells get smaller (and the panels fewer per row), down to the size where a value
     still reads at 7 points; below that (about 30 raters) the cells carry colour only.
+    Where the 20 inches down are what leaves no room for the values (many groups in
+    rows), the figure grows wider instead, with more panels per row, up to 20 inches:
+    no figure is larger than 20 x 20 inches.
 
     Parameters
     ----------
@@ -262,8 +272,9 @@ def _check_triangle(triangle: Any) -> None:
 #: ``heatmap(triangle=...)``: the halves of the matrix that can be drawn alone.
 TRIANGLES: tuple[str, ...] = get_args(Triangle)
 
-#: The largest figure ``squares_figure`` draws, in inches (width, height).
-MAX_FIGURE = (12.0, 24.0)
+#: The largest figure ``squares_figure`` draws, in inches (width, height): within
+#: ``FIGURE_CAP``, the cells shrink instead.
+MAX_FIGURE = (12.0, 20.0)
 #: Side of a cell, in inches: at most (where there is room), and the least that holds a
 #: value written at 7 points (one line, and with ``n=`` under it).
 CELL_MAX, CELL_MIN, CELL_MIN_N = 0.5, 0.3, 0.4
@@ -405,6 +416,30 @@ def bar_width(
     return width + 0.04 + lines * 1.25 * FONT_TICKS / 72
 
 
+#: Widths (inches) a heatmap grows to, in turn, when its height cap leaves no room for
+#: the values in the cells (many groups, stacked in rows).
+WIDER = (14.0, 16.0, 18.0, FIGURE_CAP)
+
+
+def _widened(
+    layout: Grid, names: Sequence[str], n_groups: int, ncols: int | None, bar: float, show_n: bool
+) -> Grid:
+    """A wider layout (up to ``FIGURE_CAP``) whose cells hold their values.
+
+    Only where the height was what made them too small; else ``layout`` (the cells
+    carry colour only).
+    """
+    width, height = MAX_FIGURE
+
+    def fits(limits: tuple[float, float]) -> Grid | None:
+        found = grid(len(names), n_groups, names, ncols=ncols, bar=bar, limits=limits)
+        return found if found.font(show_n) is not None else None
+
+    if fits((width, math.inf)) is None:  # too many raters for the width: colour only
+        return layout
+    return next((g for w in WIDER if (g := fits((w, height))) is not None), layout)
+
+
 def _edges(scale: Any) -> list[float]:
     """The band edges within (-1, 1), with -1 and 1: the numbers on a kappa colour bar."""
     lower, _ = scale.limits()
@@ -451,6 +486,8 @@ def squares_figure(
         top = float(np.nanmax(squares)) if stat == "n" and np.isfinite(squares).any() else 1.0
         bar = bar_width(stat, scale, fail_under, top) if colour_bar else 0.0
         layout = grid(len(names), n_groups, names, ncols=ncols, bar=bar, limits=limits)
+        if annotate and layout.font(show_n) is None and limits == MAX_FIGURE:
+            layout = _widened(layout, names, n_groups, ncols, bar, show_n)
         fig = _new_figure(layout.width, layout.height, constrained=False)
         axes = [fig.add_axes(layout.panel_box(g)) for g in range(n_groups)]
         cax = fig.add_axes(layout.bar_box(), label="<colorbar>") if colour_bar else None
@@ -785,8 +822,17 @@ def confusion_plot(
 
 
 def _confusion_cell(k: int) -> float:
-    """Inches a cell of a K x K confusion matrix gets: at most 0.6, at least 0.25."""
-    return min(0.6, max(0.25, (CONFUSION_SIDE - 1.8) / max(k, 1)))
+    """Inches a cell of a K x K confusion matrix gets: at most 0.6, at least 0.25.
+
+    Less than 0.25 where the figure would be wider than ``FIGURE_CAP`` (about 70
+    categories); the cells then carry colour only (``CONFUSION_WRITTEN``).
+    """
+    most = (FIGURE_CAP - 0.8 - 1.8) / max(k, 1)
+    return min(0.6, max(0.25, (CONFUSION_SIDE - 1.8) / max(k, 1)), most)
+
+
+#: The least cell (inches) a confusion matrix writes its counts in.
+CONFUSION_WRITTEN = 0.25
 
 
 def _confusion_axes(k: int, cell: float, ax: Axes | None) -> tuple[Figure, Axes]:
@@ -816,7 +862,7 @@ def _draw_counts(
         for j in range(k):
             count = float(table[i, j])
             text = f"{int(count)}" if how is None else _share_text(values[i, j], count)
-            if text:
+            if text and cell >= CONFUSION_WRITTEN:
                 _write(ax, j, i, text, cmap, norm, values[i, j], font)
     return image
 

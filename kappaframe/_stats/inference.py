@@ -29,6 +29,7 @@ __all__ = [
     "normal_interval",
     "normal_quantile",
     "normal_sf",
+    "one_category",
     "population_factor",
     "standard_errors",
     "t_cdf",
@@ -247,6 +248,20 @@ def standard_errors(
     any weights (asymmetric ones included: rows are rater a's labels); ``se0`` is
     statsmodels' ``std_kappa0`` (SAS's "ASE under H0"). The columns follow
     ``normal_interval`` (``n`` the items of each table).
+
+    Where one rater used a single category (``one_category``) and kappa is defined, every
+    column is NaN. There kappa is 0 for every table with that rater's margin (``p_o``
+    equals ``p_e``, whatever the other rater did and whatever the weights), so both
+    formulas are exactly 0: with rater a on category 1 only, ``p_1j = p_.j``, ``wbar_1.
+    + wbar_.j = p_e + w_1j`` and ``var = sum_j p_.j (w_1j - p_e - w_1j)^2 - p_e^2 = 0``.
+    A variance of 0 there says only that the sample never saw that rater vary, not that
+    kappa is known exactly: the large-sample theory behind the interval and the test
+    does not hold at the edge of the table's space, and in floating point the 0 came
+    out as rounding noise (a ``z`` of 0 or NaN, a ``p_value`` of 1 or NaN, by chance).
+    The rows are told apart by counting the categories each rater used (exact on the
+    counts), not by the size of the computed variance; ``one_category`` in the result
+    marks them, for the caller's one warning. (Where kappa is 1 with two categories or
+    more, ``se`` is 0 and ``se0`` is not: those stay as computed.)
     """
     if not 0 < level < 1:
         raise KappaFrameError(f"ci must be a confidence level between 0 and 1; got {level!r}.")
@@ -259,7 +274,10 @@ def standard_errors(
         var = (term - (k - t.p_e * (1.0 - k)) ** 2) / denom
         expected = t.rows[..., :, None] * t.cols[..., None, :]
         var0 = ((expected * (t.agree - t.spread) ** 2).sum(axis=(-2, -1)) - t.p_e**2) / denom
-    return normal_interval(
+    single = one_category(counts) & np.isfinite(k)
+    var = np.where(single, np.nan, var)
+    var0 = np.where(single, np.nan, var0)
+    errors = normal_interval(
         k,
         var,
         var0,
@@ -270,3 +288,17 @@ def standard_errors(
         population=population,
         z_from=z_from,
     )
+    errors["one_category"] = single
+    return errors
+
+
+def one_category(counts: np.ndarray) -> np.ndarray:
+    """Tables ``[..., K, K]`` in which a rater used exactly one category (from the counts).
+
+    A margin's count is above 0 exactly when one of its cells is (the counts are
+    non-negative), so no tolerance is involved.
+    """
+    counts = np.asarray(counts)
+    used_a = np.count_nonzero(counts.sum(axis=-1) > 0, axis=-1)
+    used_b = np.count_nonzero(counts.sum(axis=-2) > 0, axis=-1)
+    return (used_a == 1) | (used_b == 1)

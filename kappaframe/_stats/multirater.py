@@ -35,7 +35,7 @@ from .._errors import KappaFrameError, KappaFrameTypeError, bad_option
 from .._types import Level, Method
 from .agreement import agreement, chance_corrected
 from .alpha_sums import alpha_sums, level_values, rated_values, uses_sums
-from .inference import fce_terms
+from .inference import fce_terms, one_category
 
 __all__ = [
     "AS_GIVEN",
@@ -666,7 +666,8 @@ def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, 
     Everitt's (1969) influence ``IF_ij = [A_ij - (abar_i. + abar_.j)(1 - k)] / (1 - p_e)
     - [k - p_e (1 - k)] / (1 - p_e)``, so the mean moves by ``sum_i d_i`` with ``d_i``
     the average over pairs of ``IF_i / n_pair``; ``var = sum_i d_i^2``. For one pair this
-    is exactly FCE's variance.
+    is exactly FCE's variance. It is NaN where every pair has a rater who used one
+    category only (``one_category`` marks those groups), as ``standard_errors`` is.
     """
     codes, g, ng, k = rt.codes, rt.group, rt.n_groups, rt.n_categories
     n_raters = codes.shape[0]
@@ -701,7 +702,11 @@ def _light(rt: Ratings, disagree: np.ndarray, with_variance: bool) -> dict[str, 
         index = (g[both] * k + codes[a][both]) * k + codes[b][both]
         d[both] += flat[p, index]
     var = _gsum(_weighted(d * d, rt.weight), g, ng)
-    out["var"] = np.where(np.isfinite(value), var, np.nan)
+    # Where every pair in the mean has a rater with one category, the variance is that
+    # of constant kappas (0, as in ``standard_errors``): undefined, not a rounding 0.
+    varies = (defined & ~one_category(counts)).any(axis=0)
+    out["one_category"] = np.isfinite(value) & ~varies
+    out["var"] = np.where(np.isfinite(value) & varies, var, np.nan)
     return out
 
 

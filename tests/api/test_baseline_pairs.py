@@ -21,6 +21,11 @@ from kappaframe import cli
 from kappaframe._errors import KappaFrameError
 from tests.conftest import to_pandas
 
+#: In gamma's later items dee used one label only: the pairs with dee have no se there.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:the standard error of kappa:kappaframe.UndefinedKappaWarning"
+)
+
 TEAM = kf.datasets.labeling_team(seed=0)
 ORDER = ["ana", "ben", "dee"]
 SHUFFLED = ["ben", "dee", "ana"]
@@ -117,7 +122,7 @@ def test_compare_matches_pairs_written_either_way(
     flipped, forward = by_pair(back, ["difference"]), by_pair(turned, ["difference"])
     assert flipped.keys() == forward.keys()
     for key, (value,) in forward.items():
-        assert flipped[key][0] == pytest.approx(-value, abs=1e-15)
+        assert flipped[key][0] == pytest.approx(-value, abs=1e-15, nan_ok=True)
 
 
 def test_a_pair_written_both_ways_in_one_result_is_refused() -> None:

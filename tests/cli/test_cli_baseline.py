@@ -531,6 +531,28 @@ def test_nothing_compared_is_not_a_pass(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 3 and "no row could be compared" in err
 
 
+def test_a_rater_with_one_category_is_undefined_not_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """20 items on which ana used one label: kappa 0, no se; listed and counted, no failure."""
+    base = ratings({"steady": PLAN["steady"][0], "twenty": (20, 0.9)}, seed=1)
+    old = tmp_path / "old_twenty.csv"
+    code, _, err = run(["report", write(base, tmp_path / "b.csv"), *REPORT, "-o", old], capsys)
+    assert code == 0, err
+    now = ratings({"steady": PLAN["steady"][1], "twenty": (20, 0.9)}, seed=2)
+    now.loc[now["project"] == "twenty", "ana"] = "ok"
+    code, table, err = gate(tmp_path, capsys, write(now, tmp_path / "now_in.csv"), old)
+    assert states(table) == {"steady": "ok", "twenty": "undefined"}
+    twenty = table.set_index("project").loc["twenty"]
+    assert twenty["kappa"] == 0 and math.isnan(twenty["se"]) and math.isnan(twenty["change"])
+    assert code == 0
+    assert (
+        "note: 1 row without a value or standard error on one side (undefined: no item rated "
+        "by both, or a rater who used one category only); it does not count for the gate"
+    ) in err
+    assert "is undefined (NaN) for 1 of 2 pair x group cells: where a rater used one" in err
+
+
 @pytest.mark.parametrize("suffix", ["csv", "parquet", "json"])
 def test_ids_that_look_like_numbers_match(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str

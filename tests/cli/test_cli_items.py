@@ -182,6 +182,88 @@ def test_a_queue_without_labels_cannot_go_to_a_tool(
     assert "drop --no-labels" in err
 
 
+QUEUE_CSV = """item,body,ana,ben,cai
+1,all agree on d,d,d,d
+2,"second, with a comma",a,b,b
+3,third text,b,a,c
+4,fourth text,a,a,b
+"""
+
+
+@pytest.mark.parametrize("fmt", ["label-studio", "prodigy"])
+def test_the_queue_keeps_the_items_text_and_every_category(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ..io.test_tools import LS_IMPORT_SCHEMA, PRODIGY_TASK_SCHEMA, validate
+
+    source = tmp_path / "queue_in.csv"
+    source.write_text(QUEUE_CSV)
+    out = tmp_path / f"queue.{fmt}"
+    argv = ["items", str(source), "--item", "item", "--text", "body", "--disagreements"]
+    code, _, err = run([*argv, "--format", fmt, "-o", str(out)], capsys)
+    assert code == 0, err
+    assert "no --text" not in err
+    texts = dict(zip(*pd.read_csv(source)[["item", "body"]].to_numpy().T, strict=True))
+    if fmt == "label-studio":
+        tasks = json.loads(out.read_text())
+        validate(tasks, LS_IMPORT_SCHEMA)
+        shown = [(t["data"]["item"], t["data"]["text"]) for t in tasks]
+        raters = {p["model_version"] for t in tasks for p in t["predictions"]}
+        assert raters == {"ana", "ben", "cai"}  # the text column is no rater
+    else:
+        tasks = [json.loads(line) for line in out.read_text().splitlines()]
+        for task in tasks:
+            validate(task, PRODIGY_TASK_SCHEMA)
+        shown = [(t["meta"]["item"], t["text"]) for t in tasks]
+        # Every category of the input, "d" too, which no item of the queue has.
+        assert [o["id"] for t in tasks for o in t["options"]] == ["a", "b", "c", "d"] * 3
+        assert {t["meta"]["ana"] for t in tasks} == {"a", "b"} and "body" not in tasks[0]["meta"]
+    assert [item for item, _ in shown] == ["3", "2", "4"]  # most contested first
+    assert all(text == texts[int(item)] for item, text in shown)
+
+
+def test_the_items_table_has_the_text_after_the_item_long_layout_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wide = pd.read_csv(io.StringIO(QUEUE_CSV))
+    long = wide.melt(["item", "body"], var_name="annotator", value_name="grade")
+    source = tmp_path / "long.csv"
+    long.to_csv(source, index=False)
+    out = tmp_path / "items.csv"
+    argv = ["items", str(source), "--item", "item", "--rater", "annotator", "--label", "grade"]
+    code, _, err = run([*argv, "--text", "body", "-o", str(out)], capsys)
+    assert code == 0, err
+    table = pd.read_csv(out)
+    assert list(table.columns[:3]) == ["item", "text", "n_ratings"]
+    assert table["text"].tolist() == wide["body"].tolist()
+    long.loc[0, "body"] = "another text"  # item 1 with two texts
+    long.to_csv(source, index=False)
+    code, _, err = run([*argv, "--text", "body"], capsys)
+    assert code == 2 and "--text 'body': item '1' has two texts" in err
+
+
+def test_the_queues_messages_name_the_flags_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "queue_in.csv"
+    source.write_text(QUEUE_CSV)
+    argv = ["items", str(source), "--item", "item"]
+    # No queue flag: the labels come with the queue; --no-labels was never given.
+    code, _, err = run([*argv, "--exclude", "body", "--format", "label-studio"], capsys)
+    assert code == 2 and "--no-labels" not in err
+    assert "add --disagreements (or --min-p, --max-support), or --labels" in err
+    code, out, err = run(
+        [*argv, "--exclude", "body", "--disagreements", "--format", "prodigy"], capsys
+    )
+    assert code == 0
+    assert [json.loads(line)["text"] for line in out.splitlines()] == ["3", "2", "4"]
+    assert "note: no --text: Prodigy shows each item's id as its text" in err
+    code, _, err = run([*argv, "--raters", "ana", "body", "--text", "body"], capsys)
+    assert code == 2 and "--text 'body' is also given to --raters" in err
+    code, _, err = run([*argv, "--text", "bodies"], capsys)
+    assert code == 2 and "--text 'bodies' is not a column of the input" in err
+
+
 def test_the_documented_commands_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["demo", "--save", str(tmp_path / "team.csv")], capsys)[0] == 0
     epilog = cli.build_parser()._subparsers._group_actions[0].choices["items"].epilog  # type: ignore[union-attr]

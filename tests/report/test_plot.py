@@ -333,13 +333,17 @@ def outside(fig: Any) -> float:
 
 @pytest.mark.parametrize(("n_raters", "n_groups"), [(14, 7), (14, 1), (20, 3), (5, 3)])
 def test_heatmap_size_is_capped_and_its_text_readable(n_raters: int, n_groups: int) -> None:
-    from kappaframe._report.plots import MAX_FIGURE
+    from kappaframe._report.plots import FIGURE_CAP, MAX_FIGURE
 
     df = many_raters(n_raters, n_groups)
     raters = [c for c in df if c != "group"]
     fig = kf.heatmap(df, raters, by="group" if n_groups > 1 else None, fail_under=0.3)
     width, height = fig.get_size_inches()
-    assert width <= MAX_FIGURE[0] + 1e-9 and height <= MAX_FIGURE[1] + 1e-9
+    # 12 wide at most, unless 20 down leaves no room for the values (then up to 20 wide).
+    assert width <= FIGURE_CAP + 1e-9 and height <= MAX_FIGURE[1] + 1e-9
+    assert width <= MAX_FIGURE[0] + 1e-9 or height < width
+    if (n_raters, n_groups) == (14, 7):  # was 12 x 21.9 inches
+        assert width > MAX_FIGURE[0] and height / width >= 0.75
     panels = [ax for ax in fig.axes if ax.get_title()]
     assert len(panels) == n_groups
     for ax in panels:
@@ -352,6 +356,15 @@ def test_heatmap_size_is_capped_and_its_text_readable(n_raters: int, n_groups: i
         box = ax.get_window_extent().transformed(fig.dpi_scale_trans.inverted())
         assert box.width / n_raters * 72 >= 0.6 * 5 * ax.texts[0].get_fontsize()
     assert outside(fig) < 0.02  # names, titles and the colour bar's words all inside
+
+
+def test_a_confusion_matrix_of_many_categories_fits_in_twenty_inches() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 80, 1000)
+    b = np.where(rng.random(1000) < 0.5, a, rng.integers(0, 80, 1000))
+    fig = kf.confusion_plot(pd.DataFrame({"a": a, "b": b}), "a", "b")
+    assert max(fig.get_size_inches()) == pytest.approx(20)  # was 22.6 x 21.8 inches
+    assert not fig.axes[0].texts  # 80 cells across: colour only
 
 
 def test_heatmap_with_many_raters_keeps_colour_only() -> None:
