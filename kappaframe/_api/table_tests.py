@@ -32,9 +32,8 @@ FrameT = TypeVar("FrameT")
 
 #: Why a statistic of a non-empty table may be NaN (the warning's second reason).
 _WHY_UNDEFINED = (
-    "where a statistic divides by 0 (a singular Stuart-Maxwell covariance: a category the "
-    "raters never disagree on; no disagreement for McNemar; a category neither rater chose "
-    "for specific agreement)"
+    "where a statistic divides by 0 (McNemar with no disagreement; specific agreement of a "
+    "category neither rater chose)"
 )
 
 
@@ -60,7 +59,8 @@ def table_tests(
     - Stuart-Maxwell test of marginal homogeneity (do the two raters use each category
       equally often?): ``d_k = p_.k - p_k.`` and ``V_kk = p_k. + p_.k - 2 p_kk``,
       ``V_kl = -(p_kl + p_lk)`` over the first K - 1 categories;
-      ``chi2 = n d' V^-1 d`` on ``K - 1`` degrees of freedom.
+      ``chi2 = n d' V^+ d`` on ``rank(V)`` degrees of freedom (``K - 1`` unless some
+      category is never disagreed on; ``V^+`` the Moore-Penrose inverse).
     - Bowker's test of symmetry (``p_ij = p_ji``):
       ``chi2 = sum_(i<j) (n_ij - n_ji)^2 / (n_ij + n_ji)`` on ``K (K - 1) / 2``.
     - McNemar's test (two categories, ``b = n_12``, ``c = n_21``):
@@ -121,10 +121,12 @@ def table_tests(
     ``SquareTable(table, shift_zeros=False).homogeneity()`` and ``.symmetry()``: the
     observed table (statsmodels' default first replaces each zero cell by 0.5). A pair of
     cells ``n_ij = n_ji = 0`` adds 0 to Bowker's statistic and keeps its degree of freedom
-    (as statsmodels; SAS drops it from ``df``). A singular ``V`` (a category among the
-    first K - 1 with no disagreement, or none at all) gives a NaN Stuart-Maxwell test, as
-    statsmodels does; so does McNemar without disagreement (``b + c = 0``). One category
-    gives 0 on 0 degrees of freedom, ``p = 1``. McNemar's values are statsmodels'
+    (as statsmodels; SAS drops it from ``df``). Where ``V`` is singular (a category the
+    raters never disagree on) statsmodels gives NaN (or, when rounding hides the
+    singularity, a number on ``K - 1`` degrees of freedom); here the statistic is the test
+    over the categories left, on ``rank(V)`` degrees of freedom (the generalised-inverse
+    form, as R coin's ``mh_test``). No disagreement at all, or one category, gives 0 on 0
+    degrees of freedom, ``p = 1``. McNemar without disagreement (``b + c = 0``) is NaN. McNemar's values are statsmodels'
     ``mcnemar(table, exact=False, correction=...)`` and R's ``mcnemar.test``.
 
     The interval of a specific agreement is ``s -/+ z se`` clipped to [0, 1], with the

@@ -18,8 +18,8 @@ with an empty cell; on a table without one the two agree.
 - ``specific_agreement``: each category's specific agreement with its delta-method
   standard error (Graham & Bull 1998).
 
-An empty table gives NaN everywhere; so does a statistic whose denominator is 0 (see each
-function). The caller warns once (``kappaframe._errors.warn_undefined``).
+An empty table gives NaN everywhere; so does McNemar's statistic without disagreement and
+the specific agreement of a category no rater chose. The caller warns once (``kappaframe._errors.warn_undefined``).
 """
 
 from __future__ import annotations
@@ -64,36 +64,41 @@ def stuart_maxwell(counts: Any) -> dict[str, np.ndarray]:
     ``V_kk = p_k. + p_.k - 2 p_kk``, ``V_kl = -(p_kl + p_lk)`` over the first K - 1
     categories (the last is dropped: the K differences sum to 0),
 
-        chi2 = n d' V^-1 d,  df = K - 1,
+        chi2 = n d' V^+ d,  df = rank(V),
 
-    p from the chi-square distribution. As statsmodels: one category gives ``chi2 = 0``,
-    ``df = 0``, ``p = 1``; a singular ``V`` (a category of the first K - 1 on which the
-    raters never disagree, or no disagreement at all) gives NaN, as does an empty table.
+    p from the chi-square distribution. ``V^+`` is the Moore-Penrose inverse: where ``V``
+    is invertible (``df = K - 1``) this is statsmodels' ``d' V^-1 d``. ``V`` is singular
+    when the raters never disagree on some category; ``d`` lies in its range (``n V`` is
+    the sum of the items' ``x x'`` and ``n d`` of their ``x``, ``x = e_b - e_a``), so the
+    statistic is the test over the categories left and ``df`` drops by one for each (as
+    the generalised-inverse form, e.g. R coin's ``mh_test``; statsmodels gives NaN, or,
+    when rounding hides the singularity, a number with ``df = K - 1``). No disagreement at
+    all, or one category: ``chi2 = 0``, ``df = 0``, ``p = 1``. An empty table: NaN.
     """
     table, n = _float(counts)
     k = table.shape[-1]
     lead = table.shape[:-2]
+    defined = n > 0
     if k <= 1:
-        zero = np.where(n > 0, 0.0, np.nan)
+        zero = np.where(defined, 0.0, np.nan)
         return {"chi2": zero, "df": np.zeros(lead, dtype=np.int64), "p": chi2_sf(zero, 0)}
     with np.errstate(divide="ignore", invalid="ignore"):
-        probs = table / n[..., None, None]
+        probs = np.where(defined[..., None, None], table / n[..., None, None], 0.0)
     rows = probs.sum(axis=-1)[..., :-1]
     cols = probs.sum(axis=-2)[..., :-1]
     inner = probs[..., :-1, :-1]
     d = cols - rows
     cov = -(inner + np.swapaxes(inner, -2, -1))
-    diag = rows + cols - 2.0 * np.diagonal(inner, axis1=-2, axis2=-1)
     idx = np.arange(k - 1)
-    cov[..., idx, idx] = diag
-    defined = n > 0
-    finite = np.where(defined[..., None, None], cov, 0.0)
-    singular = ~defined | (np.linalg.matrix_rank(finite) < k - 1)
-    solvable = np.where(singular[..., None, None], np.eye(k - 1), finite)
-    d_safe = np.where(singular[..., None], 0.0, d)
-    solved = np.linalg.solve(solvable, d_safe[..., None])[..., 0]
-    chi2 = np.where(singular, np.nan, n * np.einsum("...k,...k->...", d_safe, solved))
-    df = np.full(lead, k - 1, dtype=np.int64)
+    cov[..., idx, idx] = rows + cols - 2.0 * np.diagonal(inner, axis1=-2, axis2=-1)
+    values, vectors = np.linalg.eigh(cov)  # V is symmetric, positive semi-definite
+    tol = values.max(axis=-1, keepdims=True) * (k - 1) * np.finfo(float).eps
+    kept = values > tol
+    along = np.einsum("...kj,...k->...j", vectors, d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(kept, along**2 / np.where(kept, values, 1.0), 0.0)
+    chi2 = np.where(defined, n * terms.sum(axis=-1), np.nan)
+    df = kept.sum(axis=-1).astype(np.int64)
     return {"chi2": chi2, "df": df, "p": chi2_sf(chi2, df)}
 
 
