@@ -271,7 +271,8 @@ def pairwise(
     extra, min_items = _pair_settings(
         ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,
         alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,
-        kappa0=kappa0, min_items=min_items, weights=weights, scale=scale, by=by, reference=reference,
+        kappa0=kappa0, min_items=min_items, weights=weights, scale=scale, by=by,
+        reference=reference,
     )  # fmt: skip
     windows = check_windows(time, every, period, offset, closed)
     read = ReadSpec(

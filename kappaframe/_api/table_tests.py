@@ -1,4 +1,4 @@
-"""Public function table_tests(): do two raters use the categories alike?
+"""Public function table_tests(): whether two raters use the categories alike.
 
 Frame -> codes (``kappaframe._api.plan.prepare_input``, read as ``pairwise`` reads it) ->
 the K x K table of every rater pair (``many_common.pair_tables``) -> the tests and indices
@@ -126,8 +126,9 @@ def table_tests(
     singularity, a number on ``K - 1`` degrees of freedom); here the statistic is the test
     over the categories left, on ``rank(V)`` degrees of freedom (the generalised-inverse
     form, as R coin's ``mh_test``). No disagreement at all, or one category, gives 0 on 0
-    degrees of freedom, ``p = 1``. McNemar without disagreement (``b + c = 0``) is NaN. McNemar's values are statsmodels'
-    ``mcnemar(table, exact=False, correction=...)`` and R's ``mcnemar.test``.
+    degrees of freedom, ``p = 1``. McNemar without disagreement (``b + c = 0``) is NaN.
+    McNemar's values are statsmodels' ``mcnemar(table, exact=False, correction=...)`` and
+    R's ``mcnemar.test``.
 
     The interval of a specific agreement is ``s -/+ z se`` clipped to [0, 1], with the
     delta-method variance of Graham & Bull (1998), for ``a = n_kk`` and
@@ -202,8 +203,10 @@ def _rows(values: np.ndarray) -> np.ndarray:
 def _pair_keys(
     prep: Prepared, pairs: np.ndarray, output: tuple[str, ...], per_row: int = 1
 ) -> list[Column]:
-    """The ``by`` columns, ``rater_a`` and ``rater_b`` of group-major rows (``per_row``
-    rows for each pair: one per category)."""
+    """The ``by`` columns, ``rater_a`` and ``rater_b`` of group-major rows.
+
+    ``per_row`` rows for each pair: one per category.
+    """
     n_pairs, n_groups = len(pairs), prep.groups.n_groups
     group_of_row = np.repeat(np.arange(n_groups), n_pairs * per_row)
     pair_of_row = np.tile(np.repeat(np.arange(n_pairs), per_row), n_groups)

@@ -1,4 +1,4 @@
-"""Tests and indices of one pair of raters' K x K table: do the two use the categories alike?
+"""Tests and indices of one pair of raters' K x K table: do they use the categories alike.
 
 NumPy only (SciPy's ``chdtrc`` for the chi-square tail, imported on first use). Every
 function takes contingency tables ``counts[..., K, K]`` (rows: rater a, columns: rater b)
@@ -8,18 +8,19 @@ and returns arrays shaped like the leading axes (pairs x groups), all tables at 
   ``SquareTable(table, shift_zeros=False).homogeneity()``.
 - ``bowker``: symmetry (Bowker 1948), statsmodels'
   ``SquareTable(table, shift_zeros=False).symmetry()``.
-
-Both read the observed table. statsmodels' default ``SquareTable(table)`` first replaces
-every zero cell by 0.5 (``shift_zeros=True``), which changes both statistics of a table
-with an empty cell; on a table without one the two agree.
 - ``mcnemar``: two categories, with and without continuity correction (McNemar 1947),
   statsmodels' ``mcnemar(table, exact=False, correction=...)``.
 - ``bangdiwala_b``: Bangdiwala's (1985) B.
 - ``specific_agreement``: each category's specific agreement with its delta-method
   standard error (Graham & Bull 1998).
 
+Both tests read the observed table. statsmodels' default ``SquareTable(table)`` first
+replaces every zero cell by 0.5 (``shift_zeros=True``), which changes both statistics of a
+table with an empty cell; on a table without one the two agree.
+
 An empty table gives NaN everywhere; so does McNemar's statistic without disagreement and
-the specific agreement of a category no rater chose. The caller warns once (``kappaframe._errors.warn_undefined``).
+the specific agreement of a category no rater chose. The caller warns once
+(``kappaframe._errors.warn_undefined``).
 """
 
 from __future__ import annotations

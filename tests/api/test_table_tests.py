@@ -137,7 +137,9 @@ def test_a_pair_with_no_shared_item_is_nan_with_one_warning() -> None:
     assert len(caught) == 1
     empty = res[(res["rater_a"] == "a") & (res["rater_b"] == "b")].iloc[0]
     assert empty["n"] == 0
-    assert np.isnan(empty[["bowker_chi2", "stuart_maxwell_chi2", "bangdiwala_b"]].astype(float)).all()
+    assert np.isnan(
+        empty[["bowker_chi2", "stuart_maxwell_chi2", "bangdiwala_b"]].astype(float)
+    ).all()
 
 
 def test_refusals() -> None:
@@ -182,7 +184,7 @@ def test_kappa0_tests_against_a_non_zero_value_with_the_estimate_se() -> None:
 
 def test_kappa0_refusals() -> None:
     frame = ratings(2)
-    with pytest.raises(KappaFrameError, match="ci=0.95") as info:
+    with pytest.raises(KappaFrameError, match=r"ci=0\.95") as info:
         kf.pairwise(frame, kappa0=0.4)
     assert info.value.option == "kappa0"
     with pytest.raises(KappaFrameError, match="kappa0"):
