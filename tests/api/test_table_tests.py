@@ -13,6 +13,7 @@ import kappaframe as kf
 from kappaframe import KappaFrameError, UndefinedKappaWarning
 
 from ..conftest import to_pandas
+from ..ways import ways
 
 
 def ratings(k: int, n: int = 120, seed: int = 1) -> pd.DataFrame:
@@ -191,3 +192,52 @@ def test_kappa0_refusals() -> None:
         kf.pairwise(frame, ci=0.95, kappa0=1.0)
     with pytest.raises(KappaFrameError, match="kappa0"):
         kf.pairwise(frame, ci=0.95, kappa0="0.4")
+
+
+# --- every way in ----------------------------------------------------------------------
+
+PARITY_WAYS = ways(
+    "accessor", "shuffled", "polars", "polars_lazy", "long_pandas", "long_polars", "crowd",
+    "csv_path", "parquet_path", "scan_csv", "dask", "duckdb",
+)  # fmt: skip
+KEYS = ["group", "rater_a", "rater_b"]
+
+
+def _sorted(res: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    res = res.copy()
+    for key in keys:
+        res[key] = res[key].astype(object).map(str)
+    return res.sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+@pytest.mark.parametrize("way", PARITY_WAYS)
+def test_table_tests_on_every_way_in(way_in, way: str) -> None:
+    frame = ratings(3)
+    cats = ["c0", "c1", "c2"]
+    want = kf.table_tests(frame, ["r1", "r2", "r3"], by="group", categories=cats)
+    call = way_in(way, frame.copy(), raters=["r1", "r2", "r3"])
+    got = call(kf.table_tests, by="group", categories=cats)
+    got, want = _sorted(got, KEYS), _sorted(want, KEYS)
+    assert list(got.columns) == list(want.columns)
+    assert got[KEYS].to_numpy().tolist() == want[KEYS].to_numpy().tolist()
+    numbers = [c for c in want.columns if c not in KEYS]
+    np.testing.assert_allclose(
+        got[numbers].to_numpy(dtype=float), want[numbers].to_numpy(dtype=float), atol=1e-12
+    )
+
+
+@pytest.mark.parametrize("way", [*PARITY_WAYS, *ways("counts_parts", "counts_parquet")])
+def test_kappa0_on_every_way_in(way_in, way: str) -> None:
+    frame = ratings(3)
+    options = {
+        "ci": 0.95,
+        "kappa0": 0.3,
+        "alternative": "greater",
+        "categories": ["c0", "c1", "c2"],
+    }
+    want = kf.pairwise(frame, ["r1", "r2", "r3"], by="group", **options)
+    call = way_in(way, frame.copy(), raters=["r1", "r2", "r3"])
+    got = _sorted(call(kf.pairwise, by="group", **options), KEYS)
+    want = _sorted(want, KEYS)
+    np.testing.assert_allclose(got[["z", "p_value"]], want[["z", "p_value"]], atol=1e-12)
+    np.testing.assert_allclose(want["z"], (want["kappa"] - 0.3) / want["se"], rtol=1e-12)

@@ -1039,7 +1039,7 @@ PARAMS: tuple[Param, ...] = (
         Number(low=-1, high=1, open_low=True, open_high=True),
         "the kappa z and p_value test against",
         0.0,
-        where=("pairwise",),
+        where=("pairwise", "Counts.pairwise"),
         record=True,
         entry=(
             "float, default 0.0\n"
