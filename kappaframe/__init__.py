@@ -21,6 +21,7 @@ from ._api.per_label import per_label
 from ._api.raters import raters
 from ._api.sample_size import sample_size
 from ._api.settings.bind import declared
+from ._api.table_tests import table_tests
 from ._api.threshold import threshold_sweep
 from ._errors import (
     ConvergenceWarning,
@@ -81,6 +82,7 @@ __all__ = [
     "sample_size",
     "scan",
     "score",
+    "table_tests",
     "threshold_sweep",
     "trend_plot",
 ]

@@ -23,6 +23,7 @@ from ._api import pairwise as _pairwise
 from ._api import per_label as _per_label
 from ._api import raters as _raters
 from ._api import sample_size as _sample_size
+from ._api import table_tests as _table_tests
 from ._api import threshold as _threshold
 from ._frames.not_a_column import NotAColumn
 from ._report import plots as _plots
@@ -42,6 +43,7 @@ FUNCTIONS: tuple[Callable[..., Any], ...] = (
     _overall.per_category,
     _category_counts.category_counts,
     _raters.raters,
+    _table_tests.table_tests,
     _compare.compare,
     _items.items,
     _items.rater_confusion,

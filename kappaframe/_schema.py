@@ -43,7 +43,10 @@ __all__ = [
     "PILOT_COLUMNS",
     "RATER_COLUMNS",
     "SAMPLE_SIZE_COLUMNS",
+    "SPECIFIC_COLUMNS",
     "SWEEP_COLUMNS",
+    "TABLE_TEST_CI_COLUMNS",
+    "TABLE_TEST_COLUMNS",
     "TIDY_COLUMNS",
     "Column",
     "Kind",
@@ -128,6 +131,36 @@ RATER_COLUMNS = (
     "overused_share",
     "others_share",
 )
+#: ``kappaframe.table_tests``: one row per pair (per group). The McNemar and the
+#: positive/negative agreement columns exist for two categories only; the intervals with
+#: ``ci`` (``TABLE_TEST_CI_COLUMNS``) follow.
+TABLE_TEST_COLUMNS = (
+    "rater_a",
+    "rater_b",
+    "n",
+    "stuart_maxwell_chi2",
+    "stuart_maxwell_df",
+    "stuart_maxwell_p",
+    "bowker_chi2",
+    "bowker_df",
+    "bowker_p",
+    "mcnemar_chi2",
+    "mcnemar_p",
+    "mcnemar_cc_chi2",
+    "mcnemar_cc_p",
+    "bangdiwala_b",
+    "positive_agreement",
+    "negative_agreement",
+)
+TABLE_TEST_CI_COLUMNS = (
+    "positive_ci_low",
+    "positive_ci_high",
+    "negative_ci_low",
+    "negative_ci_high",
+)
+#: ``kappaframe.table_tests(per="category")``: one row per pair, category (per group);
+#: with ``ci``, ``se``, ``ci_low``, ``ci_high`` follow.
+SPECIFIC_COLUMNS = ("rater_a", "rater_b", "category", "n", "specific_agreement")
 CATEGORY_COLUMNS = (
     "rater_a",
     "rater_b",

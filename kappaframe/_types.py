@@ -53,6 +53,8 @@ AlphaCentre = Literal["p_a_prime", "p_a"]
 BandOrder = Literal["highest-first", "as-given"]
 #: ``z_from=``: the standard error ``z`` divides by.
 ZFrom = Literal["se0", "se"]
+#: ``kappaframe.table_tests``: one row per rater pair, or per pair and category.
+TableRows = Literal["pair", "category"]
 #: ``kappaframe.compare``'s test of two kappas of the same items.
 CompareMethod = Literal["delta", "bootstrap"]
 #: A row's state against a baseline (``kappaframe.against_baseline``), in this order.
@@ -93,6 +95,7 @@ __all__ = [
     "SizeAlternative",
     "SizeMethod",
     "Stat",
+    "TableRows",
     "Ties",
     "Triangle",
     "WeightsName",

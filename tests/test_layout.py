@@ -231,6 +231,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "raters",
             "sample_size",
             "score",
+            "table_tests",
             "threshold_sweep",
             "trend_plot",
         ]

@@ -205,6 +205,7 @@ class Counts:
         ci_dist: CIDist = "normal",
         population: float | None = None,
         benchmark: Benchmark = "point",
+        kappa0: float = 0.0,
     ) -> Any:
         """Cohen's kappa of every pair (per group), as ``kappaframe.pairwise`` gives it.
 
@@ -212,8 +213,9 @@ class Counts:
         library the counts came from (pandas for files and for Dask).
         """
         extra = check_pair_options(
-            ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
-        )
+            ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark,
+            kappa0=kappa0,
+        )  # fmt: skip
         min_items = check_min_items(min_items)
         if ci is not None and self.ci_refusal is not None:
             raise KappaFrameError(self.ci_refusal)

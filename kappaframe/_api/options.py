@@ -83,9 +83,11 @@ class PairOptions:
         population: float | None = None,
         benchmark: str = "point",
         z_from: str = "se0",
+        kappa0: float = 0.0,
     ) -> None:
         self.ci = ci
         self.z_from = z_from
+        self.kappa0 = kappa0
         self.benchmark = benchmark
         self.ci_method = ci_method
         self.n_boot = n_boot
@@ -103,6 +105,7 @@ class PairOptions:
             "dist": self.ci_dist,
             "population": self.population,
             "z_from": self.z_from,
+            "kappa0": self.kappa0,
         }
 
     @property
@@ -129,11 +132,13 @@ def check_pair_options(
     population: Any = None,
     benchmark: Any = "point",
     z_from: Any = "se0",
+    kappa0: Any = 0.0,
 ) -> PairOptions:
     """Validate the options of the optional columns before any work.
 
     ``ci``, ``ci_method``, ``n_boot``, ``seed``, ``stats``, ``alternative``, ``ci_dist``,
-    ``population``, ``benchmark`` and ``z_from``.
+    ``population``, ``benchmark``, ``z_from`` and ``kappa0`` (``pairwise``'s, checked by
+    its declaration).
     """
     if ci_method not in CI_METHODS:
         raise bad_option("ci_method", ci_method, CI_METHODS)
@@ -154,7 +159,11 @@ def check_pair_options(
         raise bad_option("z_from", z_from, Z_FROM)
     population = check_population(population)
     if ci is None and (
-        alternative != "two-sided" or ci_dist != "normal" or population or z_from != "se0"
+        alternative != "two-sided"
+        or ci_dist != "normal"
+        or population
+        or z_from != "se0"
+        or kappa0 != 0
     ):
         given = [
             name
@@ -163,6 +172,7 @@ def check_pair_options(
                 ("ci_dist", ci_dist, "normal"),
                 ("population", population, None),
                 ("z_from", z_from, "se0"),
+                ("kappa0", kappa0, 0.0),
             )
             if value != default
         ]
@@ -206,6 +216,7 @@ def check_pair_options(
         population,
         benchmark,
         z_from,
+        float(kappa0),
     )
 
 

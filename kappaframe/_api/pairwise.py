@@ -67,6 +67,7 @@ def _pair_settings(
     ci_dist: Any,
     population: Any,
     benchmark: Any,
+    kappa0: Any,
     min_items: Any,
     weights: Any,
     scale: Any,
@@ -75,8 +76,9 @@ def _pair_settings(
 ) -> tuple[PairOptions, int | None]:
     """Check ``pairwise``'s options before any data: the extra columns, ``min_items``."""
     extra = check_pair_options(
-        ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark
-    )
+        ci, ci_method, n_boot, seed, stats, alternative, ci_dist, population, benchmark,
+        kappa0=kappa0,
+    )  # fmt: skip
     min_items = check_min_items(min_items)
     check_settings(weights=weights, scale=scale, by=by, output=(*TIDY_COLUMNS, *extra.names))
     check_reference(reference)
@@ -143,6 +145,7 @@ def pairwise(
     ci_dist: CIDist = "normal",
     population: float | None = None,
     benchmark: Benchmark = "point",
+    kappa0: float = 0.0,
 ) -> FrameT:
     """Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
@@ -193,7 +196,9 @@ def pairwise(
     With ``ci``, ``se`` is the large-sample standard error of Fleiss, Cohen & Everitt
     (1969); ``se0`` the standard error under kappa = 0 (statsmodels' ``std_kappa0``, SAS's
     "ASE under H0"); ``z = kappa / se0``; ``p_value`` tests kappa = 0 against
-    ``alternative``; the interval is ``kappa -/+ q se``. These are statsmodels'
+    ``alternative``. A non-zero ``kappa0`` tests kappa = kappa0 instead, with
+    ``z = (kappa - kappa0) / se`` (``se0`` holds under kappa = 0 only; Fleiss, Levin &
+    Paik 2003, ch. 18); the interval is ``kappa -/+ q se``. These are statsmodels'
     ``cohens_kappa`` values. The bootstrap (``ci_method="bootstrap"``) draws one
     multinomial table per replicate, all pairs and groups at once, on up to 8 threads: it
     costs about ``tables x n_boot x K^2`` binomial draws. A Dask DataFrame with
@@ -225,6 +230,9 @@ def pairwise(
 
     Fleiss, J. L., Cohen, J., & Everitt, B. S. (1969). Large sample standard errors of
     kappa and weighted kappa. *Psychological Bulletin* 72(5), 323-327.
+
+    Fleiss, J. L., Levin, B., & Paik, M. C. (2003). *Statistical Methods for Rates and
+    Proportions* (3rd ed.), ch. 18. Wiley.
 
     Byrt, T., Bishop, J., & Carlin, J. B. (1993). Bias, prevalence and kappa. *Journal
     of Clinical Epidemiology* 46(5), 423-429.
@@ -263,7 +271,8 @@ def pairwise(
     extra, min_items = _pair_settings(
         ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,
         alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,
-        min_items=min_items, weights=weights, scale=scale, by=by, reference=reference,
+        kappa0=kappa0, min_items=min_items, weights=weights, scale=scale, by=by,
+        reference=reference,
     )  # fmt: skip
     windows = check_windows(time, every, period, offset, closed)
     read = ReadSpec(

@@ -128,6 +128,7 @@ def normal_interval(
     n: np.ndarray | None = None,
     population: float | None = None,
     z_from: str = "se0",
+    kappa0: float = 0.0,
 ) -> dict[str, np.ndarray]:
     """``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``, ``p_value`` of a coefficient.
 
@@ -138,7 +139,9 @@ def normal_interval(
     Student's ``t_(1 - alpha/2, n - 1)``. ``z = value / se0`` and ``p_value`` tests
     value = 0 against ``alternative`` (``"two-sided"``, ``"greater"``: value > 0, or
     ``"less"``) on the same distribution; NaN where the null variance is 0 (no test).
-    ``z_from="se"`` divides ``z`` by ``se`` instead (irrCAC's test).
+    ``z_from="se"`` divides ``z`` by ``se`` instead (irrCAC's test). A non-zero
+    ``kappa0`` tests value = kappa0 instead: ``z = (value - kappa0) / se`` (``se0`` is the
+    standard error under value = 0 only, so the estimate's own ``se`` is the one left).
     Variances within rounding of 0 (negative, or below ``ROUNDING_VARIANCE``) count as
     0; everything is NaN where ``value`` is.
     """
@@ -164,9 +167,9 @@ def normal_interval(
         var0 = np.asarray(var0, dtype=float) * factor
     se = np.where(defined, np.sqrt(_rounded_to_zero(var)), np.nan)
     se0 = np.where(defined, np.sqrt(_rounded_to_zero(var0)), np.nan)
-    null = np.sqrt(_rounded_to_zero(var if z_from == "se" else var0))
+    null = np.sqrt(_rounded_to_zero(var if z_from == "se" or kappa0 != 0 else var0))
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(defined & (null > 0), value / null, np.nan)
+        z = np.where(defined & (null > 0), (value - kappa0) / null, np.nan)
     df = items - 1.0
     quantile: Any = t_quantile(level, df) if dist == "t" else normal_quantile(level)
 
@@ -234,6 +237,7 @@ def standard_errors(
     dist: str = "normal",
     population: float | None = None,
     z_from: str = "se0",
+    kappa0: float = 0.0,
 ) -> dict[str, np.ndarray]:
     """Large-sample standard errors of (weighted) kappa, Fleiss, Cohen & Everitt (1969).
 
@@ -287,6 +291,7 @@ def standard_errors(
         n=n,
         population=population,
         z_from=z_from,
+        kappa0=kappa0,
     )
     errors["one_category"] = single
     return errors

@@ -60,6 +60,7 @@ from ..._types import (
     SizeAlternative,
     SizeMethod,
     Stat,
+    TableRows,
     Ties,
     Triangle,
     ZFrom,
@@ -201,6 +202,9 @@ def _normalize(value: Any) -> None:
 
 
 _LEVEL = Checked(check_level, bad=(0, 1.5, "0.95"), text="a confidence level between 0 and 1")
+_LEVEL_OR_NONE = Checked(
+    check_level, bad=(0, 1.5, "0.95"), none=True, text="a confidence level between 0 and 1"
+)
 _SEED = Checked(
     make_rng, bad=(-1, "seed", 1.5), none=True, text="a whole number >= 0 or a NumPy Generator"
 )
@@ -1032,6 +1036,20 @@ PARAMS: tuple[Param, ...] = (
         ),
     ),
     Param(
+        "kappa0",
+        Number(low=-1, high=1, open_low=True, open_high=True),
+        "the kappa z and p_value test against",
+        0.0,
+        where=("pairwise", "Counts.pairwise"),
+        record=True,
+        entry=(
+            "float, default 0.0\n"
+            "    The value of kappa under the null hypothesis of ``z`` and ``p_value``, in\n"
+            "    (-1, 1). 0 divides by the null standard error ``se0``; any other value tests\n"
+            "    kappa = kappa0 with ``z = (kappa - kappa0) / se``. Needs ``ci``."
+        ),
+    ),
+    Param(
         "ddof",
         OneOf((1, 0)),
         "divisor of the linearized variances",
@@ -1183,6 +1201,31 @@ PARAMS: tuple[Param, ...] = (
             '    "auto": the goodness-of-fit closed form where kappaSize has one (2 to 5\n'
             "    categories, 2 to 6 raters), else the simulation; or either one by name\n"
             '    ("goodness-of-fit" outside that range is an error).'
+        ),
+    ),
+    Param(
+        "per",
+        _choices(TableRows),
+        "rows of table_tests",
+        "pair",
+        entry=(
+            '{"pair", "category"}, default "pair"\n'
+            '    "pair": one row per pair of raters (per group) with the tests and indices;\n'
+            '    "category": one row per pair and category with its specific agreement.'
+        ),
+    ),
+    Param(
+        "ci",
+        _LEVEL_OR_NONE,
+        "confidence level of the specific agreement intervals",
+        None,
+        where=("table_tests",),
+        entry=(
+            "float, optional\n"
+            "    Confidence level (e.g. 0.95) of the intervals of specific agreement: with\n"
+            '    ``per="pair"`` (two categories) ``positive_ci_low`` ... ``negative_ci_high``,\n'
+            '    with ``per="category"`` ``se``, ``ci_low`` and ``ci_high``. The\n'
+            "    delta-method interval of Graham & Bull (1998), clipped to [0, 1]."
         ),
     ),
     # -- numeric ratings ------------------------------------------------------------------
