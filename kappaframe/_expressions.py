@@ -158,11 +158,11 @@ class KappaExpr:
         --------
         >>> import polars as pl, kappaframe as kf
         >>> df = pl.DataFrame({"g": ["x", "x", "x", "y", "y", "y"],
-        ...                    "ana": [1, 2, 2, 1, 1, 2], "ben": [1, 2, 1, 1, 2, 2]})
+        ...                    "ana": [1, 2, 2, 1, 1, 2], "ben": [1, 2, 1, 1, 1, 2]})
         >>> out = df.group_by("g", maintain_order=True).agg(
         ...     pl.col("ana").kappa.cohen(pl.col("ben")).alias("k"))
         >>> out.unnest("k")["kappa"].round(4).to_list()
-        [0.4, 0.25]
+        [0.4, 1.0]
         """
         inputs = [self._expr, _expr(other, "other")]
         names = _names(inputs)

@@ -539,7 +539,7 @@ def make_sets() -> pd.DataFrame:
     for rater in RATERS[:4]:
         column: list[Any] = []
         for labels in latent:
-            given = {x for x in labels if rng.random() < 0.8} or set(labels)
+            given = {x for x in sorted(labels) if rng.random() < 0.8} or set(labels)
             if rng.random() < 0.25:
                 given.add(str(rng.choice(SET_LABELS)))
             column.append(None if rng.random() < 0.1 else sorted(given))
