@@ -182,11 +182,7 @@ class KappaExpr:
             A struct of ``n_items``, ``n_raters``, ``p_o``, ``p_e`` and ``value``, equal to
             the row of ``kappaframe.overall(method="fleiss")`` for the same columns.
         """
-        inputs = [self._expr, *(_expr(o, "others") for o in others)]
-        names = _names(inputs)
-        return _batches(
-            inputs, lambda s: _overall(s, names, "fleiss", categories=categories), OVERALL_FIELDS
-        )
+        return self._overall(others, "fleiss", categories=categories)
 
     @declared
     def alpha(
@@ -207,9 +203,10 @@ class KappaExpr:
             A struct of ``n_items``, ``n_raters``, ``p_o``, ``p_e`` and ``value``, equal to
             the row of ``kappaframe.overall(method="krippendorff", level=level)``.
         """
+        return self._overall(others, "krippendorff", level=level, categories=categories)
+
+    def _overall(self, others: Sequence[Any], method: Method, **options: Any) -> pl.Expr:
+        """The struct of ``overall(method=...)`` over this column and ``others``, per group."""
         inputs = [self._expr, *(_expr(o, "others") for o in others)]
         names = _names(inputs)
-        options = {"level": level, "categories": categories}
-        return _batches(
-            inputs, lambda s: _overall(s, names, "krippendorff", **options), OVERALL_FIELDS
-        )
+        return _batches(inputs, lambda s: _overall(s, names, method, **options), OVERALL_FIELDS)
