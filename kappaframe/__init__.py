@@ -39,8 +39,9 @@ from ._register import (
     register_pandas,
     register_polars_when_imported,
 )
+from ._report.describe import describe
 from ._report.display import register_formatter
-from ._report.plots import bland_altman_plot, confusion_plot, heatmap, trend_plot
+from ._report.plots import bland_altman_plot, confusion_plot, forest_plot, heatmap, trend_plot
 from ._stats.scales import SCALES
 from ._version import __version__
 
@@ -66,6 +67,8 @@ __all__ = [
     "confusion_plot",
     "counts",
     "datasets",
+    "describe",
+    "forest_plot",
     "heatmap",
     "icc",
     "items",

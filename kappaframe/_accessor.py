@@ -26,6 +26,7 @@ from ._api import sample_size as _sample_size
 from ._api import table_tests as _table_tests
 from ._api import threshold as _threshold
 from ._frames.not_a_column import NotAColumn
+from ._report import describe as _describe
 from ._report import plots as _plots
 
 __all__ = ["FUNCTIONS", "KappaAccessor"]
@@ -58,6 +59,8 @@ FUNCTIONS: tuple[Callable[..., Any], ...] = (
     _plots.confusion_plot,
     _plots.trend_plot,
     _plots.bland_altman_plot,
+    _plots.forest_plot,
+    _describe.describe,
 )
 
 # A numpy-style parameter entry for ``data``: its line and the indented lines under it.

@@ -16,6 +16,7 @@ CIDist = Literal["normal", "t"]
 Benchmark = Literal["point", "probabilistic"]
 Normalization = Literal["true", "pred", "all"]
 Triangle = Literal["lower", "upper"]
+Style = Literal["apa"]
 Alternative = Literal["two-sided", "greater", "less"]
 Layout = Literal["ratings", "counts", "table"]
 Method = Literal[
@@ -95,6 +96,7 @@ __all__ = [
     "SizeAlternative",
     "SizeMethod",
     "Stat",
+    "Style",
     "TableRows",
     "Ties",
     "Triangle",

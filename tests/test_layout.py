@@ -218,6 +218,8 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "confusion",
             "confusion_plot",
             "counts",
+            "describe",
+            "forest_plot",
             "heatmap",
             "icc",
             "items",

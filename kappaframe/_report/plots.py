@@ -24,6 +24,7 @@ from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional
 from .._stats.scales import resolve_scale
 from .._types import Duplicates, Normalization, Scale, Stat, Triangle
 from . import colours
+from .describe import COEFFICIENTS, result_kind
 from .display import number_text, register_figure_formatter
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ __all__ = [
     "bar_width",
     "bland_altman_plot",
     "confusion_plot",
+    "forest_plot",
     "grid",
     "heatmap",
     "normalized",
@@ -1157,4 +1159,123 @@ def _scale_bands(ax: Axes, scale: Any, bottom: float) -> None:
         ax.text(
             1.005, (lo + hi) / 2, str(name), transform=transform, va="center", ha="left",
             fontsize=FONT_MIN, clip_on=False,
+        )  # fmt: skip
+
+
+@declared
+@_plain_text
+def forest_plot(
+    data: Any,
+    *,
+    scale: Scale | None = "landis_koch",
+    ax: Axes | None = None,
+) -> Figure:
+    """Draw each row of a result as its coefficient with its interval: a forest plot.
+
+    One row per pair (``pairwise``) or method (``overall``), in each group, top to
+    bottom in the result's order: the coefficient as a point and, with ``ci_low`` and
+    ``ci_high`` (``ci=``), its interval as a horizontal error bar. Behind them the
+    interpretation scale's bands (Landis & Koch's by default), shaded in the kappa
+    colours and named at the top. An undefined coefficient (NaN) leaves its row empty.
+    A new figure is 7 inches wide and a third of an inch a row high, within 20 x 20
+    inches.
+
+    Parameters
+    ----------
+    %(parameters)s
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    KappaFrameError
+        ``data`` is not a result of ``pairwise`` or ``overall``.
+
+    See Also
+    --------
+    describe : the same rows in words.
+
+    Examples
+    --------
+    >>> import kappaframe as kf
+    >>> team = kf.datasets.labeling_team(seed=0)
+    >>> res = kf.pairwise(team, ["ana", "ben", "cai"], ci=0.95)
+    >>> fig = kf.forest_plot(res)
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['ana and ben', 'ana and cai', 'ben and cai']
+    """
+    require_matplotlib()
+    frame = _pandas_result(data)
+    rows = _forest_rows(frame, result_kind(frame))
+    fig, ax = _figure_of(ax, 7.0, 1.2 + len(rows.labels) / 3)
+    _draw_forest(ax, rows)
+    if scale is not None:
+        _scale_columns(ax, resolve_scale(scale))
+    return fig
+
+
+@dataclass(frozen=True)
+class _Forest:
+    """A result's rows as a forest plot draws them."""
+
+    labels: list[str]
+    value: np.ndarray
+    low: np.ndarray | None
+    high: np.ndarray | None
+    name: str
+
+
+def _forest_rows(frame: Any, kind: str) -> _Forest:
+    """Labels, values and intervals of each row (the group first in its label)."""
+    first = "rater_a" if kind == "pairwise" else "method"
+    keys = list(frame.columns[: list(frame.columns).index(first)])
+    if kind == "pairwise":
+        names = frame["rater_a"].astype(str) + " and " + frame["rater_b"].astype(str)
+        value = frame["kappa"]
+    else:
+        names = frame["method"].astype(str).map(lambda m: COEFFICIENTS.get(m, (m, m))[1])
+        value = frame["value"]
+    labels = [
+        ", ".join([*(f"{k} = {row[k]}" for k in keys), name])
+        for name, (_, row) in zip(names, frame.iterrows(), strict=True)
+    ]
+    with_ci = "ci_low" in frame.columns and "ci_high" in frame.columns
+    low = frame["ci_low"].to_numpy(dtype=float) if with_ci else None
+    high = frame["ci_high"].to_numpy(dtype=float) if with_ci else None
+    name = "kappa" if kind == "pairwise" else "coefficient"
+    return _Forest(labels, value.to_numpy(dtype=float), low, high, name)
+
+
+def _draw_forest(ax: Axes, rows: _Forest) -> None:
+    """The points and their error bars, first row at the top."""
+    y = np.arange(len(rows.labels), dtype=float)
+    xerr = None
+    if rows.low is not None and rows.high is not None:
+        xerr = np.vstack([rows.value - rows.low, rows.high - rows.value])
+    ax.errorbar(rows.value, y, xerr=xerr, fmt="o", color="#111111", capsize=3, markersize=4)
+    ax.set_yticks(y, rows.labels)
+    ax.set_ylim(len(rows.labels) - 0.5, -0.5)
+    ax.set_xlim(-1.0, 1.0)
+    ax.axvline(0.0, color="#888888", lw=0.8, zorder=1)
+    ax.set_xlabel(rows.name + (" with its interval" if xerr is not None else ""))
+
+
+def _scale_columns(ax: Axes, scale: Any) -> None:
+    """The scale's bands as shaded columns, each named at the top edge."""
+    from matplotlib.colors import Normalize
+
+    lower, upper = scale.limits()
+    cmap = colours.kappa_colormap()
+    norm = Normalize(vmin=-1.0, vmax=1.0)
+    transform = ax.get_xaxis_transform()
+    for lo, hi, name in zip(lower, upper, scale.labels, strict=True):
+        lo, hi = float(lo), float(hi)
+        if hi <= lo:
+            continue
+        ax.axvspan(lo, hi, color=cmap(norm((lo + hi) / 2)), alpha=0.25, zorder=0, lw=0)
+        ax.text(
+            (lo + hi) / 2, 1.01, str(name), transform=transform, va="bottom", ha="center",
+            fontsize=FONT_MIN, rotation=30, clip_on=False,
         )  # fmt: skip

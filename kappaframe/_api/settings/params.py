@@ -60,6 +60,7 @@ from ..._types import (
     SizeAlternative,
     SizeMethod,
     Stat,
+    Style,
     TableRows,
     Ties,
     Triangle,
@@ -279,6 +280,29 @@ PARAMS: tuple[Param, ...] = (
             "pandas.DataFrame, polars.DataFrame or polars.LazyFrame\n"
             "    A windowed result of ``pairwise``, ``overall`` or another table with\n"
             "    ``window_start``, ``window_end`` and the coefficient column."
+        ),
+    ),
+    Param(
+        "data",
+        ANY,
+        "a result of pairwise or overall",
+        REQUIRED,
+        where=("describe", "forest_plot"),
+        entry=(
+            "pandas.DataFrame, polars.DataFrame or polars.LazyFrame\n"
+            "    A result of ``pairwise`` or ``overall`` (with or without ``ci``); its record\n"
+            "    (``attrs``, pandas results only) says how it was made."
+        ),
+    ),
+    Param(
+        "style",
+        _choices(Style),
+        "the style the result is written in",
+        "apa",
+        entry=(
+            '{"apa"}, default "apa"\n'
+            "    APA style (7th edition): statistics in the text, values bounded by 1 without\n"
+            "    a leading zero."
         ),
     ),
     Param(
@@ -728,11 +752,11 @@ PARAMS: tuple[Param, ...] = (
         ),
         "interpretation bands (None: no bands)",
         "landis_koch",
-        where=("heatmap", "trend_plot"),
+        where=("heatmap", "trend_plot", "forest_plot"),
         entry=(
             'str, mapping or None, default "landis_koch"\n'
-            "    The interpretation bands drawn (on a kappa colour bar, or behind the lines), as\n"
-            "    in ``kappaframe.pairwise``; None draws none."
+            "    The interpretation bands drawn (on a kappa colour bar, or behind the lines or\n"
+            "    intervals), as in ``kappaframe.pairwise``; None draws none."
         ),
     ),
     Param(
