@@ -138,6 +138,9 @@ def describe(data: Any, *, style: Style = "apa") -> Description:
     ----------
     %(parameters)s
 
+    Not pandas' ``Series.describe``: ``res.kappa.describe()`` describes the result; the
+    summary statistics of its ``kappa`` column are ``res["kappa"].describe()``.
+
     Returns
     -------
     Description
@@ -266,7 +269,8 @@ class _Rows:
             return ""
         level = self.record.get("ci")
         name = f"{100 * float(level):g}% CI" if isinstance(level, (int, float)) else "CI"
-        return f", {name} [{apa_number(row['ci_low'])}, {apa_number(row['ci_high'])}]"
+        low, high = apa_number(row["ci_low"]), apa_number(row["ci_high"])
+        return f", {name} undefined" if "n/a" in (low, high) else f", {name} [{low}, {high}]"
 
     def band(self, row: Any) -> str:
         band = row.get("interpretation")
@@ -277,7 +281,8 @@ class _Rows:
     def sentence(self, row: Any) -> str:
         value = row[self.value_column()]
         n = row[self.n_column()]
-        cite = f" ({CITATIONS[self.scale][0]})" if self.scale and self.band(row) else ""
+        banded = self.band(row).startswith(" was ")
+        cite = f" ({CITATIONS[self.scale][0]})" if self.scale and banded else ""
         head = f"Agreement {self.who(row)}{self.group(row)}{self.band(row)}"
         if value is None or math.isnan(float(value)):
             return f"{head}: {self.symbol(row)} undefined, n = {int(n)}."

@@ -169,3 +169,17 @@ def test_the_forest_plot_draws_into_the_given_axes_and_caps_its_size() -> None:
     many = pd.concat([res] * 100, ignore_index=True)  # 300 rows: 101 inches high uncapped
     width, height = kf.forest_plot(many).get_size_inches()
     assert max(width, height) <= 20.0 and height == pytest.approx(20.0)
+
+
+def test_too_few_items_and_undefined_intervals_are_said_so_without_a_citation() -> None:
+    frame = pd.DataFrame({"a": ["x", "x", "x", "y"], "b": ["x"] * 4, "c": ["x", "y", "x", "y"]})
+    with pytest.warns(kf.UndefinedKappaWarning, match="one category only"):
+        res = kf.pairwise(frame, ci=0.95)  # 4 items: fewer than min_items
+    said = kf.describe(res).sentences
+    assert said[0] == (
+        "Agreement between a and b (too few items to interpret), κ = .00, CI undefined, n = 4."
+    )
+    low = _apa(res["ci_low"].iloc[1])
+    assert said[1] == (
+        f"Agreement between a and c (too few items to interpret), κ = .50, CI [{low}, 1.00], n = 4."
+    )
