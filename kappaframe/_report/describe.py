@@ -125,7 +125,7 @@ def describe(data: Any, *, style: Style = "apa") -> Description:
     One sentence per row: the coefficient's symbol, its value and interval (two
     decimals, no leading zero: APA's style for values bounded by 1), the items it rests
     on, the band of the ``interpretation`` column and the scale's citation, e.g.
-    "Agreement between ana and ben was moderate, κ = .42, CI [.37, .47], n = 587
+    "Agreement between ana and ben was moderate, κ = .42, 95% CI [.37, .47], n = 587
     (Landis & Koch, 1977)." A methods paragraph names the coefficient, the weights, the
     categories, how missing ratings were handled, the interval's method and level, the
     bootstrap's replicates and seed and the kappaframe version, each as the result's
@@ -163,7 +163,7 @@ def describe(data: Any, *, style: Style = "apa") -> Description:
     >>> team = kf.datasets.labeling_team(seed=0)
     >>> res = kf.pairwise(team, ["ana", "ben"], ci=0.95)
     >>> print(kf.describe(res).sentences[0])  # doctest: +NORMALIZE_WHITESPACE
-    Agreement between ana and ben was moderate, κ = .42, CI [.37, .47], n = 587
+    Agreement between ana and ben was moderate, κ = .42, 95% CI [.37, .47], n = 587
     (Landis & Koch, 1977).
     """
     frame = _pandas_result(data)
@@ -330,8 +330,12 @@ class _Rows:
             else f"Interpretation scale: {NOT_RECORDED}."
         )
         interval = (
-            f"Confidence intervals: level {self.said('ci')}, method {self.said('ci_method')}, "
-            f"bootstrap replicates {self.said('n_boot')}, seed {self.said('seed')}."
+            f"Confidence intervals: level {self.said('ci')}, method {self.said('ci_method')}"
+            + (
+                "."
+                if self.record.get("ci_method") == "analytic"
+                else f", bootstrap replicates {self.said('n_boot')}, seed {self.said('seed')}."
+            )
             if "ci_low" in self.frame.columns
             else "No confidence intervals were computed."
         )

@@ -44,12 +44,12 @@ def test_a_pairwise_sentence_with_ci_and_its_recorded_level() -> None:
     low, high = _apa(res["ci_low"].iloc[0]), _apa(res["ci_high"].iloc[0])
     said = kf.describe(res).sentences[0]
     assert said == (
-        f"Agreement between ana and ben was substantial, κ = .70, CI [{low}, {high}], "
+        f"Agreement between ana and ben was substantial, κ = .70, 95% CI [{low}, {high}], "
         "n = 20 (Landis & Koch, 1977)."
     )
-    res.attrs["kappaframe"]["ci"] = 0.9  # a record that holds the level names it
+    assert "level 0.95, method analytic." in kf.describe(res).methods
+    res.attrs["kappaframe"]["ci"] = 0.9  # the level is read from the record
     assert f"90% CI [{low}, {high}]" in kf.describe(res).sentences[0]
-    assert "level 0.9, method not recorded" in kf.describe(res).methods
 
 
 def test_weighted_and_grouped_rows_say_so() -> None:
@@ -73,7 +73,7 @@ def test_overall_sentences_name_each_coefficient() -> None:
     low, high = _apa(res["ci_low"].iloc[0]), _apa(res["ci_high"].iloc[0])
     assert said[0] == (
         f"Agreement among the 3 raters was {band}, Fleiss' κ = {_apa(fleiss)}, "
-        f"CI [{low}, {high}], n = 20 (Landis & Koch, 1977)."
+        f"95% CI [{low}, {high}], n = 20 (Landis & Koch, 1977)."
     )
     assert said[1].split(", ")[1].startswith("\N{GREEK SMALL LETTER ALPHA} = ")
     assert said[2].split(", ")[1].startswith("AC1 = ")
@@ -92,9 +92,12 @@ def test_the_methods_paragraph_reads_the_record() -> None:
     assert "Cohen's kappa" in methods
     assert "weights: linear; categories: x, y" in methods
     assert "pair-wise deletion" in methods
-    # ci, ci_method, n_boot and seed are not in the record today: never guessed.
-    assert "level not recorded, method not recorded" in methods
-    assert "bootstrap replicates not recorded, seed not recorded" in methods
+    assert "level 0.95, method analytic." in methods  # no replicates: no bootstrap
+    assert f"Computed with kappaframe {kf.__version__}" in methods
+    boot = kf.pairwise(_frame(), ["ana", "ben"], ci=0.9, ci_method="bootstrap", n_boot=200, seed=7)
+    assert "level 0.9, method bootstrap, bootstrap replicates 200, seed 7." in (
+        kf.describe(boot).methods
+    )
     assert "Landis & Koch (1977)" in methods
     assert f"described with kappaframe {kf.__version__}" in methods
     unweighted = kf.describe(kf.pairwise(_frame(), ["ana", "ben"])).methods
@@ -177,9 +180,10 @@ def test_too_few_items_and_undefined_intervals_are_said_so_without_a_citation() 
         res = kf.pairwise(frame, ci=0.95)  # 4 items: fewer than min_items
     said = kf.describe(res).sentences
     assert said[0] == (
-        "Agreement between a and b (too few items to interpret), κ = .00, CI undefined, n = 4."
+        "Agreement between a and b (too few items to interpret), κ = .00, 95% CI undefined, n = 4."
     )
     low = _apa(res["ci_low"].iloc[1])
     assert said[1] == (
-        f"Agreement between a and c (too few items to interpret), κ = .50, CI [{low}, 1.00], n = 4."
+        "Agreement between a and c (too few items to interpret), κ = .50, "
+        f"95% CI [{low}, 1.00], n = 4."
     )

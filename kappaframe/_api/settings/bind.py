@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..._schema import MARK
+from ..._version import __version__
 from .constraints import ANY
 from .params import Param, declaration, fill_entries
 
@@ -56,7 +57,9 @@ def declared(func: F) -> F:
         if param.constraint is not ANY
     )
     matched = tuple(
-        (name, signature.parameters[name].default) for name, p in params.items() if p.match
+        (name, signature.parameters[name].default)
+        for name, p in params.items()
+        if p.match or p.record
     )
     bind = signature.bind
     record = _record
@@ -93,7 +96,13 @@ RECORDED_KINDS = ("pairwise", "overall")
 
 
 def _record(result: Any, matched: tuple[tuple[str, Any], ...], arguments: dict[str, Any]) -> None:
-    """Add the call's ``match`` options to a pandas result's record (what is not there yet)."""
+    """Add the call's recorded options to a pandas result's record (what is not there yet).
+
+    The options declared ``match`` (the gate compares them) and those declared ``record``
+    (as a written file's provenance keeps them: the interval's level and method, the
+    replicates, the seed, the scale, ...), and the kappaframe version, so that the result
+    says how it was made (``kappaframe.describe`` writes its methods paragraph from it).
+    """
     attrs = getattr(result, "attrs", None)
     mark = attrs.get(MARK) if isinstance(attrs, dict) else None
     if not isinstance(mark, dict) or mark.get("kind") not in RECORDED_KINDS:
@@ -101,6 +110,7 @@ def _record(result: Any, matched: tuple[tuple[str, Any], ...], arguments: dict[s
     for name, default in matched:
         if name not in mark:
             mark[name] = _json(arguments.get(name, default))
+    mark.setdefault("version", __version__)
 
 
 def _json(value: Any) -> Any:
