@@ -34,7 +34,7 @@ CLASS_COLUMNS = (
 )  # fmt: skip
 _AVERAGED = tuple(f"{s}_{a}" for a in ("macro", "micro", "weighted") for s in CLASS_COLUMNS[5:])
 _PREVALENCE = (
-    "positive", "prevalence_observed", "prevalence_corrected", "prevalence_ci_low",
+    "positive", "n_judged", "prevalence_observed", "prevalence_corrected", "prevalence_ci_low",
     "prevalence_ci_high", "prevalence_clipped",
 )  # fmt: skip
 #: The summary frame's columns after the ``by`` columns.
@@ -76,42 +76,47 @@ def _class_table(prep: Prepared, scores: dict[str, np.ndarray]) -> Table:
     labels[:] = prep.categories
     columns = key_columns(prep, group_of_row, CLASS_COLUMNS, "judge_report")
     columns.append(Column("class", "label", np.tile(labels, n_groups)))
-    kinds = {"support": "int", "predicted": "int"}
     columns += [
-        Column(name, kinds.get(name, "float"), scores[name].reshape(-1).astype(
-            np.int64 if name in kinds else np.float64))
-        for name in CLASS_COLUMNS[1:]
-    ]  # fmt: skip
+        Column(name, "int", scores[name].reshape(-1).astype(np.int64))
+        for name in CLASS_COLUMNS[1:3]
+    ]
+    columns += [Column(name, "float", scores[name].reshape(-1)) for name in CLASS_COLUMNS[3:]]
     return Table(columns)
 
 
-def _prevalence(prep: Prepared, scores: dict[str, Any], n: np.ndarray, ci: float) -> list[Column]:
+def _prevalence(prep: Prepared, scores: dict[str, Any], ci: float) -> list[Column]:
     """Rogan-Gladen's corrected prevalence of the second category (two categories only)."""
     n_groups, k = scores["support"].shape
+    judged = np.diagonal(np.asarray(prep.tables(np.array([[0, 0]]), full=True))[0], 0, 1, 2)
     if k == 2:
-        values = corrected_prevalence(scores, n, ci)
+        values = corrected_prevalence(scores, judged, ci)
         warn_undefined(
             values.pop("undefined"),
             what="groups",
             subject="the corrected prevalence",
             otherwise=(
-                "where the judge's sensitivity + specificity <= 1, or the gold holds one "
-                "class only"
+                "where the judge's sensitivity + specificity <= 1, or the gold holds one class only"
             ),
         )
     else:
         nan = np.full(n_groups, np.nan)
-        values = dict.fromkeys(_PREVALENCE[1:5], nan)
+        values = dict.fromkeys(_PREVALENCE[2:6], nan)
         values["prevalence_clipped"] = np.full(n_groups, -1, dtype=np.int8)
     positive = np.empty(n_groups, dtype=object)
     positive[:] = prep.categories[1] if k == 2 else None
     columns = [Column("positive", "label", positive)]
-    columns += [Column(name, "float", values[name]) for name in _PREVALENCE[1:5]]
+    columns.append(Column("n_judged", "int", judged.sum(axis=1).astype(np.int64)))
+    columns += [Column(name, "float", values[name]) for name in _PREVALENCE[2:6]]
     return [*columns, Column("prevalence_clipped", "flag", values["prevalence_clipped"])]
 
 
 def _summary_table(
-    prep: Prepared, gold: Hashable, tables: np.ndarray, scores: dict[str, Any], ci: float, scale: Any
+    prep: Prepared,
+    gold: Hashable,
+    tables: np.ndarray,
+    scores: dict[str, Any],
+    ci: float,
+    scale: Any,
 ) -> Table:
     summary = summary_scores(tables, scores, ci)
     n_groups = tables.shape[0]
@@ -119,7 +124,7 @@ def _summary_table(
     columns.append(Column("n", "int", summary["n"].astype(np.int64)))
     columns += [Column(name, "float", summary[name]) for name in SUMMARY_COLUMNS[1:14]]
     columns += _kappa_columns(prep, gold, scale, ci)
-    return Table(columns + _prevalence(prep, scores, summary["n"], ci))
+    return Table(columns + _prevalence(prep, scores, ci))
 
 
 @declared
@@ -164,16 +169,20 @@ def judge_report(
 
     With two categories, the second one (``positive``; choose it with ``categories=``)
     gets Rogan & Gladen's (1978) prevalence corrected for the judge's sensitivity ``Se``
-    (its recall) and specificity ``Sp`` (the other class's recall): with ``p`` the share
-    the judge labels positive and ``J = Se + Sp - 1``,
+    (its recall) and specificity ``Sp`` (the other class's recall), both measured on the
+    items with gold: with ``p`` the share of positive labels among all ``n_judged`` items
+    the judge labelled (gold or not) and ``J = Se + Sp - 1``,
 
         pi = (p + Sp - 1) / J,
-        Var(pi) = (p(1-p)/n + pi^2 Se(1-Se)/n_pos + (1-pi)^2 Sp(1-Sp)/n_neg) / J^2
+        Var(pi) = (p(1-p)/n_judged + pi^2 Se(1-Se)/n_pos + (1-pi)^2 Sp(1-Sp)/n_neg) / J^2
 
     (the delta method, the three shares taken as independent), the interval
-    ``pi +- z sqrt(Var)``. The estimate and the interval are clipped to [0, 1];
-    ``prevalence_clipped`` says where the estimate was. It is undefined (NaN, said once)
-    where ``J <= 0``. With other than two categories these columns are missing.
+    ``pi +- z sqrt(Var)``. Where the gold labels every item the judge labelled, ``pi`` is
+    the gold's own rate of the class (an identity); the correction tells something new
+    for the items the judge labelled and the gold did not (rows with the gold missing).
+    The estimate and the interval are clipped to [0, 1]; ``prevalence_clipped`` says where
+    the estimate was. It is undefined (NaN, said once) where ``J <= 0``. With other than
+    two categories these columns are missing.
 
     Parameters
     ----------
@@ -189,7 +198,7 @@ def judge_report(
         ``accuracy_ci_low``, ``accuracy_ci_high``, ``balanced_accuracy``, precision,
         recall and F1 averaged (``precision_macro``, ... ``f1_weighted``), ``kappa``,
         ``kappa_se``, ``kappa_ci_low``, ``kappa_ci_high``, ``interpretation``,
-        ``positive``, ``prevalence_observed``, ``prevalence_corrected``,
+        ``positive``, ``n_judged``, ``prevalence_observed``, ``prevalence_corrected``,
         ``prevalence_ci_low``, ``prevalence_ci_high``, ``prevalence_clipped``; one row
         per group.
 

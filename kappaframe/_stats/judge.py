@@ -64,7 +64,9 @@ def wilson_interval(x: np.ndarray, n: np.ndarray, level: float) -> tuple[np.ndar
     return centre - half, centre + half
 
 
-def summary_scores(tables: np.ndarray, scores: dict[str, np.ndarray], level: float) -> dict[str, Any]:
+def summary_scores(
+    tables: np.ndarray, scores: dict[str, np.ndarray], level: float
+) -> dict[str, Any]:
     """Per group ``(G,)``: n, accuracy and its Wilson interval, balanced accuracy, averages."""
     n = tables.sum(axis=(1, 2))
     correct = np.trace(tables, axis1=1, axis2=2)
@@ -85,30 +87,33 @@ def summary_scores(tables: np.ndarray, scores: dict[str, np.ndarray], level: flo
 
 
 def corrected_prevalence(
-    scores: dict[str, np.ndarray], n: np.ndarray, level: float, positive: int = 1
+    scores: dict[str, np.ndarray], judged: np.ndarray, level: float, positive: int = 1
 ) -> dict[str, np.ndarray]:
     """Rogan & Gladen's (1978) prevalence of the ``positive`` class, per group ``(G,)``.
 
-    ``pi = (p + Sp - 1) / J`` with ``J = Se + Sp - 1``, ``p`` the judge's rate of the
-    class, ``Se``/``Sp`` its recall of the class and of the other one. Its delta-method
-    variance treats the three as independent binomial shares:
+    ``judged`` ``(G, K)``: every label the judge gave, gold or not. ``pi = (p + Sp - 1) / J``
+    with ``J = Se + Sp - 1``, ``p`` the judge's share of the class among all its labels,
+    ``Se``/``Sp`` its recall of the class and of the other one (on the items with gold).
+    Its delta-method variance treats the three as independent binomial shares:
     ``(p(1-p)/n + pi^2 Se(1-Se)/n_pos + (1-pi)^2 Sp(1-Sp)/n_neg) / J^2``. The estimate
     and the interval are clipped to [0, 1] (``clipped`` says where the estimate was);
     all is NaN where ``J <= 0`` or a class is missing from the gold (``undefined``).
     """
     negative = 1 - positive
-    p = scores["judge_rate"][:, positive]
+    n = judged.sum(axis=1)
+    p = _ratio(judged[:, positive], n)
     se, sp = scores["recall"][:, positive], scores["recall"][:, negative]
     n_pos, n_neg = scores["support"][:, positive], scores["support"][:, negative]
     j = se + sp - 1
-    undefined = ~(j > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        j = np.where(undefined, np.nan, j)
+        j = np.where(j > 0, j, np.nan)
         pi = (p + sp - 1) / j
-        var = p * (1 - p) / n + pi**2 * se * (1 - se) / n_pos + (1 - pi) ** 2 * sp * (1 - sp) / n_neg
+        var = p * (1 - p) / n + pi**2 * se * (1 - se) / n_pos
+        var = var + (1 - pi) ** 2 * sp * (1 - sp) / n_neg
         half = normal_quantile(level) * np.sqrt(var / j**2)
     clipped = np.where(np.isnan(pi), -1, (pi < 0) | (pi > 1)).astype(np.int8)
     return {
+        "n_judged": n,
         "prevalence_observed": p,
         "prevalence_corrected": np.clip(pi, 0.0, 1.0),
         "prevalence_ci_low": np.clip(pi - half, 0.0, 1.0),
