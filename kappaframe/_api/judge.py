@@ -92,7 +92,9 @@ def _prevalence(prep: Prepared, scores: dict[str, Any], ci: float) -> list[Colum
         values = corrected_prevalence(scores, judged, ci)
         warn_undefined(
             values.pop("undefined"),
+            scores["support"].sum(axis=1),
             what="groups",
+            too_few="with no item both labelled",
             subject="the corrected prevalence",
             otherwise=(
                 "where the judge's sensitivity + specificity <= 1, or the gold holds one class only"
@@ -233,7 +235,9 @@ def judge_report(
     scores = class_scores(tables)
     warn_undefined(
         np.isnan(scores["precision"]) | np.isnan(scores["recall"]),
+        np.broadcast_to(tables.sum(axis=(1, 2))[:, None], scores["support"].shape),
         what="class x group cells",
+        too_few="in a group with no item both labelled",
         subject="precision or recall",
         otherwise="where the judge never gives the class, or the gold never holds it",
     )

@@ -191,3 +191,34 @@ def test_bad_input_names_the_option() -> None:
         kf.judge_report(frame, "judge", "gold", ci=1.5)
     with pytest.raises(KappaFrameError, match="nope"):
         kf.judge_report(frame, "nope", "gold")
+
+
+def test_a_group_with_no_shared_item_is_nan_and_said_once_per_statistic() -> None:
+    frame = pd.DataFrame(
+        {"g": ["a", "a", "a", "b"], "judge": [1, 0, 1, np.nan], "gold": [1, 0, 0, 1]}
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        classes, summary = kf.judge_report(frame, "judge", "gold", by="g")
+    said = [str(w.message) for w in caught]
+    assert all(w.category is UndefinedKappaWarning for w in caught), said
+    assert any("precision or recall is undefined (NaN) for 2 of 4" in m for m in said)
+    assert any("corrected prevalence is undefined (NaN) for 1 of 2 groups" in m for m in said)
+    b = summary.set_index("g").loc["b"]
+    assert b["n"] == 0 and b["n_judged"] == 0
+    assert np.isnan(b["accuracy"]) and np.isnan(b["accuracy_ci_low"]) and np.isnan(b["kappa"])
+    assert classes[classes["g"] == "b"][["precision", "recall", "f1"]].isna().all().all()
+
+
+def test_a_category_nobody_used_is_a_row_of_its_own() -> None:
+    frame = both(judged(2))
+    with pytest.warns(UndefinedKappaWarning, match="1 of 3 class x group cells"):
+        classes, summary = kf.judge_report(frame, "judge", "gold", categories=[0.0, 1.0, 2.0])
+    assert classes["class"].tolist() == [0.0, 1.0, 2.0]
+    assert classes["support"].iloc[2] == classes["predicted"].iloc[2] == 0
+    want = precision_recall_fscore_support(
+        frame["gold"], frame["judge"], labels=[0.0, 1.0, 2.0], average="macro", zero_division=np.nan
+    )[:3]
+    got = summary[["precision_macro", "recall_macro", "f1_macro"]].iloc[0].tolist()
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    assert summary["positive"].iloc[0] is None  # three categories: no corrected prevalence
