@@ -184,7 +184,7 @@ def judge_report(
     for the items the judge labelled and the gold did not (rows with the gold missing).
     The estimate and the interval are clipped to [0, 1]; ``prevalence_clipped`` says where
     the estimate was. It is undefined (NaN, said once) where ``J <= 0``. With other than
-    two categories these columns are missing.
+    two categories these columns are empty (NaN).
 
     Parameters
     ----------
