@@ -15,6 +15,7 @@ from ._api.concordance import bland_altman, ccc
 from ._api.counts import Counts
 from ._api.icc import icc, kendall_w
 from ._api.items import items, rater_confusion
+from ._api.judge import judge_report
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
 from ._api.per_label import per_label
@@ -72,6 +73,7 @@ __all__ = [
     "heatmap",
     "icc",
     "items",
+    "judge_report",
     "kendall_w",
     "matrix",
     "overall",

@@ -18,6 +18,7 @@ from ._api import compare as _compare
 from ._api import concordance as _concordance
 from ._api import icc as _icc
 from ._api import items as _items
+from ._api import judge as _judge
 from ._api import overall as _overall
 from ._api import pairwise as _pairwise
 from ._api import per_label as _per_label
@@ -48,6 +49,7 @@ FUNCTIONS: tuple[Callable[..., Any], ...] = (
     _compare.compare,
     _items.items,
     _items.rater_confusion,
+    _judge.judge_report,
     _sample_size.sample_size,
     _icc.icc,
     _icc.kendall_w,

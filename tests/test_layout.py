@@ -223,6 +223,7 @@ def test_the_accessor_offers_every_frame_function() -> None:
             "heatmap",
             "icc",
             "items",
+            "judge_report",
             "kendall_w",
             "rater_confusion",
             "matrix",

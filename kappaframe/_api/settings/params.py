@@ -1714,6 +1714,41 @@ PARAMS: tuple[Param, ...] = (
         None,
         entry=('str, optional\n    Default "<value> over time".'),
     ),
+    # -- the judge's report ---------------------------------------------------------------
+    Param(
+        "judge",
+        Column(none=False),
+        "the judge's column (an LLM judge, a classifier)",
+        REQUIRED,
+        entry=(
+            "column name\n"
+            "    The judge's labels (an LLM judge, a classifier): the rows of its table against\n"
+            "    the gold, the predictions of precision and recall."
+        ),
+    ),
+    Param(
+        "gold",
+        Column(none=False),
+        "the gold labels' column",
+        REQUIRED,
+        entry=(
+            "column name\n"
+            "    The gold labels (humans, the truth) the judge is measured against: the\n"
+            "    columns of its table, the truth of precision and recall."
+        ),
+    ),
+    Param(
+        "ci",
+        _LEVEL,
+        "confidence level of the judge's intervals",
+        0.95,
+        where=("judge_report",),
+        entry=(
+            "float, default 0.95\n"
+            "    Confidence level of the intervals of the accuracy (Wilson's), of kappa and of\n"
+            "    the corrected prevalence."
+        ),
+    ),
     # -- threshold sweep ------------------------------------------------------------------
     Param(
         "y_true",
