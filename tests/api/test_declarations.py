@@ -413,6 +413,8 @@ def _needed(where: str, source: str) -> tuple[Callable[..., Any], dict[str, Any]
             "path": source,
             "source": source,
             "scores": "score",
+            "question": "q",
+            "second": "ba",
         }[name]
     if "data" in inspect.signature(func).parameters and "data" not in needed:
         needed["data"] = source
