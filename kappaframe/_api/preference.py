@@ -55,7 +55,7 @@ def swap_consistency(
     labels: Sequence[Any] = ("A", "B", "tie"),
     ci: float | None = 0.95,
 ) -> FrameT:
-    """Does a preference judge keep its verdict when the two answers swap places?
+    """How often a preference judge keeps its verdict when the two answers swap places.
 
     Each row is one question put to a judge twice: ``first`` holds the verdict with the
     answers shown as (A, B), ``second`` the verdict with them shown as (B, A). Verdicts
@@ -211,11 +211,8 @@ def resolve_swaps(
     """
     read = _read(data, question, first, second, by, judge, labels, RESOLVED_COLUMNS)
     rows = np.arange(len(read.cells), dtype=np.intp)
-    resolved = _pref.RESOLVED[np.maximum(read.cells, 0)]
-    chosen = [read.labels[int(code)] for code in resolved]
-    verdict = np.where(read.cells >= 0, np.asarray(chosen, dtype=object), None)
     columns = [*read.keys(rows), Column(question, "key", rows, source=question)]
-    columns.append(Column("verdict", "label", verdict))
+    columns.append(Column("verdict", "label", _verdicts(read.cells, read.labels)))
     return read.frame.render(Table(columns))
 
 
@@ -282,6 +279,14 @@ def _read(
     )
     _check_questions(frame.labels(question), read.group, groups.n_groups, question)
     return read
+
+
+def _verdicts(cells: np.ndarray, labels: tuple[Any, ...]) -> np.ndarray:
+    """Each question's resolved verdict in the caller's labels; None where an order is missing."""
+    spelled = np.empty(4, dtype=object)
+    for code, label in enumerate((*labels, None)):
+        spelled[code] = label
+    return spelled[np.where(cells >= 0, _pref.RESOLVED[np.maximum(cells, 0)], 3)]
 
 
 def _check_labels(labels: Sequence[Any]) -> tuple[Any, ...]:
