@@ -19,6 +19,7 @@ from ._api.judge import judge_report
 from ._api.overall import overall, per_category
 from ._api.pairwise import cohen_kappa, confusion, counts, matrix, pairwise, score
 from ._api.per_label import per_label
+from ._api.preference import resolve_swaps, swap_consistency
 from ._api.raters import raters
 from ._api.sample_size import sample_size
 from ._api.settings.bind import declared
@@ -84,9 +85,11 @@ __all__ = [
     "rater_confusion",
     "raters",
     "read_annotations",
+    "resolve_swaps",
     "sample_size",
     "scan",
     "score",
+    "swap_consistency",
     "table_tests",
     "threshold_sweep",
     "trend_plot",

@@ -22,6 +22,7 @@ from ._api import judge as _judge
 from ._api import overall as _overall
 from ._api import pairwise as _pairwise
 from ._api import per_label as _per_label
+from ._api import preference as _preference
 from ._api import raters as _raters
 from ._api import sample_size as _sample_size
 from ._api import table_tests as _table_tests
@@ -57,6 +58,8 @@ FUNCTIONS: tuple[Callable[..., Any], ...] = (
     _concordance.ccc,
     _concordance.bland_altman,
     _threshold.threshold_sweep,
+    _preference.swap_consistency,
+    _preference.resolve_swaps,
     _plots.heatmap,
     _plots.confusion_plot,
     _plots.trend_plot,

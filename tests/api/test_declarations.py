@@ -415,6 +415,8 @@ def _needed(where: str, source: str) -> tuple[Callable[..., Any], dict[str, Any]
             "scores": "score",
             "judge": "ana",
             "gold": "ben",
+            "question": "q",
+            "second": "ba",
         }[name]
     if "data" in inspect.signature(func).parameters and "data" not in needed:
         needed["data"] = source

@@ -1790,6 +1790,95 @@ PARAMS: tuple[Param, ...] = (
         None,
         entry=("optional\n    The positive label of ``y_true``, when it is not 1 / True."),
     ),
+    # -- preference judges -----------------------------------------------------------------
+    Param(
+        "data",
+        ANY,
+        "a judge's verdicts in both orders",
+        REQUIRED,
+        where=("swap_consistency", "resolve_swaps"),
+        entry=(
+            "pandas.DataFrame, polars.DataFrame or polars.LazyFrame\n"
+            "    One row per question (per judge and group): the question's id and the judge's\n"
+            "    verdict with the answers shown in each order. The result is a frame of the\n"
+            "    same library (a LazyFrame is read when this is called)."
+        ),
+    ),
+    Param(
+        "question",
+        Column(none=False),
+        "the question id column",
+        REQUIRED,
+        where=("swap_consistency", "resolve_swaps"),
+        entry=(
+            "column name\n"
+            "    The question's id. A question appears once per judge and group; a missing id\n"
+            "    is an error."
+        ),
+    ),
+    Param(
+        "first",
+        Column(none=False),
+        "the verdict with the answers shown as (A, B)",
+        REQUIRED,
+        where=("swap_consistency", "resolve_swaps"),
+        entry=(
+            "column name\n"
+            "    The verdict with answer A shown first and answer B second: ``labels[0]`` if\n"
+            "    the answer shown first won, ``labels[1]`` if the one shown second won,\n"
+            "    ``labels[2]`` for a tie; missing if the judge gave none."
+        ),
+    ),
+    Param(
+        "second",
+        Column(none=False),
+        "the verdict with the answers shown as (B, A)",
+        REQUIRED,
+        where=("swap_consistency", "resolve_swaps"),
+        entry=(
+            "column name\n"
+            "    The verdict with the answers swapped (answer B shown first), in the same\n"
+            "    positional labels: a judge that prefers answer A in both orders says\n"
+            "    ``labels[0]`` in ``first`` and ``labels[1]`` here."
+        ),
+    ),
+    Param(
+        "judge",
+        Column(),
+        "the judge id column",
+        None,
+        where=("swap_consistency", "resolve_swaps"),
+        entry=(
+            "column name, optional\n"
+            "    The judge's id (a model, a prompt): one result per judge, within each ``by``\n"
+            "    group. Without it every row is one judge's."
+        ),
+    ),
+    Param(
+        "labels",
+        Labels(none=False),
+        "the verdicts (shown first, shown second, tie)",
+        ("A", "B", "tie"),
+        where=("swap_consistency", "resolve_swaps"),
+        entry=(
+            'sequence of three labels, default ``("A", "B", "tie")``\n'
+            "    The verdicts as the judge's output spells them, by position: the answer shown\n"
+            "    first won, the answer shown second won, a tie. A verdict outside them is an\n"
+            "    error naming its column and value (nothing is guessed)."
+        ),
+    ),
+    Param(
+        "ci",
+        _LEVEL_OR_NONE,
+        "confidence level of the Wilson intervals (None: none)",
+        0.95,
+        where=("swap_consistency",),
+        entry=(
+            "float or None, default 0.95\n"
+            "    Confidence level of each share's Wilson score interval (``*_low``,\n"
+            "    ``*_high``); ``None`` leaves them out."
+        ),
+    ),
     # -- sample size ----------------------------------------------------------------------
     Param(
         "kappa0",
