@@ -1,4 +1,4 @@
-"""The ``kappaframe`` command: ``kappaframe demo``, ``report INPUT``, ``items INPUT``, ``plan``.
+"""The ``kappaframe`` command: ``demo``, ``report INPUT``, ``items INPUT``, ``plan``, ``judge``.
 
 Exit codes: 0 ok; 1 when ``--fail-under`` is given and some row is below it, or
 ``--baseline`` is given and some row dropped (the offending rows go to stderr; the report
@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace, flags: dict[str, str]) -> int:
 
     ``flags``: each option's flag, which messages name instead of the Python argument.
     """
-    from ._cli import demo, items, plan, report
+    from ._cli import demo, items, judge, plan, report
     from ._cli.bind import check_options
     from ._cli.logs import log
     from ._errors import KappaFrameError, missing_dependency, spelled_as
@@ -94,6 +94,8 @@ def _run(args: argparse.Namespace, flags: dict[str, str]) -> int:
                 code = items.run(args, sys.stdout, sys.stderr)
             elif args.command == "plan":
                 code = plan.run(args, sys.stdout, sys.stderr)
+            elif args.command == "judge":
+                code = judge.run(args, sys.stdout, sys.stderr)
             else:
                 code = report.run(args, sys.stdout, sys.stderr)
         log.info("done in %.2f s (exit %d)", time.perf_counter() - start, code)

@@ -1,8 +1,8 @@
 """The command line's jobs; ``kappaframe.cli.main`` parses the flags and dispatches here.
 
 - ``.parser``: ``build_parser``: each subcommand's flags (``.demo_flags``,
-  ``.report_flags``, ``.items_flags``, ``.plan_flags``: one module each, listed in
-  ``parser.COMMANDS``) and the groups they share (``.groups``).
+  ``.report_flags``, ``.items_flags``, ``.plan_flags``, ``.judge_flags``: one module each,
+  listed in ``parser.COMMANDS``) and the groups they share (``.groups``).
 - ``.flags``: a flag made from its option's declaration (``add_option``), and the readers
   of flag values.
 - ``.bind``: the flags' values checked by their declarations, and turned into keywords.
@@ -13,6 +13,8 @@
 - ``.baseline``: ``report --baseline OLD --max-drop D``: the earlier table read and
   checked, this run's compared with it (``kf.against_baseline``), and the gate's verdict.
 - ``.plan``: ``kappaframe plan``: flags in, ``kf.sample_size`` out: how many items to rate.
+- ``.judge``: ``kappaframe judge``: flags in, ``kf.judge_report`` out: the judge against
+  the gold, per class and per group.
 - ``.ratings``: the input read whole as both commands read it (columns, relabelling).
 - ``.stream``: ``--stream``: the input as a ``kf.scan`` counted in batches.
 - ``.output``: the report's tables written to ``--output`` (and beside it) or stdout.

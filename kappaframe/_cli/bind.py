@@ -22,7 +22,12 @@ __all__ = ["check_options", "keyword_value", "keywords"]
 
 #: The function each subcommand's options belong to (``report`` takes pairwise's options,
 #: and the options overall() alone takes are declared once for every callable).
-COMMAND_FUNCTION = {"report": "pairwise", "items": "items", "plan": "sample_size"}
+COMMAND_FUNCTION = {
+    "report": "pairwise",
+    "items": "items",
+    "plan": "sample_size",
+    "judge": "judge_report",
+}
 
 
 def keyword_value(name: str, value: Any) -> Any:

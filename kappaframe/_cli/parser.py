@@ -17,14 +17,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from . import demo_flags, items_flags, plan_flags, report_flags
+from . import demo_flags, items_flags, judge_flags, plan_flags, report_flags
 from .items_flags import ITEM_FORMATS as ITEM_FORMATS
 from .items_flags import TOOL_FORMATS as TOOL_FORMATS
 
 __all__ = ["COMMANDS", "Parser", "build_parser", "option_flags"]
 
 #: The subcommands, in the order ``kappaframe --help`` lists them.
-COMMANDS = (demo_flags, report_flags, items_flags, plan_flags)
+COMMANDS = (demo_flags, report_flags, items_flags, plan_flags, judge_flags)
 
 
 class Parser(argparse.ArgumentParser):

@@ -309,7 +309,7 @@ OPTION_FLAGS = [
 
 
 def test_the_subcommands_have_option_flags() -> None:
-    assert {c for c, _, _ in OPTION_FLAGS} == {"report", "items", "plan"}
+    assert {c for c, _, _ in OPTION_FLAGS} == {"report", "items", "plan", "judge"}
     assert len(OPTION_FLAGS) >= 70
 
 

@@ -32,7 +32,7 @@ def test_the_help_shows_each_option_flag_with_its_declared_help(
         for a in sub.choices[command]._actions
         if a.dest not in ("format", "output") and any(p.flag for p in declarations_of(a.dest))
     ]
-    assert len(options) >= 13
+    assert len(options) >= (7 if command == "judge" else 13)  # judge_report has 7 options
     for name in options:
         param = declaration(where, name)
         assert "".join((param.help_for(where) or "").split()) in shown, name

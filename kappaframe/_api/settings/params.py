@@ -455,6 +455,7 @@ PARAMS: tuple[Param, ...] = (
         help_in=(
             ("items", "all labels in order (the first-category tie rule follows it)"),
             ("sample_size", "pilot: the categories, in order"),
+            ("judge_report", "all labels in order (with two, the second is the positive class)"),
         ),
         metavar="LABEL",
         entry=(
@@ -1720,6 +1721,9 @@ PARAMS: tuple[Param, ...] = (
         Column(none=False),
         "the judge's column (an LLM judge, a classifier)",
         REQUIRED,
+        flag="--judge",
+        help="the judge's column (an LLM judge, a classifier): its labels are the predictions",
+        metavar="COL",
         entry=(
             "column name\n"
             "    The judge's labels (an LLM judge, a classifier): the rows of its table against\n"
@@ -1731,6 +1735,9 @@ PARAMS: tuple[Param, ...] = (
         Column(none=False),
         "the gold labels' column",
         REQUIRED,
+        flag="--gold",
+        help="the gold labels' column (humans, the truth) the judge is measured against",
+        metavar="COL",
         entry=(
             "column name\n"
             "    The gold labels (humans, the truth) the judge is measured against: the\n"
@@ -1742,7 +1749,12 @@ PARAMS: tuple[Param, ...] = (
         _LEVEL,
         "confidence level of the judge's intervals",
         0.95,
+        flag="--ci",
         where=("judge_report",),
+        help="confidence level of the intervals of the accuracy, kappa and the corrected "
+        "prevalence",
+        metavar="LEVEL",
+        cli_type="level",
         entry=(
             "float, default 0.95\n"
             "    Confidence level of the intervals of the accuracy (Wilson's), of kappa and of\n"
