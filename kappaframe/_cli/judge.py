@@ -3,7 +3,8 @@
 INPUT is read as ``report`` reads a wide file (the judge's and the gold's columns as
 labels); the two tables, per class then the summary, go to stdout as text or markdown, or
 to ``--output`` (the per class table) and beside it (``<stem>.summary.<ext>``, the
-summary), each with its provenance as the other commands' files.
+summary), each with its provenance as the other commands' files; or as one HTML page
+(``--format html``: the summary, then the per class table, the provenance inside).
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ SUMMARY = "summary"
 def _format(args: argparse.Namespace) -> str:
     """The output format; a table format needs a file, as the two tables go to two files."""
     from .._errors import KappaFrameError
-    from .._io.formats import STDIO, TABLE_FORMATS
+    from .._io.formats import STDIO, TABLE_FORMATS, output_format
 
+    if output_format(args.output, args.format) == "html":
+        return "html"
     fmt = table_format(args.output, args.format, "the judge's report")
     if fmt in TABLE_FORMATS and args.output in (None, STDIO):
         raise KappaFrameError(
@@ -84,16 +87,19 @@ def _read(args: argparse.Namespace, options: Any, progress: bool | None) -> Any:
 def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``kappaframe judge``: write the judge's two tables; return the exit code."""
     from .._api.judge import judge_report
-    from .._io.formats import STDIO
+    from .._io.formats import STDIO, TABLE_FORMATS
     from .._io.provenance import provenance
 
     fmt = _format(args)
     to_file = args.output not in (None, STDIO)
-    summary_path = str(side_path(args.output, SUMMARY)) if to_file else None
+    summary_path = None
+    if to_file and fmt in TABLE_FORMATS:
+        summary_path = str(side_path(args.output, SUMMARY))
     if to_file and args.input != STDIO:
         from .report import _check_not_input
 
-        _check_not_input(args.input, {args.output: "--output", str(summary_path): "--output"})
+        written = [args.output, *([summary_path] if summary_path else [])]
+        _check_not_input(args.input, dict.fromkeys(written, "--output"))
     log.debug("flags: %s", settings(args, fmt))
     progress = False if args.no_progress or args.quiet else None
     data = _read(args, text_options(args), progress)
@@ -108,6 +114,20 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     record = None
     if records_provenance(fmt, args.output, args):
         record = provenance([args.input], settings(args, fmt), created=created, progress=progress)
+    if fmt == "html":
+        from .._io.write import plain, write_output
+        from .._report.judge_page import render_judge_html
+
+        page = render_judge_html(
+            plain(classes),
+            plain(summary),
+            judge=args.judge,
+            gold=args.gold,
+            source=shown_input(args.input),
+            provenance=record,
+        )
+        write_output(STDIO if args.output is None else args.output, page.encode("utf-8"), out)
+        return EXIT_OK
     title = f"The judge {args.judge!r} against the gold {args.gold!r} ({shown_input(args.input)})"
     write_judge(classes, summary, fmt, args.output, summary_path, args.raw, out, record, title)
     return EXIT_OK

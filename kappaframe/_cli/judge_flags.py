@@ -21,7 +21,7 @@ summary (accuracy with Wilson's interval, balanced accuracy, the averages of pre
 and F1, kappa with its interval, and with two categories the prevalence corrected for the
 judge's errors), as kf.judge_report computes them. With --output OUT the per class table goes
 to OUT and the summary beside it, to OUT's name with .summary before the extension
-(judge.csv -> judge.summary.csv).
+(judge.csv -> judge.summary.csv). --format html (or -o judge.html) writes one page of both.
 
 examples:
   kappaframe judge labels.csv --judge llm --gold human
@@ -44,5 +44,5 @@ def add_parser(commands: Any) -> None:
     group = judge.add_argument_group("judge")
     for name in ("judge", "gold", "by", "categories", "ci", "scale"):
         add_option(group, name, WHERE)
-    output_flags(judge, ITEM_FORMATS)
+    output_flags(judge, (*ITEM_FORMATS, "html"))
     message_flags(judge)

@@ -136,6 +136,28 @@ def test_a_semicolon_file_is_read_with_the_csv_options(
     assert_same(pd.read_csv(out_path), expected.classes)
 
 
+def test_the_html_page_holds_the_summary_then_the_classes(
+    labels_csv: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kappaframe._report.report import _html_table
+
+    page_path = tmp_path / "judge.html"
+    argv = ["judge", str(labels_csv), "--judge", "llm", "--gold", "human", "--by", "project"]
+    code, out, err = run([*argv, "-o", str(page_path)], capsys)
+    assert code == 0 and out == "", err
+    page = page_path.read_text(encoding="utf-8")
+    expected = kf.judge_report(pd.read_csv(labels_csv), "llm", "human", by="project")
+    summary = _html_table(expected.summary, colour=("kappa",))
+    classes = _html_table(expected.classes, colour=())
+    assert page.startswith("<!DOCTYPE html>")
+    assert page.index(summary) < page.index(classes)
+    assert 'id="kappaframe-provenance"' in page  # inside the page, no sidecar
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["judge.html", "labels.csv"]
+    code, out, err = run([*argv, "--format", "html", "--no-provenance"], capsys)
+    assert code == 0, err
+    assert summary in out and "kappaframe-provenance" not in out
+
+
 @pytest.mark.parametrize("flag", ["--judge", "--gold", "--by"])
 def test_a_missing_column_is_refused_naming_its_flag(
     flag: str, labels_csv: Path, capsys: pytest.CaptureFixture[str]
