@@ -222,3 +222,48 @@ def test_a_category_nobody_used_is_a_row_of_its_own() -> None:
     got = summary[["precision_macro", "recall_macro", "f1_macro"]].iloc[0].tolist()
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
     assert summary["positive"].iloc[0] is None  # three categories: no corrected prevalence
+
+
+#: Ways in that hold the ratings elsewhere than a pandas frame (polars and LazyFrames run
+#: through ``constructor`` above): files read in batches, Dask partitions, DuckDB, Ibis.
+ELSEWHERE = ("csv_path", "parquet_path", "dask", "duckdb", "ibis")
+
+
+def _elsewhere(way: str, frame: pd.DataFrame, tmp_path) -> object:  # type: ignore[no-untyped-def]
+    if way == "csv_path":
+        frame.to_csv(tmp_path / "judged.csv", index=False)
+        return str(tmp_path / "judged.csv")
+    if way == "parquet_path":
+        pytest.importorskip("pyarrow")
+        frame.to_parquet(tmp_path / "judged.parquet")
+        return str(tmp_path / "judged.parquet")
+    if way == "dask":
+        dd = pytest.importorskip("dask.dataframe")
+        return dd.from_pandas(frame, npartitions=3)
+    if way == "duckdb":
+        duckdb = pytest.importorskip("duckdb")
+        return duckdb.from_df(frame)
+    ibis = pytest.importorskip("ibis")
+    return ibis.memtable(frame)
+
+
+@pytest.mark.parametrize("way", ELSEWHERE)
+def test_every_way_in_gives_the_frames_numbers(way: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    letters = {0.0: "a", 1.0: "b", 2.0: "c"}  # text labels: a CSV file reads them as written
+    frame = judged(3).assign(
+        judge=lambda f: f["judge"].map(letters), gold=lambda f: f["gold"].map(letters)
+    )
+    want_classes, want_summary = kf.judge_report(frame, "judge", "gold", by="group")
+    got_classes, got_summary = kf.judge_report(
+        _elsewhere(way, frame, tmp_path), "judge", "gold", by="group"
+    )
+    got_classes, got_summary = (
+        to_pandas(t.compute() if hasattr(t, "compute") else t) for t in (got_classes, got_summary)
+    )
+    pd.testing.assert_frame_equal(
+        got_classes.reset_index(drop=True), want_classes, check_dtype=False, rtol=1e-12
+    )
+    numbers = [c for c in want_summary.columns if want_summary[c].dtype.kind == "f"]
+    np.testing.assert_allclose(
+        got_summary[numbers].to_numpy(float), want_summary[numbers].to_numpy(float), atol=1e-12
+    )
