@@ -16,6 +16,7 @@ import numpy as np
 from .._errors import KappaFrameError, warn_undefined
 from .._schema import Column, Table
 from .._stats.judge import class_scores, corrected_prevalence, summary_scores
+from .._stats.scales import MIN_ITEMS
 from .._types import Scale
 from .assemble import key_columns, tidy
 from .options import check_settings
@@ -60,8 +61,11 @@ def _check_pair(judge: Hashable, gold: Hashable) -> None:
 
 
 def _kappa_columns(prep: Prepared, gold: Hashable, scale: Any, ci: float) -> list[Column]:
-    """kappa, its standard error, interval and band: ``pairwise(reference=gold, ci=ci)``'s."""
-    table = tidy(prep, scale=scale, ci=ci, reference=gold)
+    """kappa, its standard error, interval and band: ``pairwise(reference=gold, ci=ci)``'s.
+
+    Its band too: fewer than ``MIN_ITEMS`` items (pairwise's default) are "too few items".
+    """
+    table = tidy(prep, scale=scale, ci=ci, reference=gold, min_items=MIN_ITEMS)
     named = {c.name: c for c in table.columns}
     renamed = {"kappa": "kappa", "se": "kappa_se", "ci_low": "kappa_ci_low"}
     renamed |= {"ci_high": "kappa_ci_high", "interpretation": "interpretation"}

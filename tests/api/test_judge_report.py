@@ -267,3 +267,13 @@ def test_every_way_in_gives_the_frames_numbers(way: str, tmp_path) -> None:  # t
     np.testing.assert_allclose(
         got_summary[numbers].to_numpy(float), want_summary[numbers].to_numpy(float), atol=1e-12
     )
+
+
+def test_the_band_is_pairwises_too_few_items_included() -> None:
+    frame = judged(2, n=14, seed=5)  # about 6 items a group: fewer than 10
+    _, summary = kf.judge_report(frame, "judge", "gold", by="group")
+    want = kf.pairwise(frame, ["judge"], reference="gold", by="group")
+    assert summary["interpretation"].astype(str).tolist() == (
+        want["interpretation"].astype(str).tolist()
+    )
+    assert "too few items" in summary["interpretation"].astype(str).tolist()
