@@ -166,13 +166,16 @@ def describe(data: Any, *, style: Style = "apa") -> Description:
     Agreement between ana and ben was moderate, κ = .42, 95% CI [.37, .47], n = 587
     (Landis & Koch, 1977).
     """
-    frame = _pandas_result(data)
+    frame = pandas_result(data, "describe() takes a result frame of pairwise or overall")
     rows = _Rows.of(frame)
     return Description(rows.sentences(), rows.methods(), rows.table(), rows.references())
 
 
-def _pandas_result(result: Any) -> Any:
-    """A result as a pandas frame (a polars one converted, a LazyFrame collected)."""
+def pandas_result(result: Any, takes: str) -> Any:
+    """A result as a pandas frame (a polars one converted, a LazyFrame collected).
+
+    Anything else is refused: "``takes`` (pandas or polars); got <type>."
+    """
     import pandas as pd
 
     if isinstance(result, pd.DataFrame):
@@ -181,10 +184,7 @@ def _pandas_result(result: Any) -> Any:
         result = result.collect()
     if hasattr(result, "to_pandas"):
         return result.to_pandas()
-    raise KappaFrameTypeError(
-        f"describe() takes a result frame of pairwise or overall (pandas or polars); got "
-        f"{type(result).__name__}."
-    )
+    raise KappaFrameTypeError(f"{takes} (pandas or polars); got {type(result).__name__}.")
 
 
 #: The columns that say which function made a result.

@@ -20,11 +20,11 @@ from .._api.concordance import BlandAltmanPoints, bland_altman_points
 from .._api.pairwise import PairTable, confusion_counts, matrix_squares
 from .._api.settings.bind import declared
 from .._api.settings.reading import ReadSpec, score_column
-from .._errors import KappaFrameError, KappaFrameTypeError, bad_option, optional_import
+from .._errors import KappaFrameError, bad_option, optional_import
 from .._stats.scales import resolve_scale
 from .._types import Duplicates, Normalization, Scale, Stat, Triangle
 from . import colours
-from .describe import COEFFICIENTS, result_kind
+from .describe import COEFFICIENTS, pandas_result, result_kind
 from .display import number_text, register_figure_formatter
 
 if TYPE_CHECKING:
@@ -1036,7 +1036,7 @@ def trend_plot(
     (1, 'kappa over time')
     """
     require_matplotlib()
-    trend = _Trend.of(_pandas_result(data), value)
+    trend = _Trend.of(pandas_result(data, "trend_plot() takes a result frame"), value)
     fig, ax = _figure_of(ax, 8.0, 4.5)
     _draw_trend(ax, trend)
     bottom = trend.bottom()
@@ -1128,21 +1128,6 @@ def _draw_trend(ax: Axes, trend: _Trend) -> None:
             )
 
 
-def _pandas_result(result: Any) -> Any:
-    """A result as a pandas frame (a polars one converted, a LazyFrame collected)."""
-    import pandas as pd
-
-    if isinstance(result, pd.DataFrame):
-        return result
-    if hasattr(result, "collect"):
-        result = result.collect()
-    if hasattr(result, "to_pandas"):
-        return result.to_pandas()
-    raise KappaFrameTypeError(
-        f"trend_plot() takes a result frame (pandas or polars); got {type(result).__name__}."
-    )
-
-
 def _scale_bands(ax: Axes, scale: Any, bottom: float) -> None:
     """The scale's bands as shaded strips, lowest first, each named at the right edge."""
     from matplotlib.colors import Normalize
@@ -1207,7 +1192,7 @@ def forest_plot(
     ['ana and ben', 'ana and cai', 'ben and cai']
     """
     require_matplotlib()
-    frame = _pandas_result(data)
+    frame = pandas_result(data, "forest_plot() takes a result frame of pairwise or overall")
     rows = _forest_rows(frame, result_kind(frame))
     fig, ax = _figure_of(ax, 7.0, 1.2 + len(rows.labels) / 3)
     _draw_forest(ax, rows)
