@@ -94,6 +94,7 @@ def add_parser(commands: Any) -> None:
         "ci_dist",
         "population",
         "z_from",
+        "kappa0",
         "ddof",
         "alpha_centre",
         "benchmark",

@@ -96,6 +96,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "gwet_weights": {"weights": "radical"},
     "distance_vector": {"weights": [0.0, 0.25, 1.0]},
     "bootstrap": {"ci": 0.9, "ci_method": "bootstrap", "n_boot": 200, "seed": 3},
+    "kappa0": {"ci": 0.95, "kappa0": 0.3},  # z and p_value against kappa = 0.3
 }
 
 # ----------------------------------------------------------------------------- the ways in

@@ -1066,7 +1066,14 @@ PARAMS: tuple[Param, ...] = (
         "the kappa z and p_value test against",
         0.0,
         where=("pairwise", "Counts.pairwise"),
+        flag="--kappa0",
         record=True,
+        help=(
+            "test kappa = K instead of 0: z = (kappa - K) / se, and its p_value "
+            "(default 0, with the null standard error se0); with --ci"
+        ),
+        metavar="K",
+        cli_type="number",
         entry=(
             "float, default 0.0\n"
             "    The value of kappa under the null hypothesis of ``z`` and ``p_value``, in\n"
