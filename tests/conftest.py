@@ -299,12 +299,32 @@ def slow_reason(nodeid: str, fixtures: Iterable[str], first: bool) -> str | None
     return next((SLOW_FIXTURES[name] for name in fixtures if name in SLOW_FIXTURES), None)
 
 
+#: Tests that share one costly server, by what their ids or fixtures name: run in parallel
+#: (``-n auto``, pytest-xdist's ``--dist loadgroup``), each group stays on one worker, so
+#: that one JVM and one PostgreSQL server are started, not one per worker.
+SERVER_GROUPS: dict[str, str] = {"spark": "spark", "postgres": "postgres"}
+
+
+def server_group(nodeid: str, fixtures: Iterable[str]) -> str | None:
+    """The server group of a test (``SERVER_GROUPS``), or None."""
+    names = [nodeid.lower(), *fixtures]
+    return next(
+        (group for word, group in SERVER_GROUPS.items() if any(word in n for n in names)),
+        None,
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests listed above `slow`."""
+    """Mark the tests listed above `slow`; with pytest-xdist, group those of one server."""
     seen: set[str] = set()
+    parallel = config.pluginmanager.hasplugin("xdist")
     for item in items:
         function = item.nodeid.split("[", 1)[0]
         first = function not in seen
         seen.add(function)
-        if slow_reason(item.nodeid, getattr(item, "fixturenames", ()), first) is not None:
+        fixtures = getattr(item, "fixturenames", ())
+        if slow_reason(item.nodeid, fixtures, first) is not None:
             item.add_marker(pytest.mark.slow)
+        group = server_group(item.nodeid, fixtures) if parallel else None
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))

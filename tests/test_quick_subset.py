@@ -42,6 +42,8 @@ def test_this_test_is_in_the_quick_subset(request: pytest.FixtureRequest) -> Non
 def test_ci_runs_the_whole_suite_and_the_readme_names_both() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     command = ci[ci.index("# The README's test command:") + 1]
-    assert command.rstrip().endswith("python -m pytest")  # no -m: every test, slow ones too
+    # no -m: every test, slow ones too; -n auto: on every core (pytest-xdist)
+    assert command.rstrip().endswith("python -m pytest -n auto")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert 'python -m pytest -m "not slow"' in readme
+    assert command.strip() in readme
+    assert 'python -m pytest -n auto -m "not slow"' in readme
