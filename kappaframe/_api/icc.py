@@ -22,10 +22,19 @@ from .._errors import (
 from .._frames.engines import EngineFrame
 from .._frames.numeric import refuse_infinite
 from .._frames.parts import PartReader
-from .._schema import ICC_CI_COLUMNS, ICC_COLUMNS, KENDALL_COLUMNS, Column, Table
+from .._schema import (
+    DESIGN_COLUMNS,
+    ICC_CI_COLUMNS,
+    ICC_COLUMNS,
+    KENDALL_COLUMNS,
+    KENDALL_DESIGN_COLUMNS,
+    Column,
+    Table,
+)
 from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, icc_forms
+from .._stats.icc_incomplete import SparseDesign, available_icc, available_kendall
 from .._stats.kendall import kendall_w as _kendall_w
-from .._types import Duplicates
+from .._types import Duplicates, MissingDesign
 from .numeric import (
     Scores,
     engine_icc_sums,
@@ -91,6 +100,7 @@ def icc(
     by: Hashable | Sequence[Hashable] | None = None,
     ci: float | None = 0.95,
     duplicates: Duplicates = "raise",
+    missing: MissingDesign = "listwise",
 ) -> FrameT:
     """Intraclass correlation of numeric ratings: the six Shrout & Fleiss forms, per group.
 
@@ -199,6 +209,8 @@ def icc(
     layout = numeric_layout(read)
     if ci is not None:
         ci = check_level(ci)
+    if missing == "available":
+        return _available_icc(numeric_input(data), layout, ci)
     sums, s, render = _icc_sums(numeric_input(data), layout)
     if len(s.raters) < 2:
         raise too_few_raters(2, s.raters, layout.rater)
@@ -233,18 +245,103 @@ def _icc_sums(frame: Any, layout: Any) -> tuple[Any, Scores, Any]:
     return sums, s, render
 
 
+def _read_scores(frame: Any, layout: Any, what: str, needs: str) -> tuple[Scores, Any]:
+    """The scores themselves (not sums), and what renders; an engine is refused."""
+    if isinstance(frame, EngineFrame):
+        raise refuse_engine(frame, what, needs)
+    if isinstance(frame, PartReader):
+        s = gather_parts(frame, layout)
+        return s, s.frame
+    s = scores(frame, layout)
+    return s, renderer(s, frame.output)
+
+
+def _sparse(error: SparseDesign, s: Scores, what: str) -> KappaFrameError:
+    """The error for a group too sparse for the variance components: which, why, way out."""
+    where = "the ratings" if not s.by else f"group {error.group + 1} of {s.n_groups} (by {s.by})"
+    return KappaFrameError(
+        f"{what} with {arg('missing', 'available')} cannot estimate the variance "
+        f"components of {where}: {error.why}. Pass {arg('missing', 'listwise')} (only the "
+        "items every rater scored), or ratings where items are scored by two raters or more "
+        "and raters share items.",
+        option="missing",
+    )
+
+
+def _available_icc(frame: Any, layout: Any, ci: float | None) -> Any:
+    """``icc(missing="available")``: every rating of the scores, incomplete items kept."""
+    what = 'icc(missing="available")'
+    s, render = _read_scores(frame, layout, what, "fits variance components to every rating")
+    if len(s.raters) < 2:
+        raise too_few_raters(2, s.raters, layout.rater)
+    refuse_infinite(s.columns, s.raters, s.value)
+    try:
+        stats = available_icc(s.columns, s.group, s.n_groups, ci)
+    except SparseDesign as error:
+        raise _sparse(error, s, "icc()") from None
+    n = stats["n_items"]
+    _need_scored(n, "icc()")
+    every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
+    _warn_undefined(every_form, n, "the intraclass correlation (some form)")
+    sums = _Design(n, np.zeros(len(n), np.int64))
+    return render.render(_icc_table(s, sums, stats, ci, design=stats))
+
+
+def _need_scored(n: np.ndarray, what: str) -> None:
+    if not len(n) or int(n.max()) < 2:
+        raise KappaFrameError(
+            f"{what} needs at least 2 items with a score in some group; got "
+            f"{int(n.max()) if len(n) else 0}. Pass more items.",
+            option="missing",
+        )
+
+
+class _Design:
+    """The sizes ``_icc_table`` reads, for the designs read rating by rating."""
+
+    def __init__(self, count: np.ndarray, dropped: np.ndarray) -> None:
+        self.count = count
+        self.dropped = dropped
+
+
+def _design_columns(
+    design: dict[str, np.ndarray], rows: np.ndarray, names: tuple[str, ...]
+) -> list[Column]:
+    """``design`` ("complete" or "incomplete"), the ratings, per item fewest and most, k0."""
+    label = np.where(design["complete"], "complete", "incomplete")[rows].astype(object)
+    return [
+        Column("design", "name", label),
+        Column("n_ratings", "int", design["n_ratings"][rows]),
+        Column("ratings_min", "int", design["ratings_min"][rows]),
+        Column("ratings_max", "int", design["ratings_max"][rows]),
+        Column(names[-1], "float", design[names[-1]][rows]),
+    ]
+
+
 def _flat(values: np.ndarray) -> np.ndarray:
     """``values[group, form]`` as one column, rows group-major."""
     return np.ascontiguousarray(values).reshape(-1)
 
 
-def _icc_table(s: Scores, sums: Any, stats: dict[str, np.ndarray], ci: float | None) -> Table:
-    """One row per group and form: the keys, the sizes, the ICC, its F test and interval."""
+def _icc_table(
+    s: Scores,
+    sums: Any,
+    stats: dict[str, np.ndarray],
+    ci: float | None,
+    design: dict[str, np.ndarray] | None = None,
+) -> Table:
+    """One row per group and form: the keys, the sizes, the ICC, its F test and interval.
+
+    ``design`` (``missing="available"``): the raters of each group are those with a
+    rating in it, and the design columns follow.
+    """
     n_groups = len(sums.count)
     n_forms = len(FORMS)
     group_of_row = np.repeat(np.arange(n_groups), n_forms)
     form_of_row = np.tile(np.arange(n_forms), n_groups)
     schema = (*ICC_COLUMNS, *(ICC_CI_COLUMNS if ci is not None else ()))
+    if design is not None:
+        schema = (*schema, *DESIGN_COLUMNS)
     columns = key_rows(s, group_of_row, schema, "icc")
     n_items = sums.count.astype(np.int64)
     columns += [
@@ -252,7 +349,13 @@ def _icc_table(s: Scores, sums: Any, stats: dict[str, np.ndarray], ci: float | N
         Column("description", "name", form_of_row, categories=DESCRIPTIONS),
         Column("mcgraw_wong", "name", form_of_row, categories=MCGRAW_WONG),
         Column("n_items", "int", n_items[group_of_row]),
-        Column("n_raters", "int", np.full(len(group_of_row), len(s.raters), np.int64)),
+        Column(
+            "n_raters",
+            "int",
+            np.full(len(group_of_row), len(s.raters), np.int64)
+            if design is None
+            else design["n_raters"][group_of_row],
+        ),
         Column("n_dropped", "int", sums.dropped.astype(np.int64)[group_of_row]),
         Column("icc", "float", _flat(stats["icc"])),
         Column("f", "float", _flat(stats["f"])),
@@ -265,6 +368,8 @@ def _icc_table(s: Scores, sums: Any, stats: dict[str, np.ndarray], ci: float | N
             Column("ci_low", "float", _flat(stats["ci_low"])),
             Column("ci_high", "float", _flat(stats["ci_high"])),
         ]
+    if design is not None:
+        columns += _design_columns(design, group_of_row, DESIGN_COLUMNS)
     return Table(columns, mark={"kind": "icc"})
 
 
@@ -284,6 +389,7 @@ def kendall_w(
     by: Hashable | Sequence[Hashable] | None = None,
     correct: bool = True,
     duplicates: Duplicates = "raise",
+    missing: MissingDesign = "listwise",
 ) -> FrameT:
     """Kendall's coefficient of concordance W: how alike the raters rank the items.
 
@@ -364,6 +470,8 @@ def kendall_w(
             f"{arg('correct')} must be True or False; got {correct!r}.", option="correct"
         )
     frame = numeric_input(data)
+    if missing == "available":
+        return _available_w(frame, layout, bool(correct))
     if isinstance(frame, EngineFrame):
         raise refuse_engine(frame, "kendall_w()", "ranks each rater's scores over the items")
     if isinstance(frame, PartReader):
@@ -391,4 +499,30 @@ def kendall_w(
         Column(name, "int", df) if name == "df" else Column(name, "float", stats[name])
         for name in KENDALL_COLUMNS[3:]
     ]
+    return render.render(Table(columns, mark={"kind": "kendall_w"}))
+
+
+def _available_w(frame: Any, layout: Any, correct: bool) -> Any:
+    """``kendall_w(missing="available")``: irrNA's W from every rating (complete: today's)."""
+    s, render = _read_scores(frame, layout, "kendall_w()", "ranks each rater's scores")
+    if len(s.raters) < 2:
+        raise too_few_raters(2, s.raters, layout.rater)
+    refuse_infinite(s.columns, s.raters, s.value)
+    stats = available_kendall(s.columns, s.group, s.n_groups, correct)
+    _need_scored(stats["n_items"], "kendall_w()")
+    _warn_undefined(stats["w"], stats["n_items"], "Kendall's W")
+    rows = np.arange(s.n_groups)
+    schema = (*KENDALL_COLUMNS, *KENDALL_DESIGN_COLUMNS)
+    columns = key_rows(s, rows, schema, "kendall_w")
+    columns += [
+        Column("n_items", "int", stats["n_items"]),
+        Column("n_raters", "int", stats["n_raters"]),
+        Column("n_dropped", "int", stats["n_dropped"]),
+    ]
+    df = np.maximum(np.nan_to_num(stats["df"]), 0).astype(np.int64)
+    columns += [
+        Column(name, "int", df) if name == "df" else Column(name, "float", stats[name])
+        for name in KENDALL_COLUMNS[3:]
+    ]
+    columns += _design_columns(stats, rows, KENDALL_DESIGN_COLUMNS)
     return render.render(Table(columns, mark={"kind": "kendall_w"}))
