@@ -235,6 +235,19 @@ def _two_way(
         )
 
 
+def _canonical(block: np.ndarray) -> np.ndarray:
+    """The block with its items and raters in an order of their own, not the input's.
+
+    Items by their sorted scores, then raters by their scores of the items in that order:
+    the optimiser's sums, and so its last digits, do not depend on the order the input
+    (wide or long, sorted or not) gave them in.
+    """
+    filled = np.where(np.isnan(block), np.inf, block)
+    block, filled = block[np.lexsort(np.sort(filled, axis=1).T[::-1])], filled
+    filled = np.where(np.isnan(block), np.inf, block)
+    return block[:, np.lexsort(filled[::-1])]
+
+
 def available_icc(
     columns: Sequence[np.ndarray], group: np.ndarray | None, n_groups: int, ci: float | None
 ) -> dict[str, np.ndarray]:
@@ -279,6 +292,8 @@ def available_icc(
                 out[key][g] = forms[key][0]
             k0s[g] = float(k)
             continue
+        block = _canonical(block)
+        rated = ~np.isnan(block)
         item, rater = np.nonzero(rated)
         y = block[item, rater]
         if len(y) == n:
