@@ -136,14 +136,21 @@ def icc(
         ICC(A,k), ICC(C,k));
         ``n_items`` (complete items used); ``n_raters``; ``n_dropped`` (items left out
         for a missing score); ``icc``; ``f``; ``df1``; ``df2``; ``p_value``; with ``ci``
-        ``ci_low`` and ``ci_high``.
+        ``ci_low`` and ``ci_high``. With ``missing="available"``, ``n_items`` counts the
+        items with a score, ``n_raters`` the raters with a score in the group,
+        ``n_dropped`` is 0, and the design follows: ``design`` ("complete": every item
+        scored by each of those raters; "incomplete"), ``n_ratings`` (``N``),
+        ``ratings_min`` and ``ratings_max`` (the fewest and most scores of an item) and
+        ``k0``.
 
     Raises
     ------
     KappaFrameError
         Unknown columns; fewer than 2 raters; no group with 2 complete items; a score
         that is not a number (naming the column and the value); a rater scoring an item
-        twice (long layout, ``duplicates="raise"``).
+        twice (long layout, ``duplicates="raise"``). With ``missing="available"``: a
+        group whose scores cannot separate the variance components (every item scored
+        once; raters and items that cannot be told apart); a DuckDB or PySpark input.
 
     Warns
     -----
@@ -169,6 +176,35 @@ def icc(
     with Satterthwaite's degrees of freedom for its mix of mean squares, and ICC2k from
     ICC2's bounds by the Spearman-Brown formula.
 
+    Incomplete designs (``missing="available"``; crowd designs: each item scored by a few
+    of many raters). Every score is used and none imputed. A group whose items are each
+    scored by every rater with a score in it takes the formulas above (the same numbers
+    as ``"listwise"``). Otherwise, with ``n`` items, item ``i`` scored ``k_i`` times and
+    ``N = sum k_i`` scores:
+
+    - ICC1 and ICC1k come from the one-way analysis of variance of unbalanced data:
+      ``MSB = sum_i k_i (m_i - m)^2 / (n - 1)``, ``MSW = sum (x - m_i)^2 / (N - n)`` and
+      ``k0 = (N - sum_i k_i^2 / N) / (n - 1)`` in the place of ``k`` (Ebel 1951; Donner
+      1986; irrNA's ``iccNA``): ``ICC1 = (MSB - MSW) / (MSB + (k0 - 1) MSW)``,
+      ``ICC1k = (MSB - MSW) / MSB``; the F test on ``(n - 1, N - n)`` and the interval
+      as above with ``k0``.
+    - ICC2, ICC3, ICC2k and ICC3k come from the variances of the crossed random-effects
+      model ``x_ij = mu + a_i + b_j + e_ij`` (item, rater, residual: ``s2_a``, ``s2_b``,
+      ``s2_e``) estimated by restricted maximum likelihood (REML, as R psych's
+      ``ICC(lmer=TRUE)``): ``ICC2 = s2_a / (s2_a + s2_b + s2_e)``, ``ICC3 = s2_a / (s2_a +
+      s2_e)``, ``ICC2k = s2_a / (s2_a + (s2_b + s2_e) / k0)``, ``ICC3k = s2_a / (s2_a +
+      s2_e / k0)``. For complete data these are the forms above. They have no F test or
+      interval here: ``f``, ``p_value``, ``ci_low`` and ``ci_high`` are NaN, ``df1`` and
+      ``df2`` 0. The likelihood is profiled over the two ratios of variances, the items'
+      block absorbed (each evaluation ``O(n k^2)``), and maximised by L-BFGS-B then
+      Nelder-Mead; a variance estimated at 0 stays 0 (the REML estimate is never
+      negative, unlike the analysis of variance's).
+
+    A group with at least 2 items whose scores cannot separate the components is an
+    error naming ``missing``: every item scored once (nothing within items), or items and
+    raters that cannot be told apart (no residual degrees of freedom:
+    ``N - n - k + c <= 0`` with ``c`` the connected parts of the items x raters graph).
+
     The mean squares come from five additive sums per group (complete items, sum and
     sum of squares of the scores, the sum of the items' squared totals, each rater's
     total), computed in one pass with ``np.bincount``, part by part for files and Dask
@@ -182,6 +218,16 @@ def icc(
 
     McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some intraclass
     correlation coefficients. *Psychological Methods* 1(1), 30-46.
+
+    Ebel, R. L. (1951). Estimation of the reliability of ratings. *Psychometrika* 16(4),
+    407-424.
+
+    Donner, A. (1986). A review of inference procedures for the intraclass correlation
+    coefficient in the one-way random effects model. *International Statistical Review*
+    54(1), 67-82.
+
+    Patterson, H. D., & Thompson, R. (1971). Recovery of inter-block information when
+    block sizes are unequal. *Biometrika* 58(3), 545-554 (REML).
 
     Koo, T. K., & Li, M. Y. (2016). A guideline of selecting and reporting intraclass
     correlation coefficients for reliability research. *Journal of Chiropractic
@@ -438,10 +484,34 @@ def kendall_w(
     Items not scored by every rater are left out (as irr's ``kendall`` does with
     ``na.omit``) and counted in ``n_dropped``.
 
+    With ``missing="available"`` every score is used, as irrNA's ``kendallNA`` does
+    (Brueckl 2011): a group whose items are each scored by every rater with a score in
+    it takes the formula above (the same numbers as ``"listwise"``); otherwise, with
+    ``rho_ab`` Spearman's correlation of raters ``a`` and ``b`` over the ``n_ab`` items
+    both scored (the Pearson correlation of their average ranks; with ``correct=False``
+    ``1 - 6 sum d^2 / (n_ab^3 - n_ab)``; 0 where a rater gave one score to all of them),
+
+        rho_bar = sum (n_ab - 1) rho_ab / sum (n_ab - 1),   W = (1 + rho_bar (kq - 1)) / kq
+
+    (Kendall 1962; weights as Taylor 1987), ``kq`` the mean number of scores per item;
+    ``chi2 = kq (n - 1) W`` on ``n - 1`` and Legendre's F with ``kq`` for ``m``. A rater
+    with a single score ranks nothing and is left out, as in irrNA; ``n`` counts the
+    items with a score (irrNA also counts rows with none). The result adds ``design``,
+    ``n_ratings``, ``ratings_min``, ``ratings_max`` and ``kq``.
+
     References
     ----------
     Kendall, M. G., & Babington Smith, B. (1939). The problem of m rankings. *The Annals
     of Mathematical Statistics* 10(3), 275-287.
+
+    Kendall, M. G. (1962). *Rank correlation methods* (3rd ed.). London: Griffin.
+
+    Taylor, J. M. G. (1987). Kendall's and Spearman's correlation coefficients in the
+    presence of a blocking variable. *Biometrics* 43, 409-416.
+
+    Brueckl, M. (2011). Statistische Verfahren zur Ermittlung der
+    Urteileruebereinstimmung. In *Altersbedingte Veraenderungen der Stimme und
+    Sprechweise von Frauen*, Berlin: Logos, 88-103 (R package irrNA).
 
     Legendre, P. (2005). Species associations: the Kendall coefficient of concordance
     revisited. *Journal of Agricultural, Biological, and Environmental Statistics* 10(2),
