@@ -23,6 +23,7 @@ NumPy and SciPy (``scipy.optimize``, ``scipy.special``), on first use.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +33,9 @@ from .icc import FORMS, _f_ppf, _f_sf, icc_forms, icc_sums
 from .kendall import kendall_w
 
 __all__ = ["SparseDesign", "available_icc", "available_kendall", "reml_components"]
+
+#: A residual variance at most this share of the scores' variance is rounding: an exact fit.
+EXACT = 1e-10
 
 
 class SparseDesign(ValueError):
@@ -112,25 +116,28 @@ def reml_components(
         return float((n_obs - 1) * np.log(r) + logdet)
 
     best: Any = None
-    for start in ((1.0, 0.5), (0.3, 0.1)):
-        fit = scipy.optimize.minimize(
+    with warnings.catch_warnings():
+        # Finite differences next to an infinite objective (an exact fit): inf - inf.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for start in ((1.0, 0.5), (0.3, 0.1)):
+            fit = scipy.optimize.minimize(
+                objective,
+                np.array(start),
+                method="L-BFGS-B",
+                bounds=[(0.0, None), (0.0, None)],
+                options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 2000},
+            )
+            if best is None or fit.fun < best.fun:
+                best = fit
+        # Polished by Nelder-Mead: the likelihood is flat near its top, where finite
+        # differences stop L-BFGS-B short (a relative 1e-4 off in the variances).
+        polish = scipy.optimize.minimize(
             objective,
-            np.array(start),
-            method="L-BFGS-B",
+            best.x,
+            method="Nelder-Mead",
             bounds=[(0.0, None), (0.0, None)],
-            options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 2000},
+            options={"xatol": 1e-10, "fatol": 1e-13, "maxiter": 4000},
         )
-        if best is None or fit.fun < best.fun:
-            best = fit
-    # Polished by Nelder-Mead: the likelihood is flat near its top, where finite-difference
-    # gradients stop L-BFGS-B short (a relative 1e-4 off in the variances).
-    polish = scipy.optimize.minimize(
-        objective,
-        best.x,
-        method="Nelder-Mead",
-        bounds=[(0.0, None), (0.0, None)],
-        options={"xatol": 1e-10, "fatol": 1e-13, "maxiter": 4000},
-    )
     if polish.fun <= best.fun:
         best = polish
     ta, tb = (float(v) for v in best.x)
@@ -216,14 +223,45 @@ def _one_way(
             fu = f * _f_ppf(sp, q, d2, d1)[0]
             out["ci_low"] = np.array([(fl - 1) / (fl + k0 - 1), 1 - 1 / fl])
             out["ci_high"] = np.array([(fu - 1) / (fu + k0 - 1), 1 - 1 / fu])
+        for key in ("ci_low", "ci_high"):  # no interval around an undefined form
+            out[key] = np.where(np.isfinite(out["icc"]), out[key], np.nan)
     return out, k0
+
+
+def _residual_squares(item: np.ndarray, rater: np.ndarray, y: np.ndarray, n: int, k: int) -> float:
+    """The residual sum of squares of the fixed two-way model (items + raters), items absorbed.
+
+    ``SSE = y'y - sum_i T_i^2 / k_i - z' S^+ z`` with ``S = diag(c_j) - M diag(1/k_i) M'``
+    and ``z = R - M (T / k)`` (``T``, ``R``: item and rater totals; ``M``: raters x items).
+    """
+    y = y - y.mean()
+    ki = np.bincount(item, minlength=n).astype(float)
+    totals = np.bincount(item, weights=y, minlength=n)
+    incidence = np.zeros((k, n))
+    np.add.at(incidence, (rater, item), 1.0)
+    s = np.diag(np.bincount(rater, minlength=k).astype(float)) - (incidence / ki) @ incidence.T
+    z = np.bincount(rater, weights=y, minlength=k) - incidence @ (totals / ki)
+    solved = np.linalg.lstsq(s, z, rcond=None)[0]
+    return float(y @ y - (totals * totals / ki).sum() - z @ solved)
 
 
 def _two_way(
     item: np.ndarray, rater: np.ndarray, y: np.ndarray, n: int, k: int, k0: float
 ) -> np.ndarray:
-    """ICC2, ICC3, ICC2k, ICC3k from the REML variance components (``k0`` for averages)."""
+    """ICC2, ICC3, ICC2k, ICC3k from the REML variance components (``k0`` for averages).
+
+    Scores that item and rater effects fit exactly (a residual variance within rounding
+    of 0, ``EXACT`` of the scores' variance): ICC3 and ICC3k are 1 (perfect consistency),
+    ICC2 and ICC2k undefined (the likelihood cannot weigh items against raters there).
+    """
+    spread = float(np.var(y))
+    if spread == 0:
+        return np.full(4, np.nan)
+    if _residual_squares(item, rater, y, n, k) <= EXACT * spread * len(y):
+        return np.array([np.nan, 1.0, np.nan, 1.0])
     va, vb, ve = reml_components(item, rater, y, n, k)
+    if ve <= EXACT * spread:
+        return np.array([np.nan, 1.0, np.nan, 1.0])
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.array(
             [
@@ -404,9 +442,12 @@ def available_kendall(
             out["f"][g] = (m - 1) * w / (1 - w)
         out["f_df1"][g] = df - 2.0 / m
         out["f_df2"][g] = (m - 1) * out["f_df1"][g]
-        good = out["f_df1"][g] > 0 and np.isfinite(out["f"][g])
+        good = out["f_df1"][g] > 0 and not np.isnan(out["f"][g])
+        f = out["f"][g]
         out["f_p_value"][g] = (
-            sp.fdtrc(out["f_df1"][g], out["f_df2"][g], out["f"][g]) if good else np.nan
+            (0.0 if np.isinf(f) else sp.fdtrc(out["f_df1"][g], out["f_df2"][g], f))
+            if good
+            else np.nan
         )
     out["n_items"] = out["n_items"].astype(np.int64)
     out["n_dropped"] = np.zeros(n_groups, np.int64)

@@ -40,6 +40,40 @@ def long_ratings(wide: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
+NA = np.nan
+# irrNA's example data (irrNA 0.2.3, data/*.rda; rows are objects, columns raters).
+CONSIST_NA = pd.DataFrame(
+    {
+        "Rater1": [1, 2, 3, NA, NA, NA],
+        "Rater2": [3, 4, 5, NA, NA, NA],
+        "Rater3": [5, 6, 7, NA, NA, NA],
+        "Rater4": [NA, NA, NA, 5, 6, 7],
+        "Rater5": [NA, NA, NA, 3, 4, 5],
+        "Rater6": [NA, NA, NA, 1, 2, 3],
+    }
+)
+INDEP_NA = pd.DataFrame(
+    {
+        "Rater1": [1, 2, 3, 4, 5, NA],
+        "Rater2": [2, 3, 4, 5, NA, 1],
+        "Rater3": [3, 4, 5, NA, 1, 2],
+        "Rater4": [4, 5, NA, 1, 2, 3],
+        "Rater5": [5, NA, 1, 2, 3, 4],
+        "Rater6": [NA, 1, 2, 3, 4, 5],
+    }
+)
+INDEP_W = pd.DataFrame(
+    {
+        "Rater1": [1, 2, 3, NA, NA, NA],
+        "Rater2": [3, 4, 5, NA, NA, NA],
+        "Rater3": [7, 6, 5, NA, NA, NA],
+        "Rater4": [NA, NA, NA, 5, 5, 5],
+        "Rater5": [NA, NA, NA, 3, 4, 5],
+        "Rater6": [NA, NA, NA, 1, 2, 3],
+    }
+)
+
+
 # ------------------------------------------------------------------ nothing missing
 def test_listwise_is_the_default_and_unchanged() -> None:
     pd.testing.assert_frame_equal(kf.icc(SF, missing="listwise"), kf.icc(SF))
@@ -159,7 +193,7 @@ def test_two_way_forms_are_statsmodels_reml_components() -> None:
 
 
 def test_crowd_design_long_and_wide_agree() -> None:
-    data = crowd(7, n=200, k=20, per_item=(3, 3))
+    data = crowd(7, n=120, k=12, per_item=(3, 3))
     wide = kf.icc(data, missing="available")
     long = kf.icc(
         long_ratings(data), item="item", rater="judge", value="score", missing="available"
@@ -167,7 +201,7 @@ def test_crowd_design_long_and_wide_agree() -> None:
     np.testing.assert_allclose(
         wide[NUMBERS].to_numpy(float), long[NUMBERS].to_numpy(float), rtol=1e-12, atol=1e-15
     )
-    assert (wide["k0"] == 3).all() and (wide["n_items"] == 200).all()
+    assert (wide["k0"] == 3).all() and (wide["n_items"] == 120).all()
 
 
 def test_groups_keep_their_own_design() -> None:
@@ -248,7 +282,9 @@ def kendall_na(data: pd.DataFrame) -> float:
             both = data[[cols[a], cols[b]]].dropna()
             if len(both) < 2:
                 continue
-            rho = stats.spearmanr(both.iloc[:, 0], both.iloc[:, 1]).statistic
+            with warnings.catch_warnings():  # a constant rater: no rho (irrNA counts 0)
+                warnings.simplefilter("ignore", stats.ConstantInputWarning)
+                rho = stats.spearmanr(both.iloc[:, 0], both.iloc[:, 1]).statistic
             total += (len(both) - 1) * (0.0 if np.isnan(rho) else rho)
             weights += len(both) - 1
     kq = data.notna().sum(axis=1).mean()
@@ -280,3 +316,42 @@ def test_kendall_perfect_concordance_with_gaps_is_one() -> None:
     assert res["w"].iloc[0] == pytest.approx(1.0, rel=1e-12)
     with pytest.raises(kf.KappaFrameError, match="complete item"):
         kf.kendall_w(data)
+
+
+# --------------------------------------------------------------- irrNA's examples
+def _available(function: Any, data: pd.DataFrame) -> pd.DataFrame:
+    result: pd.DataFrame = function(data, raters=list(data.columns), missing="available")
+    return result
+
+
+def test_irrna_consistna_perfect_consistency_and_concordance() -> None:
+    """irrNA's help: ConsistNA has "a perfect consistency" (iccNA's ICC(C,1) and ICC(C,k)
+    are 1) and "a perfect concordance between raters" (kendallNA's W is 1)."""
+    with pytest.warns(kf.UndefinedKappaWarning, match="undefined"):
+        res = _available(kf.icc, CONSIST_NA).set_index("type")
+    assert res.loc["ICC3", "icc"] == 1.0 and res.loc["ICC3k", "icc"] == 1.0
+    # An exact fit cannot weigh the items' variance against the raters': no guess.
+    assert res.loc[["ICC2", "ICC2k"], "icc"].isna().all()
+    w = _available(kf.kendall_w, CONSIST_NA)
+    assert w["w"].iloc[0] == pytest.approx(1.0, rel=1e-12)
+    assert w["f_p_value"].iloc[0] == 0.0
+
+
+def test_irrna_indepw_mean_rho_zero() -> None:
+    """irrNA's help: IndepW has "a mean Spearman's rho that equals zero": W = 1 / kq."""
+    res = _available(kf.kendall_w, INDEP_W)
+    assert res["kq"].iloc[0] == 3.0
+    assert res["w"].iloc[0] == pytest.approx(1 / 3, rel=1e-12)
+    assert res["w"].iloc[0] == pytest.approx(kendall_na(INDEP_W), rel=1e-12)
+
+
+def test_irrna_indepna_independence() -> None:
+    """irrNA's help: IndepNA has "zero variance between the raters just as well as between
+    the objects"; iccNA shows "the perfect independence of the ratings"."""
+    with pytest.warns(kf.UndefinedKappaWarning, match="undefined"):  # ICC1k: MSB = 0
+        res = _available(kf.icc, INDEP_NA).set_index("type")
+    assert np.isnan(res.loc["ICC1k", "icc"]) and np.isnan(res.loc["ICC1k", "ci_low"])
+    assert res.loc[["ICC2", "ICC3", "ICC2k", "ICC3k"], "icc"].tolist() == [0.0] * 4
+    assert res.loc["ICC1", "f"] == pytest.approx(0.0, abs=1e-12)
+    w = _available(kf.kendall_w, INDEP_NA)
+    assert w["w"].iloc[0] == pytest.approx(kendall_na(INDEP_NA), rel=1e-12)
