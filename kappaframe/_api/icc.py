@@ -59,7 +59,18 @@ __all__ = ["icc", "kendall_w"]
 FrameT = TypeVar("FrameT")
 
 
-def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
+#: Why a form of ``missing="available"`` is undefined: too few items, or otherwise.
+TOO_FEW_SCORED = "with fewer than 2 items scored"
+UNDEFINED_AVAILABLE = (
+    "where the scores leave it undefined (one rater only, or no spread to compare; for ICC2 "
+    "and ICC2k, scores that items and raters fit exactly; for W, no two raters ranking 2 "
+    "items in common)"
+)
+
+
+def _warn_undefined(
+    values: np.ndarray, n: np.ndarray, what: str, too_few: str = "", otherwise: str = ""
+) -> None:
     """One warning per call: how many groups give NaN, and why."""
     warn_undefined(
         ~np.isfinite(values),
@@ -67,11 +78,13 @@ def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
         "groups",
         subject=what,
         fewer_than=2,
-        too_few=(
+        too_few=too_few
+        or (
             "with fewer than 2 complete items (scored by every rater: a rater with no score "
             f"in a group leaves it none; pass {arg('raters', ...)} to choose)"
         ),
-        otherwise=(
+        otherwise=otherwise
+        or (
             "where a denominator is 0 (no variance to compare: every score equal; or mean "
             "squares that cancel)"
         ),
@@ -328,7 +341,13 @@ def _available_icc(frame: Any, layout: Any, ci: float | None) -> Any:
     n = stats["n_items"]
     _need_scored(n, "icc()")
     every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
-    _warn_undefined(every_form, n, "the intraclass correlation (some form)")
+    _warn_undefined(
+        every_form,
+        n,
+        "the intraclass correlation (some form)",
+        TOO_FEW_SCORED,
+        UNDEFINED_AVAILABLE,
+    )
     sums = _Design(n, np.zeros(len(n), np.int64))
     return render.render(_icc_table(s, sums, stats, ci, design=stats))
 
@@ -580,7 +599,9 @@ def _available_w(frame: Any, layout: Any, correct: bool) -> Any:
     refuse_infinite(s.columns, s.raters, s.value)
     stats = available_kendall(s.columns, s.group, s.n_groups, correct)
     _need_scored(stats["n_items"], "kendall_w()")
-    _warn_undefined(stats["w"], stats["n_items"], "Kendall's W")
+    _warn_undefined(
+        stats["w"], stats["n_items"], "Kendall's W", TOO_FEW_SCORED, UNDEFINED_AVAILABLE
+    )
     rows = np.arange(s.n_groups)
     schema = (*KENDALL_COLUMNS, *KENDALL_DESIGN_COLUMNS)
     columns = key_rows(s, rows, schema, "kendall_w")

@@ -355,3 +355,19 @@ def test_irrna_indepna_independence() -> None:
     assert res.loc["ICC1", "f"] == pytest.approx(0.0, abs=1e-12)
     w = _available(kf.kendall_w, INDEP_NA)
     assert w["w"].iloc[0] == pytest.approx(kendall_na(INDEP_NA), rel=1e-12)
+
+
+def test_a_group_with_one_scored_item_warns_and_the_others_stand() -> None:
+    data = pd.DataFrame(
+        {
+            "g": ["a"] * 4 + ["b"],
+            "x": [1, 2, 3, 4, 1],
+            "y": [2, NA, 4, 5, 2],
+            "z": [NA, 3, 5, 6, NA],
+        }
+    )
+    with pytest.warns(kf.UndefinedKappaWarning, match="fewer than 2 items scored"):
+        res = kf.icc(data, by="g", missing="available")
+    assert res.loc[res["g"] == "b", "icc"].isna().all()
+    assert res.loc[res["g"] == "a", "icc"].notna().all()
+    assert res.loc[res["g"] == "b", "n_items"].tolist() == [1] * 6
