@@ -317,7 +317,7 @@ def _read_scores(frame: Any, layout: Any, what: str, needs: str) -> tuple[Scores
 
 def _sparse(error: SparseDesign, s: Scores, what: str) -> KappaFrameError:
     """The error for a group too sparse for the variance components: which, why, way out."""
-    where = "the ratings" if not s.by else f"group {error.group + 1} of {s.n_groups} (by {s.by})"
+    where = "the ratings" if not s.by else _group_named(s, error.group)
     return KappaFrameError(
         f"{what} with {arg('missing', 'available')} cannot estimate the variance "
         f"components of {where}: {error.why}. Pass {arg('missing', 'listwise')} (only the "
@@ -325,6 +325,18 @@ def _sparse(error: SparseDesign, s: Scores, what: str) -> KappaFrameError:
         "and raters share items.",
         option="missing",
     )
+
+
+def _group_named(s: Scores, g: int) -> str:
+    """The group ``g`` by its keys (``group by=value, ...``), else by its position."""
+    keys = s.keys()
+    if hasattr(keys, "row"):  # polars
+        values = tuple(keys.row(g))
+    elif hasattr(keys, "iloc"):  # pandas
+        values = tuple(keys.iloc[g])
+    else:
+        return f"group {g + 1} of {s.n_groups} (by {s.by})"
+    return "the group " + ", ".join(f"{b}={v!r}" for b, v in zip(s.by, values, strict=True))
 
 
 def _available_icc(frame: Any, layout: Any, ci: float | None) -> Any:

@@ -242,6 +242,16 @@ def test_every_item_rated_once_is_refused() -> None:
         kf.icc(once, missing="available")
 
 
+def test_a_sparse_group_is_named_by_its_keys(constructor: Any) -> None:
+    data = {
+        "site": ["north"] * 3 + ["south"] * 3,
+        "a": [1.0, 2.0, 3.0, 1.0, NA, 3.0],
+        "b": [2.0, 3.0, 5.0, NA, 2.0, NA],
+    }
+    with pytest.raises(kf.KappaFrameError, match=r"group site='south': every item has one"):
+        kf.icc(constructor(data), by="site", missing="available")
+
+
 def test_confounded_raters_and_items_are_refused() -> None:
     chain = pd.DataFrame(
         {
