@@ -206,9 +206,13 @@ def icc(
       ``s2_e``) estimated by restricted maximum likelihood (REML, as R psych's
       ``ICC(lmer=TRUE)``): ``ICC2 = s2_a / (s2_a + s2_b + s2_e)``, ``ICC3 = s2_a / (s2_a +
       s2_e)``, ``ICC2k = s2_a / (s2_a + (s2_b + s2_e) / k0)``, ``ICC3k = s2_a / (s2_a +
-      s2_e / k0)``. For complete data these are the forms above. They have no F test or
-      interval here: ``f``, ``p_value``, ``ci_low`` and ``ci_high`` are NaN, ``df1`` and
-      ``df2`` 0. The likelihood is profiled over the two ratios of variances, the items'
+      s2_e / k0)``. For complete data these are the forms above. Their F test is that of
+      the items adjusted for the raters in the two-way analysis of variance (the test of
+      ``s2_a = 0``): ``F = ((SSE_raters - SSE) / (n - c)) / (SSE / (N - n - k + c))`` on
+      ``(n - c, N - n - k + c)`` degrees of freedom (``c``: the connected parts of the
+      items x raters graph, 1 when every rater is linked to every other through shared
+      items), ``MSR / MSE`` for complete data. They have no interval here (``ci_low`` and
+      ``ci_high`` NaN). The likelihood is profiled over the two ratios of variances, the items'
       block absorbed (each evaluation ``O(n k^2)``), and maximised by L-BFGS-B then
       Nelder-Mead; a variance estimated at 0 stays 0 (the REML estimate is never
       negative, unlike the analysis of variance's).
@@ -216,7 +220,8 @@ def icc(
     A group with at least 2 items whose scores cannot separate the components is an
     error naming ``missing``: every item scored once (nothing within items), or items and
     raters that cannot be told apart (no residual degrees of freedom:
-    ``N - n - k + c <= 0`` with ``c`` the connected parts of the items x raters graph).
+    ``N - n - k + c <= 0``). Scores that items and raters fit exactly give ICC3 = ICC3k =
+    1 and ICC2, ICC2k undefined (NaN, with the warning).
 
     The mean squares come from five additive sums per group (complete items, sum and
     sum of squares of the scores, the sum of the items' squared totals, each rater's

@@ -245,8 +245,34 @@ def _residual_squares(item: np.ndarray, rater: np.ndarray, y: np.ndarray, n: int
     return float(y @ y - (totals * totals / ki).sum() - z @ solved)
 
 
+def _item_test(
+    rater: np.ndarray, y: np.ndarray, k: int, n: int, parts: int, sse: float, residual: float
+) -> tuple[float, float]:
+    """F of the items adjusted for the raters (the test of no item variance), and its df1.
+
+    ``F = ((SSE_raters - SSE) / (n - c)) / (SSE / (N - n - k + c))``: ``SSE_raters`` the
+    residual of the raters alone, ``SSE`` of items and raters, ``c`` the connected parts
+    of the design. For complete data it is ``MSR / MSE`` on ``(n - 1, (n - 1)(k - 1))``.
+    """
+    y = y - y.mean()
+    counts = np.bincount(rater, minlength=k).astype(float)
+    totals = np.bincount(rater, weights=y, minlength=k)
+    used = counts > 0
+    sse_raters = float(y @ y - (totals[used] ** 2 / counts[used]).sum())
+    df1 = float(n - parts)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = float(np.float64(max(sse_raters - sse, 0.0) / df1) / np.float64(sse / residual))
+    return f, df1
+
+
 def _two_way(
-    item: np.ndarray, rater: np.ndarray, y: np.ndarray, n: int, k: int, k0: float
+    item: np.ndarray,
+    rater: np.ndarray,
+    y: np.ndarray,
+    n: int,
+    k: int,
+    k0: float,
+    sse: float,
 ) -> np.ndarray:
     """ICC2, ICC3, ICC2k, ICC3k from the REML variance components (``k0`` for averages).
 
@@ -257,7 +283,7 @@ def _two_way(
     spread = float(np.var(y))
     if spread == 0:
         return np.full(4, np.nan)
-    if _residual_squares(item, rater, y, n, k) <= EXACT * spread * len(y):
+    if sse <= EXACT * spread * len(y):
         return np.array([np.nan, 1.0, np.nan, 1.0])
     va, vb, ve = reml_components(item, rater, y, n, k)
     if ve <= EXACT * spread:
@@ -294,9 +320,9 @@ def available_icc(
     Keys as ``kappaframe._stats.icc.icc_forms``, plus ``(G,)`` arrays: ``n_items`` (items
     with a rating), ``n_raters`` (raters with a rating), ``n_ratings``, ``ratings_min``,
     ``ratings_max``, ``k0`` and ``complete``. A complete group takes ``icc_forms``; the
-    two-way forms of an incomplete group have no F test or interval (NaN; degrees of
-    freedom 0). Raises ``SparseDesign`` for a group of at least 2 items whose ratings
-    cannot separate the components.
+    two-way forms of an incomplete group have the F test of the items adjusted for the
+    raters (``_item_test``) and no interval (NaN). Raises ``SparseDesign`` for a group of
+    at least 2 items whose ratings cannot separate the components.
     """
     values = _matrix(columns)
     sp = _special()
@@ -340,14 +366,22 @@ def available_icc(
         k0s[g] = k0
         for key in keys:
             out[key][g, [0, 3]] = one[key]
-        residual = len(y) - n - k + _components(n, k, item, rater)
+        parts = _components(n, k, item, rater)
+        residual = len(y) - n - k + parts
         if residual <= 0:
             raise SparseDesign(
                 g,
                 "the raters and the items cannot be told apart (no residual degrees of "
                 "freedom left for the two-way forms)",
             )
-        out["icc"][g, [1, 2, 4, 5]] = _two_way(item, rater, y, n, k, k0)
+        sse = _residual_squares(item, rater, y, n, k)
+        two = [1, 2, 4, 5]
+        out["icc"][g, two] = _two_way(item, rater, y, n, k, k0, sse)
+        f, df1 = _item_test(rater, y, k, n, parts, sse, residual)
+        out["f"][g, two], out["df1"][g, two], out["df2"][g, two] = f, df1, residual
+        out["p_value"][g, two] = _f_sf(sp, np.array([f]), np.array([df1]), np.array([residual]))
+        for key in ("f", "p_value"):  # no test beside an undefined form
+            out[key][g, two] = np.where(np.isfinite(out["icc"][g, two]), out[key][g, two], np.nan)
     return {**out, **sizes, "k0": k0s, "complete": complete}
 
 

@@ -187,9 +187,17 @@ def test_two_way_forms_are_statsmodels_reml_components() -> None:
     assert res.loc["ICC2", "icc"] == pytest.approx(
         item_var / (item_var + rater_var + fit.scale), rel=1e-3
     )
-    # No F test or interval for the two-way forms of an incomplete design.
-    assert res.loc[["ICC2", "ICC3"], ["f", "p_value", "ci_low"]].isna().all().all()
-    assert (res.loc[["ICC2", "ICC3"], ["df1", "df2"]] == 0).all().all()
+    # No interval for the two-way forms of an incomplete design; their F test is the
+    # items' adjusted for the raters: statsmodels' two-way ANOVA (type II) of the scores.
+    assert res.loc[["ICC2", "ICC3", "ICC2k", "ICC3k"], ["ci_low", "ci_high"]].isna().all().all()
+    sm = pytest.importorskip("statsmodels.api")
+    smf = pytest.importorskip("statsmodels.formula.api")
+    table = sm.stats.anova_lm(smf.ols("score ~ C(item) + C(judge)", data=long).fit(), typ=2)
+    for form in ("ICC2", "ICC3", "ICC2k", "ICC3k"):
+        assert res.loc[form, "f"] == pytest.approx(table.loc["C(item)", "F"], rel=1e-9)
+        assert res.loc[form, "p_value"] == pytest.approx(table.loc["C(item)", "PR(>F)"], rel=1e-6)
+        assert res.loc[form, "df1"] == table.loc["C(item)", "df"]
+        assert res.loc[form, "df2"] == table.loc["Residual", "df"]
 
 
 def test_crowd_design_long_and_wide_agree() -> None:
