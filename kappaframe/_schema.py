@@ -29,12 +29,14 @@ __all__ = [
     "COMPARE_COLUMNS",
     "COMPARE_PAIRED_COLUMNS",
     "COMPARE_VERDICTS",
+    "DESIGN_COLUMNS",
     "ICC_CI_COLUMNS",
     "ICC_COLUMNS",
     "ITEM_COLUMNS",
     "ITEM_KEY",
     "ITEM_REFERENCE_COLUMNS",
     "KENDALL_COLUMNS",
+    "KENDALL_DESIGN_COLUMNS",
     "LABEL_COLUMNS",
     "MARK",
     "MATRIX_KEY",
@@ -232,6 +234,10 @@ ICC_COLUMNS = (
     "p_value",
 )
 ICC_CI_COLUMNS = ("ci_low", "ci_high")
+#: ``kappaframe.icc`` and ``kappaframe.kendall_w`` with ``missing="available"``: the
+#: design of each group, after the other columns (``kendall_w``: ``kq`` for ``k0``).
+DESIGN_COLUMNS = ("design", "n_ratings", "ratings_min", "ratings_max", "k0")
+KENDALL_DESIGN_COLUMNS = ("design", "n_ratings", "ratings_min", "ratings_max", "kq")
 #: ``kappaframe.kendall_w``: one row per group, after the ``by`` columns.
 KENDALL_COLUMNS = (
     "n_items",

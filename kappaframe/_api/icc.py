@@ -22,10 +22,19 @@ from .._errors import (
 from .._frames.engines import EngineFrame
 from .._frames.numeric import refuse_infinite
 from .._frames.parts import PartReader
-from .._schema import ICC_CI_COLUMNS, ICC_COLUMNS, KENDALL_COLUMNS, Column, Table
+from .._schema import (
+    DESIGN_COLUMNS,
+    ICC_CI_COLUMNS,
+    ICC_COLUMNS,
+    KENDALL_COLUMNS,
+    KENDALL_DESIGN_COLUMNS,
+    Column,
+    Table,
+)
 from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, icc_forms
+from .._stats.icc_incomplete import SparseDesign, available_icc, available_kendall
 from .._stats.kendall import kendall_w as _kendall_w
-from .._types import Duplicates
+from .._types import Duplicates, MissingDesign
 from .numeric import (
     Scores,
     engine_icc_sums,
@@ -50,7 +59,18 @@ __all__ = ["icc", "kendall_w"]
 FrameT = TypeVar("FrameT")
 
 
-def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
+#: Why a form of ``missing="available"`` is undefined: too few items, or otherwise.
+TOO_FEW_SCORED = "with fewer than 2 items scored"
+UNDEFINED_AVAILABLE = (
+    "where the scores leave it undefined (one rater only, or no spread to compare; for ICC2 "
+    "and ICC2k, scores that items and raters fit exactly; for W, no two raters ranking 2 "
+    "items in common)"
+)
+
+
+def _warn_undefined(
+    values: np.ndarray, n: np.ndarray, what: str, too_few: str = "", otherwise: str = ""
+) -> None:
     """One warning per call: how many groups give NaN, and why."""
     warn_undefined(
         ~np.isfinite(values),
@@ -58,11 +78,13 @@ def _warn_undefined(values: np.ndarray, n: np.ndarray, what: str) -> None:
         "groups",
         subject=what,
         fewer_than=2,
-        too_few=(
+        too_few=too_few
+        or (
             "with fewer than 2 complete items (scored by every rater: a rater with no score "
             f"in a group leaves it none; pass {arg('raters', ...)} to choose)"
         ),
-        otherwise=(
+        otherwise=otherwise
+        or (
             "where a denominator is 0 (no variance to compare: every score equal; or mean "
             "squares that cancel)"
         ),
@@ -91,6 +113,7 @@ def icc(
     by: Hashable | Sequence[Hashable] | None = None,
     ci: float | None = 0.95,
     duplicates: Duplicates = "raise",
+    missing: MissingDesign = "listwise",
 ) -> FrameT:
     """Intraclass correlation of numeric ratings: the six Shrout & Fleiss forms, per group.
 
@@ -126,14 +149,21 @@ def icc(
         ICC(A,k), ICC(C,k));
         ``n_items`` (complete items used); ``n_raters``; ``n_dropped`` (items left out
         for a missing score); ``icc``; ``f``; ``df1``; ``df2``; ``p_value``; with ``ci``
-        ``ci_low`` and ``ci_high``.
+        ``ci_low`` and ``ci_high``. With ``missing="available"``, ``n_items`` counts the
+        items with a score, ``n_raters`` the raters with a score in the group,
+        ``n_dropped`` is 0, and the design follows: ``design`` ("complete": every item
+        scored by each of those raters; "incomplete"), ``n_ratings`` (``N``),
+        ``ratings_min`` and ``ratings_max`` (the fewest and most scores of an item) and
+        ``k0``.
 
     Raises
     ------
     KappaFrameError
         Unknown columns; fewer than 2 raters; no group with 2 complete items; a score
         that is not a number (naming the column and the value); a rater scoring an item
-        twice (long layout, ``duplicates="raise"``).
+        twice (long layout, ``duplicates="raise"``). With ``missing="available"``: a
+        group whose scores cannot separate the variance components (every item scored
+        once; raters and items that cannot be told apart); a DuckDB or PySpark input.
 
     Warns
     -----
@@ -159,6 +189,40 @@ def icc(
     with Satterthwaite's degrees of freedom for its mix of mean squares, and ICC2k from
     ICC2's bounds by the Spearman-Brown formula.
 
+    Incomplete designs (``missing="available"``; crowd designs: each item scored by a few
+    of many raters). Every score is used and none imputed. A group whose items are each
+    scored by every rater with a score in it takes the formulas above (the same numbers
+    as ``"listwise"``). Otherwise, with ``n`` items, item ``i`` scored ``k_i`` times and
+    ``N = sum k_i`` scores:
+
+    - ICC1 and ICC1k come from the one-way analysis of variance of unbalanced data:
+      ``MSB = sum_i k_i (m_i - m)^2 / (n - 1)``, ``MSW = sum (x - m_i)^2 / (N - n)`` and
+      ``k0 = (N - sum_i k_i^2 / N) / (n - 1)`` in the place of ``k`` (Ebel 1951; Donner
+      1986; irrNA's ``iccNA``): ``ICC1 = (MSB - MSW) / (MSB + (k0 - 1) MSW)``,
+      ``ICC1k = (MSB - MSW) / MSB``; the F test on ``(n - 1, N - n)`` and the interval
+      as above with ``k0``.
+    - ICC2, ICC3, ICC2k and ICC3k come from the variances of the crossed random-effects
+      model ``x_ij = mu + a_i + b_j + e_ij`` (item, rater, residual: ``s2_a``, ``s2_b``,
+      ``s2_e``) estimated by restricted maximum likelihood (REML, as R psych's
+      ``ICC(lmer=TRUE)``): ``ICC2 = s2_a / (s2_a + s2_b + s2_e)``, ``ICC3 = s2_a / (s2_a +
+      s2_e)``, ``ICC2k = s2_a / (s2_a + (s2_b + s2_e) / k0)``, ``ICC3k = s2_a / (s2_a +
+      s2_e / k0)``. For complete data these are the forms above. Their F test is that of
+      the items adjusted for the raters in the two-way analysis of variance (the test of
+      ``s2_a = 0``): ``F = ((SSE_raters - SSE) / (n - c)) / (SSE / (N - n - k + c))`` on
+      ``(n - c, N - n - k + c)`` degrees of freedom (``c``: the connected parts of the
+      items x raters graph, 1 when every rater is linked to every other through shared
+      items), ``MSR / MSE`` for complete data. They have no interval here (``ci_low`` and
+      ``ci_high`` NaN). The likelihood is profiled over the two ratios of variances, the items'
+      block absorbed (each evaluation ``O(n k^2)``), and maximised by L-BFGS-B then
+      Nelder-Mead; a variance estimated at 0 stays 0 (the REML estimate is never
+      negative, unlike the analysis of variance's).
+
+    A group with at least 2 items whose scores cannot separate the components is an
+    error naming ``missing``: every item scored once (nothing within items), or items and
+    raters that cannot be told apart (no residual degrees of freedom:
+    ``N - n - k + c <= 0``). Scores that items and raters fit exactly give ICC3 = ICC3k =
+    1 and ICC2, ICC2k undefined (NaN, with the warning).
+
     The mean squares come from five additive sums per group (complete items, sum and
     sum of squares of the scores, the sum of the items' squared totals, each rater's
     total), computed in one pass with ``np.bincount``, part by part for files and Dask
@@ -172,6 +236,16 @@ def icc(
 
     McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some intraclass
     correlation coefficients. *Psychological Methods* 1(1), 30-46.
+
+    Ebel, R. L. (1951). Estimation of the reliability of ratings. *Psychometrika* 16(4),
+    407-424.
+
+    Donner, A. (1986). A review of inference procedures for the intraclass correlation
+    coefficient in the one-way random effects model. *International Statistical Review*
+    54(1), 67-82.
+
+    Patterson, H. D., & Thompson, R. (1971). Recovery of inter-block information when
+    block sizes are unequal. *Biometrika* 58(3), 545-554 (REML).
 
     Koo, T. K., & Li, M. Y. (2016). A guideline of selecting and reporting intraclass
     correlation coefficients for reliability research. *Journal of Chiropractic
@@ -199,6 +273,8 @@ def icc(
     layout = numeric_layout(read)
     if ci is not None:
         ci = check_level(ci)
+    if missing == "available":
+        return _available_icc(numeric_input(data), layout, ci)
     sums, s, render = _icc_sums(numeric_input(data), layout)
     if len(s.raters) < 2:
         raise too_few_raters(2, s.raters, layout.rater)
@@ -233,18 +309,121 @@ def _icc_sums(frame: Any, layout: Any) -> tuple[Any, Scores, Any]:
     return sums, s, render
 
 
+def _read_scores(frame: Any, layout: Any, what: str, needs: str) -> tuple[Scores, Any]:
+    """The scores themselves (not sums), and what renders; an engine is refused."""
+    if isinstance(frame, EngineFrame):
+        raise refuse_engine(frame, what, needs)
+    if isinstance(frame, PartReader):
+        s = gather_parts(frame, layout)
+        return s, s.frame
+    s = scores(frame, layout)
+    return s, renderer(s, frame.output)
+
+
+def _sparse(error: SparseDesign, s: Scores, what: str) -> KappaFrameError:
+    """The error for a group too sparse for the variance components: which, why, way out."""
+    where = "the ratings" if not s.by else _group_named(s, error.group)
+    return KappaFrameError(
+        f"{what} with {arg('missing', 'available')} cannot estimate the variance "
+        f"components of {where}: {error.why}. Pass {arg('missing', 'listwise')} (only the "
+        "items every rater scored), or ratings where items are scored by two raters or more "
+        "and raters share items.",
+        option="missing",
+    )
+
+
+def _group_named(s: Scores, g: int) -> str:
+    """The group ``g`` by its keys (``group by=value, ...``), else by its position."""
+    keys = s.keys()
+    if hasattr(keys, "row"):  # polars
+        values = tuple(keys.row(g))
+    elif hasattr(keys, "iloc"):  # pandas
+        values = tuple(keys.iloc[g])
+    else:
+        return f"group {g + 1} of {s.n_groups} (by {s.by})"
+    return "the group " + ", ".join(f"{b}={v!r}" for b, v in zip(s.by, values, strict=True))
+
+
+def _available_icc(frame: Any, layout: Any, ci: float | None) -> Any:
+    """``icc(missing="available")``: every rating of the scores, incomplete items kept."""
+    what = 'icc(missing="available")'
+    s, render = _read_scores(frame, layout, what, "fits variance components to every rating")
+    if len(s.raters) < 2:
+        raise too_few_raters(2, s.raters, layout.rater)
+    refuse_infinite(s.columns, s.raters, s.value)
+    try:
+        stats = available_icc(s.columns, s.group, s.n_groups, ci)
+    except SparseDesign as error:
+        raise _sparse(error, s, "icc()") from None
+    n = stats["n_items"]
+    _need_scored(n, "icc()")
+    every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
+    _warn_undefined(
+        every_form,
+        n,
+        "the intraclass correlation (some form)",
+        TOO_FEW_SCORED,
+        UNDEFINED_AVAILABLE,
+    )
+    sums = _Design(n, np.zeros(len(n), np.int64))
+    return render.render(_icc_table(s, sums, stats, ci, design=stats))
+
+
+def _need_scored(n: np.ndarray, what: str) -> None:
+    if not len(n) or int(n.max()) < 2:
+        raise KappaFrameError(
+            f"{what} needs at least 2 items with a score in some group; got "
+            f"{int(n.max()) if len(n) else 0}. Pass more items.",
+            option="missing",
+        )
+
+
+class _Design:
+    """The sizes ``_icc_table`` reads, for the designs read rating by rating."""
+
+    def __init__(self, count: np.ndarray, dropped: np.ndarray) -> None:
+        self.count = count
+        self.dropped = dropped
+
+
+def _design_columns(
+    design: dict[str, np.ndarray], rows: np.ndarray, names: tuple[str, ...]
+) -> list[Column]:
+    """``design`` ("complete" or "incomplete"), the ratings, per item fewest and most, k0."""
+    label = np.where(design["complete"], "complete", "incomplete")[rows].astype(object)
+    return [
+        Column("design", "name", label),
+        Column("n_ratings", "int", design["n_ratings"][rows]),
+        Column("ratings_min", "int", design["ratings_min"][rows]),
+        Column("ratings_max", "int", design["ratings_max"][rows]),
+        Column(names[-1], "float", design[names[-1]][rows]),
+    ]
+
+
 def _flat(values: np.ndarray) -> np.ndarray:
     """``values[group, form]`` as one column, rows group-major."""
     return np.ascontiguousarray(values).reshape(-1)
 
 
-def _icc_table(s: Scores, sums: Any, stats: dict[str, np.ndarray], ci: float | None) -> Table:
-    """One row per group and form: the keys, the sizes, the ICC, its F test and interval."""
+def _icc_table(
+    s: Scores,
+    sums: Any,
+    stats: dict[str, np.ndarray],
+    ci: float | None,
+    design: dict[str, np.ndarray] | None = None,
+) -> Table:
+    """One row per group and form: the keys, the sizes, the ICC, its F test and interval.
+
+    ``design`` (``missing="available"``): the raters of each group are those with a
+    rating in it, and the design columns follow.
+    """
     n_groups = len(sums.count)
     n_forms = len(FORMS)
     group_of_row = np.repeat(np.arange(n_groups), n_forms)
     form_of_row = np.tile(np.arange(n_forms), n_groups)
     schema = (*ICC_COLUMNS, *(ICC_CI_COLUMNS if ci is not None else ()))
+    if design is not None:
+        schema = (*schema, *DESIGN_COLUMNS)
     columns = key_rows(s, group_of_row, schema, "icc")
     n_items = sums.count.astype(np.int64)
     columns += [
@@ -252,7 +431,13 @@ def _icc_table(s: Scores, sums: Any, stats: dict[str, np.ndarray], ci: float | N
         Column("description", "name", form_of_row, categories=DESCRIPTIONS),
         Column("mcgraw_wong", "name", form_of_row, categories=MCGRAW_WONG),
         Column("n_items", "int", n_items[group_of_row]),
-        Column("n_raters", "int", np.full(len(group_of_row), len(s.raters), np.int64)),
+        Column(
+            "n_raters",
+            "int",
+            np.full(len(group_of_row), len(s.raters), np.int64)
+            if design is None
+            else design["n_raters"][group_of_row],
+        ),
         Column("n_dropped", "int", sums.dropped.astype(np.int64)[group_of_row]),
         Column("icc", "float", _flat(stats["icc"])),
         Column("f", "float", _flat(stats["f"])),
@@ -265,6 +450,8 @@ def _icc_table(s: Scores, sums: Any, stats: dict[str, np.ndarray], ci: float | N
             Column("ci_low", "float", _flat(stats["ci_low"])),
             Column("ci_high", "float", _flat(stats["ci_high"])),
         ]
+    if design is not None:
+        columns += _design_columns(design, group_of_row, DESIGN_COLUMNS)
     return Table(columns, mark={"kind": "icc"})
 
 
@@ -284,6 +471,7 @@ def kendall_w(
     by: Hashable | Sequence[Hashable] | None = None,
     correct: bool = True,
     duplicates: Duplicates = "raise",
+    missing: MissingDesign = "listwise",
 ) -> FrameT:
     """Kendall's coefficient of concordance W: how alike the raters rank the items.
 
@@ -332,10 +520,34 @@ def kendall_w(
     Items not scored by every rater are left out (as irr's ``kendall`` does with
     ``na.omit``) and counted in ``n_dropped``.
 
+    With ``missing="available"`` every score is used, as irrNA's ``kendallNA`` does
+    (Brueckl 2011): a group whose items are each scored by every rater with a score in
+    it takes the formula above (the same numbers as ``"listwise"``); otherwise, with
+    ``rho_ab`` Spearman's correlation of raters ``a`` and ``b`` over the ``n_ab`` items
+    both scored (the Pearson correlation of their average ranks; with ``correct=False``
+    ``1 - 6 sum d^2 / (n_ab^3 - n_ab)``; 0 where a rater gave one score to all of them),
+
+        rho_bar = sum (n_ab - 1) rho_ab / sum (n_ab - 1),   W = (1 + rho_bar (kq - 1)) / kq
+
+    (Kendall 1962; weights as Taylor 1987), ``kq`` the mean number of scores per item;
+    ``chi2 = kq (n - 1) W`` on ``n - 1`` and Legendre's F with ``kq`` for ``m``. A rater
+    with a single score ranks nothing and is left out, as in irrNA; ``n`` counts the
+    items with a score (irrNA also counts rows with none). The result adds ``design``,
+    ``n_ratings``, ``ratings_min``, ``ratings_max`` and ``kq``.
+
     References
     ----------
     Kendall, M. G., & Babington Smith, B. (1939). The problem of m rankings. *The Annals
     of Mathematical Statistics* 10(3), 275-287.
+
+    Kendall, M. G. (1962). *Rank correlation methods* (3rd ed.). London: Griffin.
+
+    Taylor, J. M. G. (1987). Kendall's and Spearman's correlation coefficients in the
+    presence of a blocking variable. *Biometrics* 43, 409-416.
+
+    Brueckl, M. (2011). Statistische Verfahren zur Ermittlung der
+    Urteileruebereinstimmung. In *Altersbedingte Veraenderungen der Stimme und
+    Sprechweise von Frauen*, Berlin: Logos, 88-103 (R package irrNA).
 
     Legendre, P. (2005). Species associations: the Kendall coefficient of concordance
     revisited. *Journal of Agricultural, Biological, and Environmental Statistics* 10(2),
@@ -364,6 +576,8 @@ def kendall_w(
             f"{arg('correct')} must be True or False; got {correct!r}.", option="correct"
         )
     frame = numeric_input(data)
+    if missing == "available":
+        return _available_w(frame, layout, bool(correct))
     if isinstance(frame, EngineFrame):
         raise refuse_engine(frame, "kendall_w()", "ranks each rater's scores over the items")
     if isinstance(frame, PartReader):
@@ -391,4 +605,32 @@ def kendall_w(
         Column(name, "int", df) if name == "df" else Column(name, "float", stats[name])
         for name in KENDALL_COLUMNS[3:]
     ]
+    return render.render(Table(columns, mark={"kind": "kendall_w"}))
+
+
+def _available_w(frame: Any, layout: Any, correct: bool) -> Any:
+    """``kendall_w(missing="available")``: irrNA's W from every rating (complete: today's)."""
+    s, render = _read_scores(frame, layout, "kendall_w()", "ranks each rater's scores")
+    if len(s.raters) < 2:
+        raise too_few_raters(2, s.raters, layout.rater)
+    refuse_infinite(s.columns, s.raters, s.value)
+    stats = available_kendall(s.columns, s.group, s.n_groups, correct)
+    _need_scored(stats["n_items"], "kendall_w()")
+    _warn_undefined(
+        stats["w"], stats["n_items"], "Kendall's W", TOO_FEW_SCORED, UNDEFINED_AVAILABLE
+    )
+    rows = np.arange(s.n_groups)
+    schema = (*KENDALL_COLUMNS, *KENDALL_DESIGN_COLUMNS)
+    columns = key_rows(s, rows, schema, "kendall_w")
+    columns += [
+        Column("n_items", "int", stats["n_items"]),
+        Column("n_raters", "int", stats["n_raters"]),
+        Column("n_dropped", "int", stats["n_dropped"]),
+    ]
+    df = np.maximum(np.nan_to_num(stats["df"]), 0).astype(np.int64)
+    columns += [
+        Column(name, "int", df) if name == "df" else Column(name, "float", stats[name])
+        for name in KENDALL_COLUMNS[3:]
+    ]
+    columns += _design_columns(stats, rows, KENDALL_DESIGN_COLUMNS)
     return render.render(Table(columns, mark={"kind": "kendall_w"}))

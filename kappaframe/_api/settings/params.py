@@ -55,6 +55,7 @@ from ..._types import (
     LabelMethod,
     Layout,
     Level,
+    MissingDesign,
     Normalization,
     ResultKind,
     SizeAlternative,
@@ -1292,6 +1293,21 @@ PARAMS: tuple[Param, ...] = (
             "bool, default True\n"
             "    Correct for ties (R irr's ``kendall(ratings, correct=TRUE)``: W_t). Without ties\n"
             "    both give the same W."
+        ),
+    ),
+    Param(
+        "missing",
+        _choices(MissingDesign),
+        "what to do with items some raters did not score",
+        "listwise",
+        where=("icc", "kendall_w"),
+        entry=(
+            '{"listwise", "available"}, default "listwise"\n'
+            '    ``"listwise"``: only the items every rater scored are used (the others are\n'
+            '    counted in ``n_dropped``). ``"available"``: every rating is used, whoever gave\n'
+            "    it (incomplete and crowd designs: each item scored by some of the raters); the\n"
+            "    result adds ``design``, ``n_ratings``, ``ratings_min``, ``ratings_max`` and\n"
+            "    ``k0`` (``kendall_w``: ``kq``). A DuckDB or PySpark input is refused there."
         ),
     ),
     # -- consensus ------------------------------------------------------------------------
