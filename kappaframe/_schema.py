@@ -31,6 +31,7 @@ __all__ = [
     "COMPARE_VERDICTS",
     "ICC_CI_COLUMNS",
     "ICC_COLUMNS",
+    "ICC_TRIAL_COLUMNS",
     "ITEM_COLUMNS",
     "ITEM_KEY",
     "ITEM_REFERENCE_COLUMNS",
@@ -232,6 +233,24 @@ ICC_COLUMNS = (
     "p_value",
 )
 ICC_CI_COLUMNS = ("ci_low", "ci_high")
+#: ``kappaframe.icc`` with ``trial``: after the ``by`` columns (``rater`` empty on the
+#: inter-rater rows), then ``ICC_CI_COLUMNS`` with ``ci``.
+ICC_TRIAL_COLUMNS = (
+    "kind",
+    "rater",
+    "type",
+    "description",
+    "mcgraw_wong",
+    "n_items",
+    "n_raters",
+    "n_trials",
+    "n_dropped",
+    "icc",
+    "f",
+    "df1",
+    "df2",
+    "p_value",
+)
 #: ``kappaframe.kendall_w``: one row per group, after the ``by`` columns.
 KENDALL_COLUMNS = (
     "n_items",

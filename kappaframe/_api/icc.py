@@ -40,10 +40,11 @@ from .numeric import (
     renderer,
     scores,
 )
-from .options import check_level
+from .options import as_list, check_level
 from .prepare import KeysFrame
 from .settings.bind import declared
 from .settings.reading import ReadSpec
+from .trials import icc_trial_table, read_trials, trial_frame
 
 __all__ = ["icc", "kendall_w"]
 
@@ -91,6 +92,7 @@ def icc(
     by: Hashable | Sequence[Hashable] | None = None,
     ci: float | None = 0.95,
     duplicates: Duplicates = "raise",
+    trial: Hashable | None = None,
 ) -> FrameT:
     """Intraclass correlation of numeric ratings: the six Shrout & Fleiss forms, per group.
 
@@ -195,6 +197,8 @@ def icc(
     >>> round(float(res["f"].iloc[2]), 2), int(res["df2"].iloc[2])
     (11.03, 15)
     """
+    if trial is not None:
+        return _icc_trials(data, dict(locals()))
     read = ReadSpec.of(locals(), label=value, label_word="value")
     layout = numeric_layout(read)
     if ci is not None:
@@ -207,6 +211,25 @@ def icc(
     every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
     _warn_undefined(every_form, sums.count, "the intraclass correlation (some form)")
     return render.render(_icc_table(s, sums, stats, ci))
+
+
+def _icc_trials(data: Any, o: dict[str, Any]) -> Any:
+    """``icc`` with ``trial``: each rater across trials, and the raters with replicates."""
+    ci = None if o["ci"] is None else check_level(o["ci"])
+    t = trial_frame(
+        data, o["trial"], raters=o["raters"], item=o["item"], rater=o["rater"],
+        value=o["value"], by=o["by"],
+    )  # fmt: skip
+    ratings = read_trials(t, as_list(o["raters"]), str(o["duplicates"]))
+    if len(ratings.raters) < 2:
+        raise too_few_raters(2, ratings.raters, t.rater)
+    table, n_items, dropped = icc_trial_table(ratings, ci)
+    _need_items(n_items, dropped, "icc(trial=...)")
+    icc_values = next(c.values for c in table.columns if c.name == "icc")
+    per_group = icc_values.reshape(len(n_items), -1)
+    every_form = np.where(np.isfinite(per_group).all(axis=1), 0.0, np.nan)
+    _warn_undefined(every_form, n_items, "the intraclass correlation (some form)")
+    return ratings.frame.render(table)
 
 
 def _icc_sums(frame: Any, layout: Any) -> tuple[Any, Scores, Any]:
