@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, TypeVar, cast, get_args
 
 import numpy as np
 
@@ -79,6 +79,7 @@ from .per_label import set_distance_weights, set_options
 from .prepare import Prepared
 from .settings.bind import declared
 from .settings.reading import ReadSpec
+from .trials import trial_kappa
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -584,6 +585,7 @@ def overall(
     ci_method: CIMethod = "analytic",
     n_boot: int | None = None,
     seed: int | np.random.Generator | None = None,
+    trial: Hashable | None = None,
 ) -> FrameT:
     """One agreement coefficient over all raters at once, per group.
 
@@ -802,6 +804,8 @@ def overall(
     >>> bool((res["ci_low"] < res["value"]).all() and (res["value"] < res["ci_high"]).all())
     True
     """
+    if trial is not None:
+        return cast(FrameT, trial_kappa(overall, data, dict(locals())))
     call = _bind_overall(
         method=method, level=level, weights=weights, agreement_weights=agreement_weights,
         distance=distance, multi_sep=multi_sep, layout=layout, categories=categories,

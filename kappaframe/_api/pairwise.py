@@ -6,7 +6,7 @@ import inspect
 import numbers
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
@@ -46,6 +46,7 @@ from .plan import adapt, count_input, prepare_input
 from .prepare import Prepared
 from .settings.bind import declared
 from .settings.reading import ReadSpec
+from .trials import trial_kappa
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -146,6 +147,7 @@ def pairwise(
     population: float | None = None,
     benchmark: Benchmark = "point",
     kappa0: float = 0.0,
+    trial: Hashable | None = None,
 ) -> FrameT:
     """Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
@@ -268,6 +270,8 @@ def pairwise(
     >>> [str(d.date()) for d in res["window_start"]], res["kappa"].tolist()
     (['2024-05-06', '2024-05-13'], [1.0, 0.0])
     """
+    if trial is not None:
+        return cast(FrameT, trial_kappa(pairwise, data, dict(locals())))
     extra, min_items = _pair_settings(
         ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,
         alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,

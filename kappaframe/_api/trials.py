@@ -240,6 +240,12 @@ def trial_kappa(func: Any, data: Any, options: dict[str, Any], word: str = "labe
                 f"with themself across trials); drop one of them.",
                 option=name,
             )
+    if options.get("layout", "ratings") != "ratings":
+        raise KappaFrameError(
+            f"{arg('trial')} reads ratings, one per row or per rater column; got "
+            f"layout={options['layout']!r}. Pass the ratings, or leave trial= out.",
+            option="layout",
+        )
     rest = {k: v for k, v in options.items() if k not in {"data", "trial", "raters"}}
     t = trial_frame(
         data,
