@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
+from .._errors import KappaFrameError, KappaFrameTypeError, too_few_raters, warn_undefined
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
     BLAND_ALTMAN_COLUMNS,
@@ -27,11 +27,17 @@ from .._schema import (
     check_names,
 )
 from .._stats.concordance import PairMoments, bland_altman_stats, lin_ccc
+from .._stats.proportional import (
+    PROPORTIONAL_CI_COLUMNS,
+    PROPORTIONAL_COLUMNS,
+    proportional_bias,
+)
 from .._types import Duplicates
 from .assemble import matrix_columns
 from .lazy import Planned, lazy_result, planned_layout
 from .numeric import NumericRatings, PairSums, numeric_layout, read_numeric, read_pair_sums
 from .options import (
+    as_list,
     check_level,
     check_reference,
     rater_pairs,
@@ -40,6 +46,7 @@ from .options import (
 from .prepare import KeysFrame
 from .settings.bind import declared
 from .settings.reading import ReadSpec, score_column
+from .trials import bland_altman_trial_table, read_trials, trial_frame
 
 __all__ = ["bland_altman", "ccc", "check_agreement"]
 
@@ -140,8 +147,11 @@ def _ccc_names(ci: float | None) -> tuple[str, ...]:
     return (*CCC_COLUMNS[3:], *(CCC_CI_COLUMNS if ci is not None else ()))
 
 
-def _ba_names(ci: float | None) -> tuple[str, ...]:
-    return (*BLAND_ALTMAN_COLUMNS[3:], *(BLAND_ALTMAN_CI_COLUMNS if ci is not None else ()))
+def _ba_names(ci: float | None, proportional: bool = False) -> tuple[str, ...]:
+    names = (*BLAND_ALTMAN_COLUMNS[3:], *(BLAND_ALTMAN_CI_COLUMNS if ci is not None else ()))
+    if proportional:
+        names += (*PROPORTIONAL_COLUMNS, *(PROPORTIONAL_CI_COLUMNS if ci is not None else ()))
+    return names
 
 
 def _plan_numeric(names: list[Hashable], o: dict[str, Any], columns: tuple[str, ...]) -> Planned:
@@ -168,7 +178,8 @@ def _plan_ccc(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
 
 def _plan_bland_altman(names: list[Hashable], o: dict[str, Any]) -> Planned:
     check_agreement(o["agreement"])
-    return _plan_numeric(names, o, _ba_names(_check_ci(o["ci"])))
+    line = _check_flag("proportional", o["proportional"])
+    return _plan_numeric(names, o, _ba_names(_check_ci(o["ci"]), line))
 
 
 @declared
@@ -336,6 +347,8 @@ def bland_altman(
     agreement: float = 1.96,
     ci: float | None = 0.95,
     duplicates: Duplicates = "raise",
+    trial: Hashable | None = None,
+    proportional: bool = False,
 ) -> FrameT:
     """Bland-Altman bias and limits of agreement of every pair of raters (per group).
 
@@ -418,19 +431,53 @@ def bland_altman(
     (-79.6, 75.4)
     """
     column, word = score_column(value, label)
+    if trial is not None:
+        return cast(FrameT, _bland_altman_trials(data, dict(locals()), column, word))
     read = ReadSpec.of(locals(), label=column, label_word=word)
     layout = numeric_layout(read)
     check_reference(reference)
     level = _check_ci(ci)
     k = check_agreement(agreement)
+    line = _check_flag("proportional", proportional)
     sums, output = read_pair_sums(data, with_reference(raters, reference), layout)
     _require_items(sums)
-    check_names(sums.by, ("rater_a", "rater_b", "n", *_ba_names(level)), "bland_altman")
+    names = _ba_names(level, line)
+    check_names(sums.by, ("rater_a", "rater_b", "n", *names), "bland_altman")
     group, a, b, m = _pair_rows(sums, reference)
     stats = bland_altman_stats(**m, agreement=k, ci=level)
+    if line:
+        stats.update(proportional_bias(**m, ci=level))
     _warn_undefined(stats["undefined"], m["n"], "the standard deviation of the differences", "")
-    table = _table(sums, group, (a, b), m["n"], stats, _ba_names(level))
+    table = _table(sums, group, (a, b), m["n"], stats, names)
     return cast(FrameT, _render(sums, table, output))
+
+
+def _bland_altman_trials(data: Any, o: dict[str, Any], column: Any, word: str) -> Any:
+    """``bland_altman`` with ``trial``: limits from every replicate (Bland & Altman 2007)."""
+    check_reference(o["reference"])
+    level = _check_ci(o["ci"])
+    k = check_agreement(o["agreement"])
+    line = _check_flag("proportional", o["proportional"])
+    raters = with_reference(o["raters"], o["reference"])
+    t = trial_frame(
+        data, o["trial"], raters=raters, item=o["item"], rater=o["rater"], value=column,
+        by=o["by"], word=word,
+    )  # fmt: skip
+    ratings = read_trials(t, as_list(raters), str(o["duplicates"]))
+    if len(ratings.raters) < 2:
+        raise too_few_raters(2, ratings.raters, t.rater)
+    names = _ba_names(level, line)
+    check_names(t.by, ("rater_a", "rater_b", "n", *names), "bland_altman")
+    table, n = bland_altman_trial_table(ratings, o["reference"], k, level, names, line)
+    if not len(n) or int(n.max()) < 2:
+        raise KappaFrameError(
+            "bland_altman(trial=...) needs at least 2 items rated by both raters of a pair; "
+            f"the most any pair shares is {int(n.max()) if len(n) else 0}. Pass more ratings "
+            "(or, with by=, check that the groups are not empty).",
+            option="trial",
+        )
+    _warn_undefined(n < 2, n, "the standard deviation of the differences", "")
+    return ratings.frame.render(table)
 
 
 @dataclass(frozen=True)

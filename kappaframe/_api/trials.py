@@ -31,12 +31,14 @@ from .._frames.native import eager_adapter
 from .._frames.numeric import column_numbers
 from .._schema import ICC_CI_COLUMNS, ICC_TRIAL_COLUMNS, Column, Table, check_names
 from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, icc_forms, icc_sums
-from .._stats.trials import INTER_FORMS, replicate_icc
-from .options import as_list, check_columns
+from .._stats.proportional import proportional_bias
+from .._stats.trials import INTER_FORMS, repeated_limits, replicate_icc
+from .options import as_list, check_columns, rater_pairs
 
 __all__ = [
     "TrialFrame",
     "TrialRatings",
+    "bland_altman_trial_table",
     "icc_trial_table",
     "read_trials",
     "trial_frame",
@@ -418,3 +420,52 @@ def icc_trial_table(t: TrialRatings, ci: float | None) -> tuple[Table, np.ndarra
         columns += [Column(name, "float", stat(name)) for name in ICC_CI_COLUMNS]
     table = Table(columns, mark={"kind": "icc"})
     return table, n_inter.astype(np.int64), dropped[:n_groups].astype(np.int64)
+
+
+def bland_altman_trial_table(
+    t: TrialRatings,
+    reference: Any,
+    agreement: float,
+    ci: float | None,
+    names: Sequence[str],
+    proportional: bool,
+) -> tuple[Table, np.ndarray]:
+    """``bland_altman``'s rows with ``trial``: every pair of raters (per group), their
+    limits from every replicate (``kappaframe._stats.trials.repeated_limits``); also the
+    items of each row."""
+    pairs = rater_pairs(t.raters, reference)
+    n_groups = t.groups.n_groups
+    rows: list[dict[str, Any]] = []
+    for g in range(n_groups):
+        cube = t.cube[t.group == g]
+        for a, b in pairs:
+            out = repeated_limits(cube[:, a, :], cube[:, b, :], agreement, ci)
+            if proportional:
+                out.update(_line(out["mean_a"], out["mean_b"], ci))
+            rows.append(out)
+    group = np.repeat(np.arange(n_groups), len(pairs))
+    first = t.groups.first_row[group] if len(group) else group
+    n = np.array([r["n"] for r in rows], dtype=np.int64)
+    columns = [Column(b, "key", first, source=b) for b in t.by]
+    columns += [
+        Column("rater_a", "name", np.tile(pairs[:, 0], n_groups), categories=t.raters),
+        Column("rater_b", "name", np.tile(pairs[:, 1], n_groups), categories=t.raters),
+        Column("n", "int", n),
+    ]
+    columns += [Column(c, "float", np.array([r[c] for r in rows], dtype=float)) for c in names]
+    return Table(columns, mark={"kind": "bland_altman"}), n
+
+
+def _line(mean_a: np.ndarray, mean_b: np.ndarray, ci: float | None) -> dict[str, float]:
+    """The line of the items' differences on their means (``proportional``)."""
+    moments = {
+        "n": np.array(len(mean_a)),
+        "mean_x": mean_a.mean() if len(mean_a) else np.nan,
+        "mean_y": mean_b.mean() if len(mean_b) else np.nan,
+        "ss_x": ((mean_a - mean_a.mean()) ** 2).sum() if len(mean_a) else np.nan,
+        "ss_y": ((mean_b - mean_b.mean()) ** 2).sum() if len(mean_b) else np.nan,
+        "cross": ((mean_a - mean_a.mean()) * (mean_b - mean_b.mean())).sum()
+        if len(mean_a)
+        else np.nan,
+    }
+    return {k: float(v) for k, v in proportional_bias(**moments, ci=ci).items()}

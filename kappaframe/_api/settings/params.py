@@ -517,6 +517,19 @@ PARAMS: tuple[Param, ...] = (
         ),
     ),
     Param(
+        "proportional",
+        Flag(),
+        "add the line of the differences on the means",
+        False,
+        entry=(
+            "bool, default False\n"
+            "    Proportional bias: add the least-squares line of the differences on the means\n"
+            "    (``slope``, ``intercept``, ``slope_p_value`` testing slope = 0 on ``n - 2``\n"
+            "    degrees of freedom, with ``ci`` ``slope_ci_low`` and ``slope_ci_high``). With\n"
+            "    ``trial``, the line of the items' mean differences on their means."
+        ),
+    ),
+    Param(
         "reference",
         Checked(
             check_reference,
