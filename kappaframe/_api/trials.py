@@ -17,18 +17,17 @@ From there each statistic reads the trials as it needs them:
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from .._encode.codes import Groups, encode_groups
 from .._errors import KappaFrameError, arg
 from .._frames.native import eager_adapter
 from .._frames.numeric import column_numbers
+from .._frames.trials import eager_frame, keep_rows, renamed, unpivot
 from .._schema import ICC_CI_COLUMNS, ICC_TRIAL_COLUMNS, Column, Table, check_names
 from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, icc_forms, icc_sums
 from .._stats.proportional import proportional_bias
@@ -66,13 +65,12 @@ class TrialFrame:
 
 def _native(data: Any) -> Any:
     """The caller's pandas or polars DataFrame; anything else is refused."""
-    pl = sys.modules.get("polars")
-    if isinstance(data, pd.DataFrame) or (pl is not None and isinstance(data, pl.DataFrame)):
+    if eager_frame(data):
         return data
     raise KappaFrameError(
         f"{arg('trial')} reads a pandas or polars DataFrame; got {type(data).__name__}. "
         "Bring the ratings into memory first (LazyFrame.collect(), dask_frame.compute(), "
-        "relation.pl() in DuckDB), or leave trial= out.",
+        f"relation.pl() in DuckDB), or leave {arg('trial')} out.",
         option="trial",
     )
 
@@ -144,10 +142,7 @@ def _long(
     wanted = as_list(raters)
     if not wanted:
         return native
-    if isinstance(native, pd.DataFrame):
-        return native[native[rater].isin(wanted)]
-    pl = sys.modules["polars"]
-    return native.filter(pl.col(str(rater)).is_in(wanted))
+    return keep_rows(native, rater, wanted)
 
 
 def _unpivot(
@@ -163,7 +158,8 @@ def _unpivot(
         raise KappaFrameError(
             f"with {arg('trial')} and one column per rater (wide layout), each row is one "
             f"item in one trial: name the item column with {arg('item')} (a row per item "
-            "and trial), or pass item=, rater= and the rating column (long layout).",
+            f"and trial), or pass {arg('item')}, {arg('rater')} and the rating column (long "
+            "layout).",
             option="item",
         )
     check_columns([item], names, "item column")
@@ -183,16 +179,7 @@ def _unpivot(
             "name of the rater or rating column it is read into; rename it first.",
             option="trial",
         )
-    if isinstance(native, pd.DataFrame):
-        long = native.melt(id_vars=keys, value_vars=columns, var_name=RATER, value_name=RATING)
-    else:
-        long = native.unpivot(
-            index=[str(k) for k in keys],
-            on=[str(c) for c in columns],
-            variable_name=RATER,
-            value_name=RATING,
-        )
-    return long, RATER, RATING
+    return unpivot(native, keys, columns, RATER, RATING), RATER, RATING
 
 
 def _trial_ids(native: Any, trial: Hashable) -> list[Any]:
@@ -222,7 +209,7 @@ def _trial_ids(native: Any, trial: Hashable) -> list[Any]:
     if len(trials) < 2:
         raise KappaFrameError(
             f"trial column {trial!r} holds {len(trials)} trial(s) ({trials!r}); repeated "
-            "trials need at least 2. Without repeats, leave trial= out.",
+            f"trials need at least 2. Without repeats, leave {arg('trial')} out.",
             option="trial",
         )
     return trials
@@ -245,7 +232,7 @@ def trial_kappa(func: Any, data: Any, options: dict[str, Any], word: str = "labe
     if options.get("layout", "ratings") != "ratings":
         raise KappaFrameError(
             f"{arg('trial')} reads ratings, one per row or per rater column; got "
-            f"layout={options['layout']!r}. Pass the ratings, or leave trial= out.",
+            f"layout={options['layout']!r}. Pass the ratings, or leave {arg('trial')} out.",
             option="layout",
         )
     rest = {k: v for k, v in options.items() if k not in {"data", "trial", "raters"}}
@@ -264,10 +251,7 @@ def trial_kappa(func: Any, data: Any, options: dict[str, Any], word: str = "labe
     out = func(t.native, **rest)
     if "rater_a" not in out.columns:
         return out
-    renamed = {"rater_a": "trial_a", "rater_b": "trial_b"}
-    if isinstance(out, pd.DataFrame):
-        return out.rename(columns=renamed)
-    return out.rename(renamed)
+    return renamed(out, {"rater_a": "trial_a", "rater_b": "trial_b"})
 
 
 @dataclass(frozen=True)
