@@ -106,7 +106,7 @@ def trial_frame(
     else:
         native = _long(native, names, trial, raters, item, rater, value, by_list, word)
     trials = _trial_ids(native, trial)
-    return TrialFrame(native, by_list, item, rater, trial, value, trials)  # type: ignore[arg-type]
+    return TrialFrame(native, by_list, item, rater, trial, value, trials)
 
 
 def _long(
@@ -333,8 +333,11 @@ def _sorted(ids: list[Any]) -> list[Any]:
 
 
 def icc_trial_table(t: TrialRatings, ci: float | None) -> tuple[Table, np.ndarray, np.ndarray]:
-    """``icc``'s rows with ``trial``: per group, each rater's six forms, then the two forms
-    of every rater with replicates; also the inter-rater items and items left out."""
+    """``icc``'s rows with ``trial``, and the inter-rater items used and left out.
+
+    Per group: each rater's six forms (the trials as the judges), then the two forms of
+    every rater with replicates (``kappaframe._stats.trials.replicate_icc``).
+    """
     n_groups, k, r = t.groups.n_groups, len(t.raters), len(t.trials)
     check_names(t.by, (*ICC_TRIAL_COLUMNS, *ICC_CI_COLUMNS), "icc")
     # Each rater against themself: a row per item and rater, the trials as its columns.
@@ -374,11 +377,26 @@ def icc_trial_table(t: TrialRatings, ci: float | None) -> tuple[Table, np.ndarra
     first = t.groups.first_row[group_of_row] if len(group_of_row) else group_of_row
     columns = [Column(b, "key", first, source=b) for b in t.by]
     columns += [
-        Column("kind", "name", rows(0 * per_group * forms, per_group * [1, 1]), categories=("intra", "inter")),
+        Column(
+            "kind",
+            "name",
+            rows(0 * per_group * forms, per_group * [1, 1]),
+            categories=("intra", "inter"),
+        ),
         Column("rater", "label", np.tile(rater_names, n_groups)),
         Column("type", "name", rows(per_group * forms, per_group * [1, 2]), categories=FORMS),
-        Column("description", "name", rows(per_group * forms, per_group * [1, 2]), categories=DESCRIPTIONS),
-        Column("mcgraw_wong", "name", rows(per_group * forms, per_group * [1, 2]), categories=MCGRAW_WONG),
+        Column(
+            "description",
+            "name",
+            rows(per_group * forms, per_group * [1, 2]),
+            categories=DESCRIPTIONS,
+        ),
+        Column(
+            "mcgraw_wong",
+            "name",
+            rows(per_group * forms, per_group * [1, 2]),
+            categories=MCGRAW_WONG,
+        ),
         Column(
             "n_items",
             "int",
@@ -414,9 +432,11 @@ def bland_altman_trial_table(
     names: Sequence[str],
     proportional: bool,
 ) -> tuple[Table, np.ndarray]:
-    """``bland_altman``'s rows with ``trial``: every pair of raters (per group), their
-    limits from every replicate (``kappaframe._stats.trials.repeated_limits``); also the
-    items of each row."""
+    """``bland_altman``'s rows with ``trial``, and the items of each row.
+
+    Every pair of raters (per group), their limits from every replicate
+    (``kappaframe._stats.trials.repeated_limits``).
+    """
     pairs = rater_pairs(t.raters, reference)
     n_groups = t.groups.n_groups
     rows: list[dict[str, Any]] = []
@@ -442,7 +462,7 @@ def bland_altman_trial_table(
 
 def _line(mean_a: np.ndarray, mean_b: np.ndarray, ci: float | None) -> dict[str, float]:
     """The line of the items' differences on their means (``proportional``)."""
-    moments = {
+    moments: dict[str, Any] = {
         "n": np.array(len(mean_a)),
         "mean_x": mean_a.mean() if len(mean_a) else np.nan,
         "mean_y": mean_b.mean() if len(mean_b) else np.nan,

@@ -33,8 +33,10 @@ def keep_rows(native: Any, column: Hashable, values: Sequence[Any]) -> Any:
 def unpivot(
     native: Any, keys: Sequence[Hashable], columns: Sequence[Hashable], name: str, value: str
 ) -> Any:
-    """One row per row and column of ``columns``: the column's name in ``name``, its value
-    in ``value``, the ``keys`` repeated."""
+    """One row per row and column of ``columns``.
+
+    The column's name goes in ``name``, its value in ``value``, the ``keys`` repeated.
+    """
     if isinstance(native, pd.DataFrame):
         return native.melt(
             id_vars=list(keys), value_vars=list(columns), var_name=name, value_name=value

@@ -35,9 +35,11 @@ def proportional_bias(
     cross: np.ndarray,
     ci: float | None = 0.95,
 ) -> dict[str, np.ndarray]:
-    """The line of the differences on the means: ``slope``, ``intercept``, ``slope_p_value``
-    and ``slope_ci_low``, ``slope_ci_high`` (NaN without ``ci``). NaN: fewer than 3 items,
-    or means that do not vary.
+    """The line of the differences on the means, per pair.
+
+    Returns ``slope``, ``intercept``, ``slope_p_value`` and ``slope_ci_low``,
+    ``slope_ci_high`` (NaN without ``ci``). NaN: fewer than 3 items, or means that do not
+    vary.
 
     Examples
     --------

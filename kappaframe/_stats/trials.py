@@ -108,7 +108,7 @@ def _within(x: np.ndarray, means: np.ndarray, m: np.ndarray) -> tuple[float, flo
 
 def repeated_limits(
     a: np.ndarray, b: np.ndarray, agreement: float = 1.96, ci: float | None = 0.95
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Bland-Altman limits of two raters with replicates (NaN: no rating in that trial).
 
     ``a[i, t]``, ``b[i, t]``: item ``i``'s ratings by each rater; the items with at least
