@@ -46,7 +46,7 @@ from .options import (
 from .prepare import KeysFrame
 from .settings.bind import declared
 from .settings.reading import ReadSpec, score_column
-from .trials import bland_altman_trial_table, read_trials, trial_frame
+from .trials import bland_altman_trial_table, no_lazy_trial, read_trials, trial_frame
 
 __all__ = ["bland_altman", "ccc", "check_agreement"]
 
@@ -177,6 +177,7 @@ def _plan_ccc(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
 
 
 def _plan_bland_altman(names: list[Hashable], o: dict[str, Any]) -> Planned:
+    no_lazy_trial(o)
     check_agreement(o["agreement"])
     line = _check_flag("proportional", o["proportional"])
     return _plan_numeric(names, o, _ba_names(_check_ci(o["ci"]), line))

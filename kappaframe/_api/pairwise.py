@@ -46,7 +46,7 @@ from .plan import adapt, count_input, prepare_input
 from .prepare import Prepared
 from .settings.bind import declared
 from .settings.reading import ReadSpec
-from .trials import trial_kappa
+from .trials import no_lazy_trial, trial_kappa
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ _PAIR_SETTINGS = tuple(inspect.signature(_pair_settings).parameters)
 
 def _plan_pairwise(names: list[Hashable], o: dict[str, Any]) -> Planned:
     """``pairwise``'s result with no rows, from the input's columns and the options."""
+    no_lazy_trial(o)
     extra, min_items = _pair_settings(**{k: o[k] for k in _PAIR_SETTINGS})
     raters = with_reference(o["raters"], o["reference"])
     by, rater_list, count = planned_layout(names, ReadSpec.of(o, raters=raters))

@@ -39,6 +39,7 @@ __all__ = [
     "TrialRatings",
     "bland_altman_trial_table",
     "icc_trial_table",
+    "no_lazy_trial",
     "read_trials",
     "trial_frame",
     "trial_kappa",
@@ -67,10 +68,20 @@ def _native(data: Any) -> Any:
     """The caller's pandas or polars DataFrame; anything else is refused."""
     if eager_frame(data):
         return data
-    raise KappaFrameError(
-        f"{arg('trial')} reads a pandas or polars DataFrame; got {type(data).__name__}. "
-        "Bring the ratings into memory first (LazyFrame.collect(), dask_frame.compute(), "
-        f"relation.pl() in DuckDB), or leave {arg('trial')} out.",
+    raise _not_in_memory(type(data).__name__)
+
+
+def no_lazy_trial(options: dict[str, Any]) -> None:
+    """Refuse ``trial`` when a lazy result is planned (a LazyFrame or Dask input)."""
+    if options.get("trial") is not None:
+        raise _not_in_memory("a lazy frame (LazyFrame or Dask)")
+
+
+def _not_in_memory(got: str) -> KappaFrameError:
+    return KappaFrameError(
+        f"{arg('trial')} reads a pandas or polars DataFrame; got {got}. Bring the ratings "
+        "into memory first (LazyFrame.collect(), dask_frame.compute(), relation.pl() in "
+        f"DuckDB), or leave {arg('trial')} out.",
         option="trial",
     )
 
