@@ -376,7 +376,9 @@ def bland_altman(
         ``rater_a``, ``rater_b``; ``n``, the items both rated (pairwise complete cases);
         ``bias``; ``sd``; ``loa_low``; ``loa_high``; with ``ci``, ``bias_ci_low``,
         ``bias_ci_high``, ``loa_low_ci_low``, ``loa_low_ci_high``, ``loa_high_ci_low``,
-        ``loa_high_ci_high``.
+        ``loa_high_ci_high``; with ``proportional``, ``slope``, ``intercept``,
+        ``slope_p_value`` and with ``ci`` ``slope_ci_low``, ``slope_ci_high``. With
+        ``trial`` the same columns, ``n`` the items both raters rated in some trial.
 
     Raises
     ------
@@ -398,6 +400,23 @@ def bland_altman(
     -----
     With ``reference``, ``d`` is each rater less the reference.
 
+    Repeated measurements (``trial``; Bland & Altman 1999, section 5.1, and 2007, the
+    true value varying between readings): with ``D_i`` the difference of item ``i``'s
+    mean ratings, ``bias = mean(D_i)``, and the variance of the difference of single
+    readings ``s2_d = var(D_i) + (1 - 1/m_a) s2_a + (1 - 1/m_b) s2_b``, ``s2_a`` rater a's
+    within-item variance (the residual mean square of a one-way analysis of variance on
+    the items) and ``m_a`` the harmonic mean of its numbers of readings per item; the
+    limits are ``bias -/+ agreement s_d``. A reading missing from a trial only changes
+    ``m``; an item needs one reading by each rater. Intervals: the bias ``-/+ t
+    sqrt(var(D_i) / n)``; each limit ``-/+ z se``, ``se^2 = s2_d / n + agreement^2
+    var(s2_d) / (4 s2_d)`` (normal quantile, Bland & Altman 1999, section 5.1). A pandas
+    or polars DataFrame only.
+
+    Proportional bias (``proportional``): the least-squares line of ``d`` on the means
+    ``(a + b) / 2`` (with ``trial``, of ``D_i`` on the items' means), from the same six
+    sums; a slope away from 0 says the differences grow or shrink with the size of the
+    measurement (Bland & Altman 1999, section 3.2).
+
     ``bias`` and ``sd`` come from the same six sums per pair as ``ccc``
     (``sum d = sum a - sum b``, ``sum d^2 = sum a^2 - 2 sum ab + sum b^2``). The
     approximation ``sqrt(3 sd^2 / n)`` is Bland & Altman's (1986) for limits at two
@@ -411,6 +430,10 @@ def bland_altman(
 
     Bland, J. M., & Altman, D. G. (1999). Measuring agreement in method comparison
     studies. *Statistical Methods in Medical Research* 8(2), 135-160.
+
+    Bland, J. M., & Altman, D. G. (2007). Agreement between methods of measurement with
+    multiple observations per individual. *Journal of Biopharmaceutical Statistics*
+    17(4), 571-582.
 
     Examples
     --------

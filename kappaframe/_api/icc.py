@@ -130,6 +130,14 @@ def icc(
         for a missing score); ``icc``; ``f``; ``df1``; ``df2``; ``p_value``; with ``ci``
         ``ci_low`` and ``ci_high``.
 
+        With ``trial``, per group: ``kind`` "intra" rows, six per rater (the six forms
+        of that rater's scores, the trials as the judges: ``ICC2``/``ICC(A,1)`` is the
+        rater's test-retest agreement), then two ``kind`` "inter" rows (``ICC2`` and
+        ``ICC3`` of every rater from all the replicates); after the ``by`` columns
+        ``kind`` and ``rater`` (empty on the "inter" rows), then the columns above with
+        ``n_trials`` after ``n_raters`` (``n_raters`` is 1 on the "intra" rows). The
+        "inter" rows have no interval (``ci_low`` and ``ci_high`` NaN).
+
     Raises
     ------
     KappaFrameError
@@ -155,6 +163,21 @@ def icc(
     ids of the long layout): a rater who scored nothing in a group leaves that group
     no complete item.
 
+    Repeated trials (``trial``): a rater may score an item once per trial. Each rater's
+    scores, items by trials, give the "intra" rows (an item is left out of a rater's rows
+    when that rater missed a trial of it). The "inter" rows come from the two-way model
+    with replicates, ``y_ijt = mu + a_i + b_j + (ab)_ij + e_ijt`` (items ``a``, raters
+    ``b``, their interaction, the error between trials; Eliasziw et al. 1994, Gwet 2014),
+    over the items every rater scored in every trial: with ``r`` trials, ``MSR``, ``MSC``,
+    ``MSI`` (interaction, ``(n - 1)(k - 1)`` degrees of freedom) and ``MSE`` (within
+    cells, ``n k (r - 1)``), the variance components ``s2_item = (MSR - MSI) / (k r)``,
+    ``s2_rater = (MSC - MSI) / (n r)``, ``s2_inter = (MSI - MSE) / r`` and
+    ``s2_error = MSE`` (not truncated at 0) give ``ICC(A,1) = s2_item / (s2_item +
+    s2_rater + s2_inter + s2_error)`` (one rating of one random rater) and ``ICC(C,1) =
+    s2_item / (s2_item + s2_inter + s2_error)``, both tested by ``F = MSR / MSI`` on
+    ``(n - 1, (n - 1)(k - 1))`` degrees of freedom. Items missing a rater or a trial are
+    left out and counted in ``n_dropped``. A pandas or polars DataFrame only.
+
     Intervals: Shrout & Fleiss (1979), as psych and pingouin compute them: for ICC1 and
     ICC3 ``F_L = F / F_q(df1, df2)``, ``F_U = F F_q(df2, df1)`` (``q = (1 + ci) / 2``)
     and ``(F_L - 1) / (F_L + k - 1)`` (single) or ``1 - 1 / F_L`` (average); for ICC2
@@ -174,6 +197,13 @@ def icc(
 
     McGraw, K. O., & Wong, S. P. (1996). Forming inferences about some intraclass
     correlation coefficients. *Psychological Methods* 1(1), 30-46.
+
+    Eliasziw, M., Young, S. L., Woodbury, M. G., & Fryday-Field, K. (1994). Statistical
+    methodology for the concurrent assessment of interrater and intrarater reliability.
+    *Physical Therapy* 74(8), 777-788.
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 9-10.
+    Advanced Analytics.
 
     Koo, T. K., & Li, M. Y. (2016). A guideline of selecting and reporting intraclass
     correlation coefficients for reliability research. *Journal of Chiropractic

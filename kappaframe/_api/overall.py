@@ -620,6 +620,9 @@ def overall(
         ``interpretation`` ("too few items" below ``min_items``); with ``ci``, ``se``,
         ``se0`` (the standard error ``z`` divides by), ``ci_low``, ``ci_high``, ``z`` and
         ``p_value``. With ``layout="counts"``, ``n_raters`` is the most labels any item has.
+        With ``trial``: each rater's trials pooled (intra-rater agreement), a row per rater
+        and method, the rater column (named as ``rater``; ``"rater"`` in the wide layout)
+        after the ``by`` columns; ``n_raters`` counts the trials.
 
     Raises
     ------
@@ -641,6 +644,10 @@ def overall(
 
     Notes
     -----
+    Repeated trials (``trial``): the trials are taken as the raters and the rater as the
+    last ``by`` column, so every method and option works as for raters. A pandas or
+    polars DataFrame only; not with ``time``, and ``layout="ratings"`` only.
+
     ``weights`` serve "fleiss", "light", "conger", "krippendorff" (with
     ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
     "gwet_ac2"), also as a 1-D vector of weights by distance ``|i - j|``. Gwet's AC2 and

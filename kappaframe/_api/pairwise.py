@@ -175,7 +175,10 @@ def pairwise(
         ``p_e == 1``); ``interpretation`` (ordered categorical / Enum: "too few items" when
         ``n < min_items``, then the bands of ``scale`` from the lowest; missing where kappa
         is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``, ``p_value``;
-        then the ``stats`` columns.
+        then the ``stats`` columns. With ``trial``: each rater against themself, a row
+        per rater and pair of trials: the rater column (named as ``rater``; ``"rater"``
+        in the wide layout) after the ``by`` columns, then ``trial_a``, ``trial_b`` in
+        place of ``rater_a``, ``rater_b``.
 
     Raises
     ------
@@ -206,6 +209,12 @@ def pairwise(
     multinomial table per replicate, all pairs and groups at once, on up to 8 threads: it
     costs about ``tables x n_boot x K^2`` binomial draws. A Dask DataFrame with
     ``categories`` known gives a lazy Dask frame (run at ``.compute()``).
+
+    Repeated trials (``trial``, intra-rater kappa): the trials are taken as the raters
+    and the rater as the last ``by`` column, so every option works as for raters; a
+    rater who missed a trial of an item leaves that item out of the pairs with that
+    trial only (``n`` counts the items labeled in both trials). A pandas or polars
+    DataFrame only; not with ``reference`` or ``time``.
 
     Missing labels (NaN, None, pd.NA, polars null and NaN) are dropped pair by pair:
     ``n`` counts the items both raters labeled. An empty frame gives one row per pair
