@@ -37,7 +37,6 @@ from .assemble import matrix_columns
 from .lazy import Planned, lazy_result, planned_layout
 from .numeric import NumericRatings, PairSums, numeric_layout, read_numeric, read_pair_sums
 from .options import (
-    as_list,
     check_level,
     check_reference,
     rater_pairs,
@@ -487,7 +486,7 @@ def _bland_altman_trials(data: Any, o: dict[str, Any], column: Any, word: str) -
         data, o["trial"], raters=raters, item=o["item"], rater=o["rater"], value=column,
         by=o["by"], word=word,
     )  # fmt: skip
-    ratings = read_trials(t, as_list(raters), str(o["duplicates"]))
+    ratings = read_trials(t, str(o["duplicates"]))
     if len(ratings.raters) < 2:
         raise too_few_raters(2, ratings.raters, t.rater)
     names = _ba_names(level, line)

@@ -40,7 +40,7 @@ from .numeric import (
     renderer,
     scores,
 )
-from .options import as_list, check_level
+from .options import check_level
 from .prepare import KeysFrame
 from .settings.bind import declared
 from .settings.reading import ReadSpec
@@ -250,7 +250,7 @@ def _icc_trials(data: Any, o: dict[str, Any]) -> Any:
         data, o["trial"], raters=o["raters"], item=o["item"], rater=o["rater"],
         value=o["value"], by=o["by"],
     )  # fmt: skip
-    ratings = read_trials(t, as_list(o["raters"]), str(o["duplicates"]))
+    ratings = read_trials(t, str(o["duplicates"]))
     if len(ratings.raters) < 2:
         raise too_few_raters(2, ratings.raters, t.rater)
     table, n_items, dropped = icc_trial_table(ratings, ci)

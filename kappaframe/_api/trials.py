@@ -62,6 +62,9 @@ class TrialFrame:
     value: Hashable
     #: The trial ids, sorted.
     trials: list[Any]
+    #: The raters in order: the wide layout's columns, or the ids asked for (``[]``:
+    #: every id, sorted).
+    raters: list[Any]
 
 
 def _native(data: Any) -> Any:
@@ -112,12 +115,14 @@ def trial_frame(
             f"from {arg('by')}.",
             option="trial",
         )
+    order = as_list(raters)
     if rater is None and value is None:
-        native, rater, value = _unpivot(native, names, trial, raters, item, by_list)
+        native, order = _unpivot(native, names, trial, raters, item, by_list)
+        rater, value = RATER, RATING
     else:
         native = _long(native, names, trial, raters, item, rater, value, by_list, word)
     trials = _trial_ids(native, trial)
-    return TrialFrame(native, by_list, item, rater, trial, value, trials)
+    return TrialFrame(native, by_list, item, rater, trial, value, trials, order)
 
 
 def _long(
@@ -163,8 +168,11 @@ def _unpivot(
     raters: Any,
     item: Hashable | None,
     by: list[Hashable],
-) -> tuple[Any, Hashable, Hashable]:
-    """A wide frame (a row per item and trial, a column per rater) as the long layout."""
+) -> tuple[Any, list[Hashable]]:
+    """A wide frame (a row per item and trial, a column per rater) as the long layout.
+
+    Returns the long frame and the rater columns, in order.
+    """
     if item is None:
         raise KappaFrameError(
             f"with {arg('trial')} and one column per rater (wide layout), each row is one "
@@ -190,7 +198,7 @@ def _unpivot(
             "name of the rater or rating column it is read into; rename it first.",
             option="trial",
         )
-    return unpivot(native, keys, columns, RATER, RATING), RATER, RATING
+    return unpivot(native, keys, columns, RATER, RATING), list(columns)
 
 
 def _trial_ids(native: Any, trial: Hashable) -> list[Any]:
@@ -283,8 +291,11 @@ class TrialRatings:
     groups: Groups
 
 
-def read_trials(t: TrialFrame, raters: Sequence[Any] | None, duplicates: str) -> TrialRatings:
-    """The long frame's scores as a ``unit x rater x trial`` cube, per group."""
+def read_trials(t: TrialFrame, duplicates: str) -> TrialRatings:
+    """The long frame's scores as a ``unit x rater x trial`` cube, per group.
+
+    The raters in ``t.raters``' order (every id, sorted, where it is empty).
+    """
     frame = eager_adapter(t.native)
     frame.load([*t.by, t.item, t.rater, t.trial, t.value])
     items = frame.labels(t.item)
@@ -292,7 +303,14 @@ def read_trials(t: TrialFrame, raters: Sequence[Any] | None, duplicates: str) ->
     trial_ids = frame.labels(t.trial)
     values = column_numbers(frame, t.value, "value")
     groups = encode_groups([frame.keys(b) for b in t.by], frame.n_rows)
-    rater_list = list(raters) if raters else _sorted(list(ids.uniques))
+    rater_list = list(t.raters) if t.raters else _sorted(list(ids.uniques))
+    absent = [r for r in rater_list if r not in set(ids.uniques)]
+    if absent:
+        raise KappaFrameError(
+            f"rater {absent[0]!r} has no rating in column {t.rater!r} (ids found: "
+            f"{_sorted(list(ids.uniques))[:10]!r}); pass the raters that rated.",
+            option="raters",
+        )
     position = {r: i for i, r in enumerate(rater_list)}
     rater_code = np.array([position[u] for u in ids.uniques], dtype=np.intp)[ids.codes]
     order = {v: i for i, v in enumerate(t.trials)}
