@@ -500,3 +500,28 @@ def test_trial_as_a_by_column_or_with_reference_is_refused() -> None:
         kf.pairwise(df, item="item", rater="rater", label="label", trial="trial", by="trial")
     with pytest.raises(KappaFrameError, match="reference= does not apply with trial="):
         kf.pairwise(df, item="item", rater="rater", label="label", trial="trial", reference="ann")
+
+
+def test_the_wide_layout_keeps_the_column_order_and_the_categories() -> None:
+    df = _sbp()[["subject", "reading", "S", "J"]]
+    res = kf.bland_altman(df, item="subject", trial="reading")
+    assert (res["rater_a"].iloc[0], res["rater_b"].iloc[0]) == ("S", "J")
+    icc = kf.icc(df, item="subject", trial="reading")
+    assert list(icc.loc[icc["kind"] == "intra", "rater"].unique()) == ["S", "J"]
+    labels = _labels().replace({"label": {0: "low", 1: "mid", 2: "high"}})
+    wide = labels.pivot_table(
+        aggfunc="first", index=["item", "trial"], columns="rater", values="label"
+    ).reset_index()
+    ordered = pd.CategoricalDtype(["low", "mid", "high"], ordered=True)
+    wide = wide.astype({"ann": ordered, "bob": ordered})
+    got = kf.pairwise(wide, ["ann", "bob"], item="item", trial="trial", weights="linear")
+    want = kf.pairwise(
+        labels, item="item", rater="rater", label="label", trial="trial", weights="linear",
+        categories=["low", "mid", "high"],
+    )  # fmt: skip
+    np.testing.assert_allclose(got["kappa"], want["kappa"], rtol=1e-12)
+
+
+def test_a_rater_asked_for_without_ratings_is_refused() -> None:
+    with pytest.raises(KappaFrameError, match="rater 'r9' has no rating in column 'rater'"):
+        kf.icc(_scores(), ["r0", "r9"], item="item", rater="rater", value="score", trial="trial")
