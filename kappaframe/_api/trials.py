@@ -337,6 +337,15 @@ def read_trials(t: TrialFrame, duplicates: str) -> TrialRatings:
     )
 
 
+def _by_group(cube: np.ndarray, group: np.ndarray, n_groups: int) -> list[np.ndarray]:
+    """Each group's units of ``cube``, groups in order (one sort, not a scan per group)."""
+    if not n_groups:
+        return []
+    order = np.argsort(group, kind="stable")
+    ends = np.cumsum(np.bincount(group, minlength=n_groups)[:n_groups])
+    return np.split(cube[order], ends[:-1])
+
+
 def _kept(cell: np.ndarray, duplicates: str, t: TrialFrame) -> np.ndarray:
     """The rows kept: one per cell (a rater's rating of an item in a trial)."""
     if duplicates == "last":
@@ -377,7 +386,9 @@ def icc_trial_table(t: TrialRatings, ci: float | None) -> tuple[Table, np.ndarra
     complete = rated.all(axis=(1, 2))
     n_inter = np.bincount(t.group[complete], minlength=n_groups)[:n_groups]
     dropped = np.bincount(t.group[rated.any(axis=(1, 2)) & ~complete], minlength=n_groups)
-    inter = [replicate_icc(t.cube[complete & (t.group == g)]) for g in range(n_groups)]
+    inter = [
+        replicate_icc(cube) for cube in _by_group(t.cube[complete], t.group[complete], n_groups)
+    ]
     n_intra, n_inter_forms = k * len(FORMS), len(INTER_FORMS)
 
     def rows(intra_values: np.ndarray, inter_values: np.ndarray) -> np.ndarray:
@@ -469,8 +480,7 @@ def bland_altman_trial_table(
     pairs = rater_pairs(t.raters, reference)
     n_groups = t.groups.n_groups
     rows: list[dict[str, Any]] = []
-    for g in range(n_groups):
-        cube = t.cube[t.group == g]
+    for cube in _by_group(t.cube, t.group, n_groups):
         for a, b in pairs:
             out = repeated_limits(cube[:, a, :], cube[:, b, :], agreement, ci)
             if proportional:
