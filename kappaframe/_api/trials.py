@@ -324,13 +324,13 @@ def read_trials(t: TrialFrame, duplicates: str) -> TrialRatings:
         )
     group = np.zeros(len(values), np.int64) if groups.codes is None else groups.codes
     key = group.astype(np.int64) * (int(item_codes.max(initial=0)) + 1) + item_codes
-    unit_keys, unit = np.unique(key, return_inverse=True)
+    unit, n_units = _dense(key)
     k, r = len(rater_list), len(t.trials)
     cell = (unit * k + rater_code) * r + trial_code
-    keep = _kept(cell, duplicates, t)
-    cube = np.full(len(unit_keys) * k * r, np.nan)
+    keep = _kept(cell, n_units * k * r, duplicates, t)
+    cube = np.full(n_units * k * r, np.nan)
     cube[cell[keep]] = values[keep]
-    unit_group = np.zeros(len(unit_keys), np.intp)
+    unit_group = np.zeros(n_units, np.intp)
     unit_group[unit] = group
     return TrialRatings(
         frame, t.by, rater_list, t.trials, cube.reshape(-1, k, r), unit_group, groups
@@ -346,15 +346,29 @@ def _by_group(cube: np.ndarray, group: np.ndarray, n_groups: int) -> list[np.nda
     return np.split(cube[order], ends[:-1])
 
 
-def _kept(cell: np.ndarray, duplicates: str, t: TrialFrame) -> np.ndarray:
+def _dense(key: np.ndarray) -> tuple[np.ndarray, int]:
+    """Codes ``0 .. n - 1`` of the distinct ``key`` values, in their order, and ``n``."""
+    if len(key) and int(key.max()) < 4 * len(key) + 1024:  # a lookup table, no sort
+        present = np.zeros(int(key.max()) + 1, dtype=bool)
+        present[key] = True
+        code = np.cumsum(present) - 1
+        return code[key], int(present.sum())
+    uniques, inverse = np.unique(key, return_inverse=True)
+    return inverse.reshape(-1), len(uniques)
+
+
+def _kept(cell: np.ndarray, n_cells: int, duplicates: str, t: TrialFrame) -> np.ndarray:
     """The rows kept: one per cell (a rater's rating of an item in a trial)."""
+    repeats = int((np.bincount(cell, minlength=n_cells) > 1).sum())
+    if not repeats:
+        return np.arange(len(cell))
     if duplicates == "last":
         _, last = np.unique(cell[::-1], return_index=True)
         return len(cell) - 1 - last
-    _, first, counts = np.unique(cell, return_index=True, return_counts=True)
-    if duplicates == "raise" and (counts > 1).any():
+    _, first = np.unique(cell, return_index=True)
+    if duplicates == "raise":
         raise KappaFrameError(
-            f"a rater rated the same item more than once in one trial ({int((counts > 1).sum())}"
+            f"a rater rated the same item more than once in one trial ({repeats}"
             f" time(s)) in columns {t.item!r}, {t.rater!r}, {t.trial!r}. Pass "
             f"{arg('duplicates', 'first')} or {arg('duplicates', 'last')} to keep one, or "
             "drop the repeats first.",
