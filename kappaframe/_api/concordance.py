@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from .._encode.layout import LongLayout
 from .._errors import KappaFrameError, KappaFrameTypeError, too_few_raters, warn_undefined
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
@@ -482,10 +483,8 @@ def _bland_altman_trials(data: Any, o: dict[str, Any], column: Any, word: str) -
     k = check_agreement(o["agreement"])
     line = _check_flag("proportional", o["proportional"])
     raters = with_reference(o["raters"], o["reference"])
-    t = trial_frame(
-        data, o["trial"], raters=raters, item=o["item"], rater=o["rater"], value=column,
-        by=o["by"], word=word,
-    )  # fmt: skip
+    columns = LongLayout(o["item"], o["rater"], column)
+    t = trial_frame(data, o["trial"], raters=raters, columns=columns, by=o["by"], word=word)
     ratings = read_trials(t, str(o["duplicates"]))
     if len(ratings.raters) < 2:
         raise too_few_raters(2, ratings.raters, t.rater)

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._encode.codes import Groups
+from .._encode.layout import LongLayout
 from .._errors import (
     KappaFrameError,
     arg,
@@ -246,10 +247,8 @@ def icc(
 def _icc_trials(data: Any, o: dict[str, Any]) -> Any:
     """``icc`` with ``trial``: each rater across trials, and the raters with replicates."""
     ci = None if o["ci"] is None else check_level(o["ci"])
-    t = trial_frame(
-        data, o["trial"], raters=o["raters"], item=o["item"], rater=o["rater"],
-        value=o["value"], by=o["by"],
-    )  # fmt: skip
+    columns = LongLayout(o["item"], o["rater"], o["value"])
+    t = trial_frame(data, o["trial"], raters=o["raters"], columns=columns, by=o["by"])
     ratings = read_trials(t, str(o["duplicates"]))
     if len(ratings.raters) < 2:
         raise too_few_raters(2, ratings.raters, t.rater)

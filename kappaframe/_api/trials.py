@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._encode.codes import Groups, encode_groups
+from .._encode.layout import LongLayout
 from .._errors import KappaFrameError, arg
 from .._frames.native import eager_adapter
 from .._frames.numeric import column_numbers
@@ -94,16 +95,17 @@ def trial_frame(
     trial: Hashable,
     *,
     raters: Any,
-    item: Hashable | None,
-    rater: Hashable | None,
-    value: Hashable | None,
+    columns: LongLayout,
     by: Any,
     word: str = "value",
 ) -> TrialFrame:
     """The long frame of a call with ``trial``: checked, wide unpivoted, raters kept.
 
-    ``word``: the caller's name of the rating column (``label`` for kappa).
+    ``columns``: the caller's ``item``, ``rater`` and rating column (``None`` where not
+    given: the wide layout gives ``item`` alone); ``word``: the caller's name of the rating
+    column (``label`` for kappa).
     """
+    item, rater, value = columns.item, columns.rater, columns.label
     native = _native(data)
     names = list(native.columns)
     check_columns([trial], names, "trial column")
@@ -120,7 +122,7 @@ def trial_frame(
         native, order = _unpivot(native, names, trial, raters, item, by_list)
         rater, value = RATER, RATING
     else:
-        native = _long(native, names, trial, raters, item, rater, value, by_list, word)
+        native = _long(native, names, trial, raters, columns, by_list, word)
     trials = _trial_ids(native, trial)
     return TrialFrame(native, by_list, item, rater, trial, value, trials, order)
 
@@ -130,14 +132,13 @@ def _long(
     names: list[Hashable],
     trial: Hashable,
     raters: Any,
-    item: Hashable | None,
-    rater: Hashable | None,
-    value: Hashable | None,
+    columns: LongLayout,
     by: list[Hashable],
     word: str,
 ) -> Any:
     """The long layout's frame, its raters kept (``raters``: the ids asked for)."""
-    roles = {"item": item, "rater": rater, word: value}
+    rater = columns.rater
+    roles = {"item": columns.item, "rater": rater, word: columns.label}
     lacking = [k for k, v in roles.items() if v is None]
     if lacking:
         raise KappaFrameError(
@@ -255,13 +256,12 @@ def trial_kappa(func: Any, data: Any, options: dict[str, Any], word: str = "labe
             option="layout",
         )
     rest = {k: v for k, v in options.items() if k not in {"data", "trial", "raters"}}
+    columns = LongLayout(options.get("item"), options.get("rater"), options.get(word))
     t = trial_frame(
         data,
         options["trial"],
         raters=options.get("raters"),
-        item=options.get("item"),
-        rater=options.get("rater"),
-        value=options.get(word),
+        columns=columns,
         by=options.get("by"),
         word=word,
     )
