@@ -32,6 +32,7 @@ __all__ = [
     "DESIGN_COLUMNS",
     "ICC_CI_COLUMNS",
     "ICC_COLUMNS",
+    "ICC_TRIAL_COLUMNS",
     "ITEM_COLUMNS",
     "ITEM_KEY",
     "ITEM_REFERENCE_COLUMNS",
@@ -238,6 +239,24 @@ ICC_CI_COLUMNS = ("ci_low", "ci_high")
 #: design of each group, after the other columns (``kendall_w``: ``kq`` for ``k0``).
 DESIGN_COLUMNS = ("design", "n_ratings", "ratings_min", "ratings_max", "k0")
 KENDALL_DESIGN_COLUMNS = ("design", "n_ratings", "ratings_min", "ratings_max", "kq")
+#: ``kappaframe.icc`` with ``trial``: after the ``by`` columns (``rater`` empty on the
+#: inter-rater rows), then ``ICC_CI_COLUMNS`` with ``ci``.
+ICC_TRIAL_COLUMNS = (
+    "kind",
+    "rater",
+    "type",
+    "description",
+    "mcgraw_wong",
+    "n_items",
+    "n_raters",
+    "n_trials",
+    "n_dropped",
+    "icc",
+    "f",
+    "df1",
+    "df2",
+    "p_value",
+)
 #: ``kappaframe.kendall_w``: one row per group, after the ``by`` columns.
 KENDALL_COLUMNS = (
     "n_items",

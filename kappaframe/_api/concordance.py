@@ -15,7 +15,8 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .._errors import KappaFrameError, KappaFrameTypeError, warn_undefined
+from .._encode.layout import LongLayout
+from .._errors import KappaFrameError, KappaFrameTypeError, too_few_raters, warn_undefined
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
     BLAND_ALTMAN_COLUMNS,
@@ -27,6 +28,11 @@ from .._schema import (
     check_names,
 )
 from .._stats.concordance import PairMoments, bland_altman_stats, lin_ccc
+from .._stats.proportional import (
+    PROPORTIONAL_CI_COLUMNS,
+    PROPORTIONAL_COLUMNS,
+    proportional_bias,
+)
 from .._types import Duplicates
 from .assemble import matrix_columns
 from .lazy import Planned, lazy_result, planned_layout
@@ -40,6 +46,7 @@ from .options import (
 from .prepare import KeysFrame
 from .settings.bind import declared
 from .settings.reading import ReadSpec, score_column
+from .trials import bland_altman_trial_table, no_lazy_trial, read_trials, trial_frame
 
 __all__ = ["bland_altman", "ccc", "check_agreement"]
 
@@ -140,8 +147,11 @@ def _ccc_names(ci: float | None) -> tuple[str, ...]:
     return (*CCC_COLUMNS[3:], *(CCC_CI_COLUMNS if ci is not None else ()))
 
 
-def _ba_names(ci: float | None) -> tuple[str, ...]:
-    return (*BLAND_ALTMAN_COLUMNS[3:], *(BLAND_ALTMAN_CI_COLUMNS if ci is not None else ()))
+def _ba_names(ci: float | None, proportional: bool = False) -> tuple[str, ...]:
+    names = (*BLAND_ALTMAN_COLUMNS[3:], *(BLAND_ALTMAN_CI_COLUMNS if ci is not None else ()))
+    if proportional:
+        names += (*PROPORTIONAL_COLUMNS, *(PROPORTIONAL_CI_COLUMNS if ci is not None else ()))
+    return names
 
 
 def _plan_numeric(names: list[Hashable], o: dict[str, Any], columns: tuple[str, ...]) -> Planned:
@@ -167,8 +177,10 @@ def _plan_ccc(names: list[Hashable], o: dict[str, Any]) -> Planned | None:
 
 
 def _plan_bland_altman(names: list[Hashable], o: dict[str, Any]) -> Planned:
+    no_lazy_trial(o)
     check_agreement(o["agreement"])
-    return _plan_numeric(names, o, _ba_names(_check_ci(o["ci"])))
+    line = _check_flag("proportional", o["proportional"])
+    return _plan_numeric(names, o, _ba_names(_check_ci(o["ci"]), line))
 
 
 @declared
@@ -336,6 +348,8 @@ def bland_altman(
     agreement: float = 1.96,
     ci: float | None = 0.95,
     duplicates: Duplicates = "raise",
+    trial: Hashable | None = None,
+    proportional: bool = False,
 ) -> FrameT:
     """Bland-Altman bias and limits of agreement of every pair of raters (per group).
 
@@ -362,7 +376,9 @@ def bland_altman(
         ``rater_a``, ``rater_b``; ``n``, the items both rated (pairwise complete cases);
         ``bias``; ``sd``; ``loa_low``; ``loa_high``; with ``ci``, ``bias_ci_low``,
         ``bias_ci_high``, ``loa_low_ci_low``, ``loa_low_ci_high``, ``loa_high_ci_low``,
-        ``loa_high_ci_high``.
+        ``loa_high_ci_high``; with ``proportional``, ``slope``, ``intercept``,
+        ``slope_p_value`` and with ``ci`` ``slope_ci_low``, ``slope_ci_high``. With
+        ``trial`` the same columns, ``n`` the items both raters rated in some trial.
 
     Raises
     ------
@@ -384,6 +400,23 @@ def bland_altman(
     -----
     With ``reference``, ``d`` is each rater less the reference.
 
+    Repeated measurements (``trial``; Bland & Altman 1999, section 5.1, and 2007, the
+    true value varying between readings): with ``D_i`` the difference of item ``i``'s
+    mean ratings, ``bias = mean(D_i)``, and the variance of the difference of single
+    readings ``s2_d = var(D_i) + (1 - 1/m_a) s2_a + (1 - 1/m_b) s2_b``, ``s2_a`` rater a's
+    within-item variance (the residual mean square of a one-way analysis of variance on
+    the items) and ``m_a`` the harmonic mean of its numbers of readings per item; the
+    limits are ``bias -/+ agreement s_d``. A reading missing from a trial only changes
+    ``m``; an item needs one reading by each rater. Intervals: the bias ``-/+ t
+    sqrt(var(D_i) / n)``; each limit ``-/+ z se``, ``se^2 = s2_d / n + agreement^2
+    var(s2_d) / (4 s2_d)`` (normal quantile, Bland & Altman 1999, section 5.1). A pandas
+    or polars DataFrame only.
+
+    Proportional bias (``proportional``): the least-squares line of ``d`` on the means
+    ``(a + b) / 2`` (with ``trial``, of ``D_i`` on the items' means), from the same six
+    sums; a slope away from 0 says the differences grow or shrink with the size of the
+    measurement (Bland & Altman 1999, section 3.2).
+
     ``bias`` and ``sd`` come from the same six sums per pair as ``ccc``
     (``sum d = sum a - sum b``, ``sum d^2 = sum a^2 - 2 sum ab + sum b^2``). The
     approximation ``sqrt(3 sd^2 / n)`` is Bland & Altman's (1986) for limits at two
@@ -397,6 +430,10 @@ def bland_altman(
 
     Bland, J. M., & Altman, D. G. (1999). Measuring agreement in method comparison
     studies. *Statistical Methods in Medical Research* 8(2), 135-160.
+
+    Bland, J. M., & Altman, D. G. (2007). Agreement between methods of measurement with
+    multiple observations per individual. *Journal of Biopharmaceutical Statistics*
+    17(4), 571-582.
 
     Examples
     --------
@@ -418,19 +455,51 @@ def bland_altman(
     (-79.6, 75.4)
     """
     column, word = score_column(value, label)
+    if trial is not None:
+        return cast(FrameT, _bland_altman_trials(data, dict(locals()), column, word))
     read = ReadSpec.of(locals(), label=column, label_word=word)
     layout = numeric_layout(read)
     check_reference(reference)
     level = _check_ci(ci)
     k = check_agreement(agreement)
+    line = _check_flag("proportional", proportional)
     sums, output = read_pair_sums(data, with_reference(raters, reference), layout)
     _require_items(sums)
-    check_names(sums.by, ("rater_a", "rater_b", "n", *_ba_names(level)), "bland_altman")
+    names = _ba_names(level, line)
+    check_names(sums.by, ("rater_a", "rater_b", "n", *names), "bland_altman")
     group, a, b, m = _pair_rows(sums, reference)
     stats = bland_altman_stats(**m, agreement=k, ci=level)
+    if line:
+        stats.update(proportional_bias(**m, ci=level))
     _warn_undefined(stats["undefined"], m["n"], "the standard deviation of the differences", "")
-    table = _table(sums, group, (a, b), m["n"], stats, _ba_names(level))
+    table = _table(sums, group, (a, b), m["n"], stats, names)
     return cast(FrameT, _render(sums, table, output))
+
+
+def _bland_altman_trials(data: Any, o: dict[str, Any], column: Any, word: str) -> Any:
+    """``bland_altman`` with ``trial``: limits from every replicate (Bland & Altman 2007)."""
+    check_reference(o["reference"])
+    level = _check_ci(o["ci"])
+    k = check_agreement(o["agreement"])
+    line = _check_flag("proportional", o["proportional"])
+    raters = with_reference(o["raters"], o["reference"])
+    columns = LongLayout(o["item"], o["rater"], column)
+    t = trial_frame(data, o["trial"], raters=raters, columns=columns, by=o["by"], word=word)
+    ratings = read_trials(t, str(o["duplicates"]))
+    if len(ratings.raters) < 2:
+        raise too_few_raters(2, ratings.raters, t.rater)
+    names = _ba_names(level, line)
+    check_names(t.by, ("rater_a", "rater_b", "n", *names), "bland_altman")
+    table, n = bland_altman_trial_table(ratings, o["reference"], k, level, names, line)
+    if not len(n) or int(n.max()) < 2:
+        raise KappaFrameError(
+            "bland_altman(trial=...) needs at least 2 items rated by both raters of a pair; "
+            f"the most any pair shares is {int(n.max()) if len(n) else 0}. Pass more ratings "
+            "(or, with by=, check that the groups are not empty).",
+            option="trial",
+        )
+    _warn_undefined(n < 2, n, "the standard deviation of the differences", "")
+    return ratings.frame.render(table)
 
 
 @dataclass(frozen=True)

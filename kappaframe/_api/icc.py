@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._encode.codes import Groups
+from .._encode.layout import LongLayout
 from .._errors import (
     KappaFrameError,
     arg,
@@ -53,6 +54,7 @@ from .options import check_level
 from .prepare import KeysFrame
 from .settings.bind import declared
 from .settings.reading import ReadSpec
+from .trials import icc_trial_table, read_trials, trial_frame
 
 __all__ = ["icc", "kendall_w"]
 
@@ -114,6 +116,7 @@ def icc(
     ci: float | None = 0.95,
     duplicates: Duplicates = "raise",
     missing: MissingDesign = "listwise",
+    trial: Hashable | None = None,
 ) -> FrameT:
     """Intraclass correlation of numeric ratings: the six Shrout & Fleiss forms, per group.
 
@@ -156,6 +159,14 @@ def icc(
         ``ratings_min`` and ``ratings_max`` (the fewest and most scores of an item) and
         ``k0``.
 
+        With ``trial``, per group: ``kind`` "intra" rows, six per rater (the six forms
+        of that rater's scores, the trials as the judges: ``ICC2``/``ICC(A,1)`` is the
+        rater's test-retest agreement), then two ``kind`` "inter" rows (``ICC2`` and
+        ``ICC3`` of every rater from all the replicates); after the ``by`` columns
+        ``kind`` and ``rater`` (empty on the "inter" rows), then the columns above with
+        ``n_trials`` after ``n_raters`` (``n_raters`` is 1 on the "intra" rows). The
+        "inter" rows have no interval (``ci_low`` and ``ci_high`` NaN).
+
     Raises
     ------
     KappaFrameError
@@ -182,6 +193,21 @@ def icc(
     ``n_dropped``. The raters are the same in every group (the rater columns, or the
     ids of the long layout): a rater who scored nothing in a group leaves that group
     no complete item.
+
+    Repeated trials (``trial``): a rater may score an item once per trial. Each rater's
+    scores, items by trials, give the "intra" rows (an item is left out of a rater's rows
+    when that rater missed a trial of it). The "inter" rows come from the two-way model
+    with replicates, ``y_ijt = mu + a_i + b_j + (ab)_ij + e_ijt`` (items ``a``, raters
+    ``b``, their interaction, the error between trials; Eliasziw et al. 1994, Gwet 2014),
+    over the items every rater scored in every trial: with ``r`` trials, ``MSR``, ``MSC``,
+    ``MSI`` (interaction, ``(n - 1)(k - 1)`` degrees of freedom) and ``MSE`` (within
+    cells, ``n k (r - 1)``), the variance components ``s2_item = (MSR - MSI) / (k r)``,
+    ``s2_rater = (MSC - MSI) / (n r)``, ``s2_inter = (MSI - MSE) / r`` and
+    ``s2_error = MSE`` (not truncated at 0) give ``ICC(A,1) = s2_item / (s2_item +
+    s2_rater + s2_inter + s2_error)`` (one rating of one random rater) and ``ICC(C,1) =
+    s2_item / (s2_item + s2_inter + s2_error)``, both tested by ``F = MSR / MSI`` on
+    ``(n - 1, (n - 1)(k - 1))`` degrees of freedom. Items missing a rater or a trial are
+    left out and counted in ``n_dropped``. A pandas or polars DataFrame only.
 
     Intervals: Shrout & Fleiss (1979), as psych and pingouin compute them: for ICC1 and
     ICC3 ``F_L = F / F_q(df1, df2)``, ``F_U = F F_q(df2, df1)`` (``q = (1 + ci) / 2``)
@@ -247,6 +273,13 @@ def icc(
     Patterson, H. D., & Thompson, R. (1971). Recovery of inter-block information when
     block sizes are unequal. *Biometrika* 58(3), 545-554 (REML).
 
+    Eliasziw, M., Young, S. L., Woodbury, M. G., & Fryday-Field, K. (1994). Statistical
+    methodology for the concurrent assessment of interrater and intrarater reliability.
+    *Physical Therapy* 74(8), 777-788.
+
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability* (4th ed.), ch. 9-10.
+    Advanced Analytics.
+
     Koo, T. K., & Li, M. Y. (2016). A guideline of selecting and reporting intraclass
     correlation coefficients for reliability research. *Journal of Chiropractic
     Medicine* 15(2), 155-163.
@@ -269,6 +302,8 @@ def icc(
     >>> round(float(res["f"].iloc[2]), 2), int(res["df2"].iloc[2])
     (11.03, 15)
     """
+    if trial is not None:
+        return _icc_trials(data, dict(locals()))
     read = ReadSpec.of(locals(), label=value, label_word="value")
     layout = numeric_layout(read)
     if ci is not None:
@@ -283,6 +318,30 @@ def icc(
     every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
     _warn_undefined(every_form, sums.count, "the intraclass correlation (some form)")
     return render.render(_icc_table(s, sums, stats, ci))
+
+
+def _icc_trials(data: Any, o: dict[str, Any]) -> Any:
+    """``icc`` with ``trial``: each rater across trials, and the raters with replicates."""
+    if o["missing"] != "listwise":
+        raise KappaFrameError(
+            f"{arg('trial', o['trial'])} and {arg('missing', o['missing'])} do not go "
+            "together: the replicates' model leaves out an item a rater missed a trial of "
+            f"(counted in n_dropped). Drop {arg('missing')} for the trials, or "
+            f"{arg('trial')} for the incomplete design."
+        )
+    ci = None if o["ci"] is None else check_level(o["ci"])
+    columns = LongLayout(o["item"], o["rater"], o["value"])
+    t = trial_frame(data, o["trial"], raters=o["raters"], columns=columns, by=o["by"])
+    ratings = read_trials(t, str(o["duplicates"]))
+    if len(ratings.raters) < 2:
+        raise too_few_raters(2, ratings.raters, t.rater)
+    table, n_items, dropped = icc_trial_table(ratings, ci)
+    _need_items(n_items, dropped, "icc(trial=...)")
+    icc_values = next(c.values for c in table.columns if c.name == "icc")
+    per_group = icc_values.reshape(len(n_items), -1)
+    every_form = np.where(np.isfinite(per_group).all(axis=1), 0.0, np.nan)
+    _warn_undefined(every_form, n_items, "the intraclass correlation (some form)")
+    return ratings.frame.render(table)
 
 
 def _icc_sums(frame: Any, layout: Any) -> tuple[Any, Scores, Any]:

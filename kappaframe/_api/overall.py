@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, TypeVar, cast, get_args
 
 import numpy as np
 
@@ -79,6 +79,7 @@ from .per_label import set_distance_weights, set_options
 from .prepare import Prepared
 from .settings.bind import declared
 from .settings.reading import ReadSpec
+from .trials import trial_kappa
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -584,6 +585,7 @@ def overall(
     ci_method: CIMethod = "analytic",
     n_boot: int | None = None,
     seed: int | np.random.Generator | None = None,
+    trial: Hashable | None = None,
 ) -> FrameT:
     """One agreement coefficient over all raters at once, per group.
 
@@ -618,6 +620,9 @@ def overall(
         ``interpretation`` ("too few items" below ``min_items``); with ``ci``, ``se``,
         ``se0`` (the standard error ``z`` divides by), ``ci_low``, ``ci_high``, ``z`` and
         ``p_value``. With ``layout="counts"``, ``n_raters`` is the most labels any item has.
+        With ``trial``: each rater's trials pooled (intra-rater agreement), a row per rater
+        and method, the rater column (named as ``rater``; ``"rater"`` in the wide layout)
+        after the ``by`` columns; ``n_raters`` counts the trials.
 
     Raises
     ------
@@ -639,6 +644,10 @@ def overall(
 
     Notes
     -----
+    Repeated trials (``trial``): the trials are taken as the raters and the rater as the
+    last ``by`` column, so every method and option works as for raters. A pandas or
+    polars DataFrame only; not with ``time``, and ``layout="ratings"`` only.
+
     ``weights`` serve "fleiss", "light", "conger", "krippendorff" (with
     ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
     "gwet_ac2"), also as a 1-D vector of weights by distance ``|i - j|``. Gwet's AC2 and
@@ -802,6 +811,8 @@ def overall(
     >>> bool((res["ci_low"] < res["value"]).all() and (res["value"] < res["ci_high"]).all())
     True
     """
+    if trial is not None:
+        return cast(FrameT, trial_kappa(overall, data, dict(locals())))
     call = _bind_overall(
         method=method, level=level, weights=weights, agreement_weights=agreement_weights,
         distance=distance, multi_sep=multi_sep, layout=layout, categories=categories,

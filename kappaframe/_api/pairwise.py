@@ -6,7 +6,7 @@ import inspect
 import numbers
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
@@ -46,6 +46,7 @@ from .plan import adapt, count_input, prepare_input
 from .prepare import Prepared
 from .settings.bind import declared
 from .settings.reading import ReadSpec
+from .trials import no_lazy_trial, trial_kappa
 from .windows import check_windows, in_windows
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ _PAIR_SETTINGS = tuple(inspect.signature(_pair_settings).parameters)
 
 def _plan_pairwise(names: list[Hashable], o: dict[str, Any]) -> Planned:
     """``pairwise``'s result with no rows, from the input's columns and the options."""
+    no_lazy_trial(o)
     extra, min_items = _pair_settings(**{k: o[k] for k in _PAIR_SETTINGS})
     raters = with_reference(o["raters"], o["reference"])
     by, rater_list, count = planned_layout(names, ReadSpec.of(o, raters=raters))
@@ -146,6 +148,7 @@ def pairwise(
     population: float | None = None,
     benchmark: Benchmark = "point",
     kappa0: float = 0.0,
+    trial: Hashable | None = None,
 ) -> FrameT:
     """Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
@@ -172,7 +175,10 @@ def pairwise(
         ``p_e == 1``); ``interpretation`` (ordered categorical / Enum: "too few items" when
         ``n < min_items``, then the bands of ``scale`` from the lowest; missing where kappa
         is NaN); with ``ci``, ``se``, ``se0``, ``ci_low``, ``ci_high``, ``z``, ``p_value``;
-        then the ``stats`` columns.
+        then the ``stats`` columns. With ``trial``: each rater against themself, a row
+        per rater and pair of trials: the rater column (named as ``rater``; ``"rater"``
+        in the wide layout) after the ``by`` columns, then ``trial_a``, ``trial_b`` in
+        place of ``rater_a``, ``rater_b``.
 
     Raises
     ------
@@ -203,6 +209,12 @@ def pairwise(
     multinomial table per replicate, all pairs and groups at once, on up to 8 threads: it
     costs about ``tables x n_boot x K^2`` binomial draws. A Dask DataFrame with
     ``categories`` known gives a lazy Dask frame (run at ``.compute()``).
+
+    Repeated trials (``trial``, intra-rater kappa): the trials are taken as the raters
+    and the rater as the last ``by`` column, so every option works as for raters; a
+    rater who missed a trial of an item leaves that item out of the pairs with that
+    trial only (``n`` counts the items labeled in both trials). A pandas or polars
+    DataFrame only; not with ``reference`` or ``time``.
 
     Missing labels (NaN, None, pd.NA, polars null and NaN) are dropped pair by pair:
     ``n`` counts the items both raters labeled. An empty frame gives one row per pair
@@ -268,6 +280,8 @@ def pairwise(
     >>> [str(d.date()) for d in res["window_start"]], res["kappa"].tolist()
     (['2024-05-06', '2024-05-13'], [1.0, 0.0])
     """
+    if trial is not None:
+        return cast(FrameT, trial_kappa(pairwise, data, dict(locals())))
     extra, min_items = _pair_settings(
         ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,
         alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,

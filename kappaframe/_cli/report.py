@@ -136,7 +136,8 @@ def _usage(args: argparse.Namespace, fmt: str) -> str | None:
 
     long_args = {"item": args.item, "rater": args.rater, "label": args.label}
     long = any(v is not None for v in long_args.values())
-    if long and any(v is None for v in long_args.values()):
+    wide_trials = args.trial is not None and args.rater is None and args.label is None
+    if long and any(v is None for v in long_args.values()) and not wide_trials:
         lacking = ", ".join(f"--{k}" for k, v in long_args.items() if v is None)
         return f"the long layout needs --item, --rater and --label; {lacking} missing."
     if fmt == "parquet" and args.output is None:
@@ -198,14 +199,17 @@ def _read(args: argparse.Namespace, fmt: str) -> _Ratings:
     """Read INPUT (whole, or as a scan with --stream) and the raters and categories in it."""
     from .._errors import KappaFrameError
 
-    long = args.item is not None
+    trial = [args.trial] if args.trial is not None else []
+    # With --trial, --item alone is the wide layout's item column (a row per item and trial).
+    long = args.item is not None and not (trial and args.rater is None and args.label is None)
     by = list(args.by or [])
     options = text_options(args)
     keys = [*by, *([args.time] if args.time is not None else [])]  # read as group keys
+    keys += [*trial, *([args.item] if trial and not long and args.item is not None else [])]
     resolve_exclude(args, keys, long, options)
     needed = needed_columns(args, keys, long)
     progress = False if args.no_progress or args.quiet else None
-    stream = args.stream and streamable(args, fmt)
+    stream = args.stream and streamable(args, fmt) and not trial  # trial= reads a frame
     if stream:
         with stream_read_errors(args), comma_hint(args):
             source, data = scan_input(args, fmt, needed, keys, options, progress)

@@ -74,6 +74,7 @@ def add_parser(commands: Any) -> None:
     layout_flags(report, WHERE)
     stats = report.add_argument_group("statistics")
     add_option(stats, "by", WHERE)
+    add_option(stats, "trial", WHERE)
     add_option(stats, "weights", WHERE)
     label_flags(stats, WHERE)
     stats.add_argument(

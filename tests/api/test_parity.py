@@ -25,6 +25,7 @@ Cells known not to work today, written as they SHOULD work (no xfail, no skip):
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 from typing import Any
@@ -947,3 +948,120 @@ def test_overall_accessor_is_identical(option: str) -> None:
     want = kf.overall(DF, by=BY, categories=CATS, **opts)
     got = DF.kappa.overall(by=BY, categories=CATS, **opts)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+# ------------------------------------------------------------------- repeated trials
+
+
+#: ``DF``'s items rated twice: trial 1 is ``DF``, trial 2 each label kept with probability
+#: 0.8 (else another category); missing labels stay missing. Wide: a row per item and trial.
+def make_trials() -> pd.DataFrame:
+    rng = np.random.default_rng(20261128)
+    first = DF.assign(item=np.arange(len(DF)), trial=1)
+    second = first.assign(trial=2)
+    for name in RATERS:
+        change = rng.random(len(DF)) < 0.2
+        other = np.array(CATS, dtype=object)[rng.integers(0, 3, len(DF))]
+        second[name] = np.where(change & first[name].notna(), other, first[name])
+    return pd.concat([first, second], ignore_index=True)
+
+
+TRIALS = make_trials()
+TRIALS_LONG = TRIALS.melt(
+    id_vars=[BY, "item", "trial"], value_vars=RATERS, var_name="rater", value_name="label"
+).dropna(subset=["label"])
+SCALE = {c: float(i + 1) for i, c in enumerate(CATS)}
+TRIAL_SCORES = TRIALS.assign(**{r: TRIALS[r].map(SCALE).astype(float) for r in RATERS})
+TRIAL_SCORES_LONG = TRIALS_LONG.assign(label=TRIALS_LONG["label"].map(SCALE).astype(float))
+
+#: ``trial=`` options: (function, its keywords, numeric ratings).
+TRIAL_OPTIONS: dict[str, tuple[Callable[..., Any], dict[str, Any], bool]] = {
+    "pairwise": (kf.pairwise, {"categories": CATS}, False),
+    "pairwise_linear_ci": (
+        kf.pairwise,
+        {"categories": CATS, "weights": "linear", "ci": 0.9},
+        False,
+    ),
+    "overall": (kf.overall, {"categories": CATS, "method": ["fleiss", "krippendorff"]}, False),
+    "icc": (kf.icc, {}, True),
+    "bland_altman_proportional": (kf.bland_altman, {"proportional": True}, True),
+}
+TRIAL_WAYS = ("long_pandas", "polars", "long_polars", "accessor", "cli")
+TRIAL_NOT_OFFERED = {"icc", "bland_altman_proportional"}  # kappaframe report: the kappas
+
+
+def _trial_call(way: str, function: Callable[..., Any], opts: dict[str, Any], numeric: bool) -> Any:
+    wide = TRIAL_SCORES if numeric else TRIALS
+    long = TRIAL_SCORES_LONG if numeric else TRIALS_LONG
+    word = "value" if numeric else "label"
+    layout = {"item": "item", "rater": "rater", word: "label"}
+    base = {"by": BY, "trial": "trial", **opts}
+    if way == "long_pandas":
+        return function(long, **layout, **base)
+    if way == "long_polars":
+        return function(pl_frame(long), **layout, **base).to_pandas()
+    if way == "polars":
+        return function(pl_frame(wide), RATERS, item="item", **base).to_pandas()
+    assert way == "accessor"
+    return getattr(wide.kappa, function.__name__)(RATERS, item="item", **base)
+
+
+def pl_frame(df: pd.DataFrame) -> Any:
+    pl = pytest.importorskip("polars")
+    return pl.from_pandas(df)
+
+
+def _trial_cli(opts: dict[str, Any], tmp_path: Any, capsys: Any) -> pd.DataFrame:
+    path = tmp_path / "trials.csv"
+    TRIALS_LONG.to_csv(path, index=False)
+    flags = ["--item", "item", "--rater", "rater", "--label", "label", "--trial", "trial"]
+    argv = ["report", str(path), "--no-progress", *flags, "--by", BY, "--format", "csv"]
+    rest = {k: v for k, v in opts.items() if k != "method"}
+    argv += cli_flags(rest)
+    capsys.readouterr()
+    assert cli_main(argv) == 0
+    return pd.read_csv(io.StringIO(capsys.readouterr()[0]), dtype={BY: str, "rater": str})
+
+
+@pytest.mark.parametrize("option", list(TRIAL_OPTIONS))
+@pytest.mark.parametrize("way", TRIAL_WAYS)
+def test_trial_parity(way: str, option: str, tmp_path: Any, capsys: Any) -> None:
+    """``trial=``: every way in that reads a frame gives the pandas wide call's numbers."""
+    function, opts, numeric = TRIAL_OPTIONS[option]
+    wide = TRIAL_SCORES if numeric else TRIALS
+    want = function(wide, RATERS, item="item", by=BY, trial="trial", **opts)
+    assert len(want) and want.iloc[:, -1].notna().any()
+    if way == "cli":
+        if option in TRIAL_NOT_OFFERED or function is kf.overall:
+            return  # kappaframe report computes pairwise (overall: --overall, its own test)
+        got = _trial_cli(opts, tmp_path, capsys)
+    else:
+        got = _trial_call(way, function, opts, numeric).reset_index(drop=True)
+    assert list(map(str, got.columns)) == list(map(str, want.columns))
+    numbers = [c for c in want.columns if pd.api.types.is_numeric_dtype(want[c])]
+    texts = [c for c in want.columns if c not in numbers]
+    for col in texts:
+        assert _strings(got[col]) == _strings(want[col]), col
+    np.testing.assert_allclose(
+        got[numbers].to_numpy(dtype=float),
+        want[numbers].to_numpy(dtype=float),
+        rtol=0,
+        atol=1e-10 if way == "cli" else ATOL,
+        equal_nan=True,
+        err_msg=way,
+    )
+
+
+@pytest.mark.parametrize("way", ["polars_lazy", "dask", "duckdb"])
+def test_trial_refuses_what_it_cannot_read_whole(way: str) -> None:
+    """``trial=`` reads a pandas or polars DataFrame: a lazy input gets the way out."""
+    if way == "polars_lazy":
+        data: Any = pl_frame(TRIALS_LONG).lazy()
+    elif way == "dask":
+        dd = pytest.importorskip("dask.dataframe")
+        data = dd.from_pandas(TRIALS_LONG, npartitions=2)
+    else:
+        duckdb = pytest.importorskip("duckdb")
+        data = duckdb.from_df(TRIALS_LONG)
+    with pytest.raises(kf.KappaFrameError, match=r"pandas or polars DataFrame.*first"):
+        kf.pairwise(data, item="item", rater="rater", label="label", trial="trial")

@@ -498,6 +498,39 @@ PARAMS: tuple[Param, ...] = (
         ),
     ),
     Param(
+        "trial",
+        Column(),
+        "repeated trials: the trial id column",
+        None,
+        flag="--trial",
+        record=True,
+        match=True,
+        help="repeated trials: the column of the trial (occasion) of each rating",
+        metavar="COL",
+        entry=(
+            "column name, optional\n"
+            "    Repeated trials (test-retest): the column saying which trial (occasion) a\n"
+            "    rating comes from, so that a rater may rate an item once per trial. Long\n"
+            "    layout: one row per rating, with ``item``, ``rater`` and the ratings; wide\n"
+            "    layout: one row per item and trial, one column per rater, with ``item``\n"
+            "    naming the item column. Trial ids must sort (numbers, or text) and be\n"
+            "    present on every row; at least two. A pandas or polars DataFrame only."
+        ),
+    ),
+    Param(
+        "proportional",
+        Flag(),
+        "add the line of the differences on the means",
+        False,
+        entry=(
+            "bool, default False\n"
+            "    Proportional bias: add the least-squares line of the differences on the means\n"
+            "    (``slope``, ``intercept``, ``slope_p_value`` testing slope = 0 on ``n - 2``\n"
+            "    degrees of freedom, with ``ci`` ``slope_ci_low`` and ``slope_ci_high``). With\n"
+            "    ``trial``, the line of the items' mean differences on their means."
+        ),
+    ),
+    Param(
         "reference",
         Checked(
             check_reference,
