@@ -28,6 +28,7 @@ from .._types import (
     Scale,
     Stat,
 )
+from .cluster import check_cluster, prepare_clustered
 from .assemble import matrix_schema, matrix_table, square_values, tidy, tidy_schema
 from .counts import Counts
 from .lazy import Planned, lazy_result, planned_layout
@@ -73,6 +74,7 @@ def _pair_settings(
     scale: Any,
     by: Any,
     reference: Any,
+    cluster: Any,
 ) -> tuple[PairOptions, int | None]:
     """Check ``pairwise``'s options before any data: the extra columns, ``min_items``."""
     extra = check_pair_options(
@@ -82,6 +84,7 @@ def _pair_settings(
     min_items = check_min_items(min_items)
     check_settings(weights=weights, scale=scale, by=by, output=(*TIDY_COLUMNS, *extra.names))
     check_reference(reference)
+    check_cluster(cluster, population)
     return extra, min_items
 
 
@@ -146,6 +149,7 @@ def pairwise(
     population: float | None = None,
     benchmark: Benchmark = "point",
     kappa0: float = 0.0,
+    cluster: Hashable | None = None,
 ) -> FrameT:
     """Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
@@ -272,7 +276,7 @@ def pairwise(
         ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,
         alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,
         kappa0=kappa0, min_items=min_items, weights=weights, scale=scale, by=by,
-        reference=reference,
+        reference=reference, cluster=cluster,
     )  # fmt: skip
     windows = check_windows(time, every, period, offset, closed)
     read = ReadSpec(
@@ -286,7 +290,7 @@ def pairwise(
     )
     frame, by, _ = in_windows(data, windows, by)
     read = read if windows is None else read.replace(by=by)
-    prep = prepare_input(frame, read, min_overlap=min_overlap, from_counts=True)
+    prep, clusters = prepare_clustered(frame, read, cluster, min_overlap=min_overlap)
     return prep.frame.render(
         tidy(
             prep,
@@ -296,6 +300,7 @@ def pairwise(
             reference=reference,
             extra=extra,
             min_items=min_items,
+            clusters=clusters,
         )
     )
 

@@ -1075,6 +1075,32 @@ PARAMS: tuple[Param, ...] = (
         ),
     ),
     Param(
+        "cluster",
+        Column(),
+        "the column of each item's cluster: cluster-robust intervals",
+        None,
+        flag="--cluster",
+        record=True,
+        match=True,
+        help=(
+            "the column of each item's cluster (a patient, a dialogue): standard errors and "
+            "intervals that resample or linearise by cluster; with --ci"
+        ),
+        metavar="COL",
+        entry=(
+            "column name, optional\n"
+            "    The column holding each item's cluster (a patient with several lesions, a\n"
+            "    dialogue with several turns): items of one cluster are not independent. The\n"
+            "    point estimates do not change; ``se``, ``ci_low``, ``ci_high`` (and ``se0``,\n"
+            "    ``z``, ``p_value``) become cluster-robust: by default the linearisation\n"
+            "    (influence of each item summed within its cluster), with\n"
+            '    ``ci_method="bootstrap"`` the cluster bootstrap (whole clusters resampled). One\n'
+            "    item per cluster gives the answer without ``cluster``. Long layout: an item\n"
+            "    belongs to one cluster. A missing id, a single cluster or an item in two\n"
+            "    clusters is an error. Needs the ratings in pandas or polars."
+        ),
+    ),
+    Param(
         "ddof",
         OneOf((1, 0)),
         "divisor of the linearized variances",
