@@ -202,6 +202,7 @@ def _read(args: argparse.Namespace, fmt: str) -> _Ratings:
     by = list(args.by or [])
     options = text_options(args)
     keys = [*by, *([args.time] if args.time is not None else [])]  # read as group keys
+    keys += [args.cluster] if args.cluster is not None else []
     resolve_exclude(args, keys, long, options)
     needed = needed_columns(args, keys, long)
     progress = False if args.no_progress or args.quiet else None
