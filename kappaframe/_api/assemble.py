@@ -7,7 +7,7 @@ input, eager or counted in parts: the one place where pair counts become output 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +24,6 @@ from .._stats.inference import standard_errors
 from .._stats.scales import Scale, resolve_scale, with_min_items
 from .options import PairOptions, check_pair_options, rater_pairs
 from .prepare import Prepared
-
-if TYPE_CHECKING:
-    from .cluster import Clusters
 
 __all__ = [
     "interpret",
@@ -49,7 +46,7 @@ def tidy(
     reference: Any = None,
     extra: PairOptions | None = None,
     min_items: int | None = None,
-    clusters: Clusters | None = None,
+    clusters: Any = None,
 ) -> Table:
     """The tidy pairwise table of a prepared input.
 
@@ -57,7 +54,7 @@ def tidy(
     ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (``kappaframe._api.options``);
     its columns follow ``interpretation``. ``min_items`` (checked): rows with fewer items
     (``n``) are interpreted as "too few items" (``kappaframe._stats.scales.with_min_items``).
-    ``clusters``: the ratings counted per cluster (``kappaframe._api.cluster``); the
+    ``clusters``: the ratings counted per cluster (``kappaframe._api.cluster.Clusters``); the
     standard errors and intervals are then cluster-robust (``kappaframe._stats.cluster``).
     """
     extra = check_pair_options(ci) if extra is None else extra
@@ -237,7 +234,9 @@ def pair_extras(
                 kappa[s : s + EXTRAS_CHUNK_PAIRS],
                 options,
                 categories,
-                None if clusters is None else (clusters[0][s : s + EXTRAS_CHUNK_PAIRS], clusters[1]),
+                None
+                if clusters is None
+                else (clusters[0][s : s + EXTRAS_CHUNK_PAIRS], clusters[1]),
             )
             for s in range(0, n_pairs, EXTRAS_CHUNK_PAIRS)
         ]

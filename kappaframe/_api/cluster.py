@@ -35,8 +35,11 @@ __all__ = ["Clusters", "check_cluster", "clustered_input", "prepare_clustered"]
 
 @dataclass(frozen=True)
 class Clusters:
-    """The ratings counted per cluster: ``prep`` (grouped by ``by`` and the cluster) and
-    ``outer``, the caller's group of each of its groups."""
+    """The ratings counted per cluster, and the caller's group of each cluster.
+
+    ``prep`` is grouped by ``by`` and the cluster column; ``outer[g]`` is the caller's
+    group of its group ``g``.
+    """
 
     prep: Prepared
     outer: np.ndarray
@@ -157,7 +160,9 @@ def _check_items(
     rated = items.codes >= 0
     order = np.lexsort((ids[rated], unit[rated]))
     unit_sorted, ids_sorted = unit[rated][order], ids[rated][order]
-    split = np.flatnonzero((unit_sorted[1:] == unit_sorted[:-1]) & (ids_sorted[1:] != ids_sorted[:-1]))
+    split = np.flatnonzero(
+        (unit_sorted[1:] == unit_sorted[:-1]) & (ids_sorted[1:] != ids_sorted[:-1])
+    )
     if split.size:
         row = np.flatnonzero(rated)[order[split[0]]]
         first, second = uniques[ids_sorted[split[0]]], uniques[ids_sorted[split[0] + 1]]

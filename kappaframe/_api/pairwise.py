@@ -28,8 +28,8 @@ from .._types import (
     Scale,
     Stat,
 )
-from .cluster import check_cluster, prepare_clustered
 from .assemble import matrix_schema, matrix_table, square_values, tidy, tidy_schema
+from .cluster import check_cluster, prepare_clustered
 from .counts import Counts
 from .lazy import Planned, lazy_result, planned_layout
 from .options import (

@@ -70,14 +70,14 @@ def collapse_clusters(per_cluster: np.ndarray, outer: np.ndarray, n_outer: int) 
     """The tables of the outer groups: the per-cluster tables added up, ``(P, G, K, K)``."""
     per_cluster = np.asarray(per_cluster)
     out = np.zeros((per_cluster.shape[0], n_outer, *per_cluster.shape[2:]), per_cluster.dtype)
-    np.add.at(out, (slice(None), outer), per_cluster)
+    np.add.at(np.moveaxis(out, 1, 0), outer, np.moveaxis(per_cluster, 1, 0))
     return out
 
 
 def _per_outer(values: np.ndarray, outer: np.ndarray, n_outer: int) -> np.ndarray:
     """``values[P, inner]`` added up into ``[P, outer]``."""
     out = np.zeros((values.shape[0], n_outer))
-    np.add.at(out, (slice(None), outer), values)
+    np.add.at(out.T, outer, values.T)
     return out
 
 
