@@ -30,7 +30,7 @@ from .plan import Counted, adapt, prepare_input
 from .prepare import Frame, Prepared
 from .settings.reading import ReadSpec
 
-__all__ = ["Clusters", "check_cluster", "clustered_input", "prepare_clustered"]
+__all__ = ["Clusters", "check_cluster", "clustered_input", "in_memory_only", "prepare_clustered"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,16 @@ class Clusters:
             raise TypeError("cluster tables must be full tables")
         per_cluster = np.asarray(per_cluster)
         return per_cluster, collapse_clusters(per_cluster, self.outer, int(self.outer.max()) + 1)
+
+
+def in_memory_only(cluster: Hashable) -> KappaFrameError:
+    """The refusal of ``cluster`` on an input read in parts or counted in an engine."""
+    return KappaFrameError(
+        f"{arg('cluster', cluster)} needs every rating in memory: it is read from a pandas "
+        "or polars DataFrame. Collect the input first (a LazyFrame's .collect(), a Dask "
+        "frame's .compute(), a relation's .df()), or leave out cluster=.",
+        option="cluster",
+    )
 
 
 def check_cluster(cluster: Hashable | None, population: Any = None) -> None:
@@ -80,12 +90,7 @@ def clustered_input(
     """The prepared ratings in the caller's groups, and the same counted per cluster."""
     frame = adapt(frame)
     if isinstance(frame, (PartReader, EngineFrame, Counted)):
-        raise KappaFrameError(
-            f"{arg('cluster', cluster)} needs every rating in memory: it is read from a pandas "
-            "or polars DataFrame. Collect the input first (a LazyFrame's .collect(), a Dask "
-            "frame's .compute(), a relation's .df()), or leave out cluster=.",
-            option="cluster",
-        )
+        raise in_memory_only(cluster)
     names = frame.columns()
     by = as_list(read.by, names)
     _check_cluster_column(cluster, names, by, read)

@@ -29,7 +29,7 @@ from .._types import (
     Stat,
 )
 from .assemble import matrix_schema, matrix_table, square_values, tidy, tidy_schema
-from .cluster import check_cluster, prepare_clustered
+from .cluster import check_cluster, in_memory_only, prepare_clustered
 from .counts import Counts
 from .lazy import Planned, lazy_result, planned_layout
 from .options import (
@@ -94,6 +94,8 @@ _PAIR_SETTINGS = tuple(inspect.signature(_pair_settings).parameters)
 def _plan_pairwise(names: list[Hashable], o: dict[str, Any]) -> Planned:
     """``pairwise``'s result with no rows, from the input's columns and the options."""
     extra, min_items = _pair_settings(**{k: o[k] for k in _PAIR_SETTINGS})
+    if o["cluster"] is not None:  # a lazy result is counted in parts
+        raise in_memory_only(o["cluster"])
     raters = with_reference(o["raters"], o["reference"])
     by, rater_list, count = planned_layout(names, ReadSpec.of(o, raters=raters))
     if rater_list and o["reference"] is not None:

@@ -357,6 +357,47 @@ def test_cli_csv_is_full_precision(way_in: WayInFixture) -> None:
         np.testing.assert_array_equal(got[col].to_numpy(float), want[col].to_numpy(float), col)
 
 
+# ----------------------------------------------------------------------------- clusters
+
+#: The ratings with a cluster column: 4 consecutive items per cluster (a patient's lesions).
+CLUSTERED = DF.assign(patient=[f"p{i // 4:02d}" for i in range(len(DF))])
+CLUSTER_OPTIONS: dict[str, dict[str, Any]] = {
+    "cluster": {"ci": 0.95, "cluster": "patient"},
+    "cluster_weighted": {"ci": 0.9, "cluster": "patient", "weights": "quadratic"},
+    "cluster_bootstrap": {
+        "ci": 0.9,
+        "cluster": "patient",
+        "ci_method": "bootstrap",
+        "n_boot": 200,
+        "seed": 3,
+    },
+}
+#: Ways that read every rating in memory: the numbers of the pandas wide call.
+CLUSTER_WAYS = ways(
+    "pandas", "accessor", "shuffled", "polars", "long_pandas", "long_polars", "crowd", "cli"
+)
+#: Ways that read in parts or count in an engine: refused, with the way out (collect first).
+CLUSTER_REFUSED = ways(
+    "polars_lazy", "long_lazy", "scan_csv", "dask", "duckdb", "ibis", "spark", "cli_stream"
+)
+
+
+@pytest.mark.parametrize("option", list(CLUSTER_OPTIONS))
+@pytest.mark.parametrize("way", CLUSTER_WAYS)
+def test_parity_of_clusters(way: str, option: str, way_in: WayInFixture) -> None:
+    """cluster= on every way that holds the ratings: the numbers of the pandas wide call."""
+    opts = CLUSTER_OPTIONS[option]
+    want = kf.pairwise(CLUSTERED, RATERS, by=BY, categories=CATS, **opts)
+    got = through(way_in, way, CATS, CLUSTERED)(kf.pairwise, **opts)
+    assert_same(got, want)
+
+
+@pytest.mark.parametrize("way", CLUSTER_REFUSED)
+def test_clusters_in_parts_are_refused_with_the_way_out(way: str, way_in: WayInFixture) -> None:
+    with pytest.raises((kf.KappaFrameError, CliRefused), match=r"needs every rating in memory"):
+        through(way_in, way, CATS, CLUSTERED)(kf.pairwise, **CLUSTER_OPTIONS["cluster"])
+
+
 # ----------------------------------------------------------------------------- windows
 
 
