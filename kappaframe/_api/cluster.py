@@ -85,9 +85,17 @@ def prepare_clustered(
 
 
 def clustered_input(
-    frame: Any, read: ReadSpec, cluster: Hashable, *, min_overlap: Any = None
+    frame: Any,
+    read: ReadSpec,
+    cluster: Hashable,
+    *,
+    min_overlap: Any = None,
+    from_counts: bool = True,
 ) -> tuple[Prepared, Clusters]:
-    """The prepared ratings in the caller's groups, and the same counted per cluster."""
+    """The prepared ratings in the caller's groups, and the same counted per cluster.
+
+    ``from_counts``: as ``prepare_input``'s (``False``: every rating's code is kept).
+    """
     frame = adapt(frame)
     if isinstance(frame, (PartReader, EngineFrame, Counted)):
         raise in_memory_only(cluster)
@@ -99,7 +107,7 @@ def clustered_input(
     _check_ids(cluster, ids.codes, ids.uniques)
     if read.layout is not None:
         _check_items(frame, read, by, cluster, ids.codes, ids.uniques)
-    inner = prepare_input(frame, read.replace(by=[*by, cluster]), from_counts=True,
+    inner = prepare_input(frame, read.replace(by=[*by, cluster]), from_counts=from_counts,
                           min_overlap=min_overlap)  # fmt: skip
     rows = encode_groups([frame.keys(b) for b in by], frame.n_rows)
     outer_rows = np.zeros(frame.n_rows, np.intp) if rows.codes is None else rows.codes

@@ -55,11 +55,14 @@ import numpy as np
 
 from .agreement import agreement
 from .bootstrap import bootstrap_kappa, check_bootstrap, make_rng, percentile_summary
-from .inference import fce_terms, normal_interval, standard_errors
+from .compare import Patterns, _influence, difference, paired_bootstrap, paired_delta
+from .inference import fce_terms, normal_interval, normal_sf, standard_errors
 
 __all__ = [
     "cluster_bootstrap",
     "cluster_errors",
+    "cluster_paired_bootstrap",
+    "cluster_paired_delta",
     "cluster_variance",
     "collapse_clusters",
     "singleton_clusters",
@@ -190,3 +193,137 @@ def cluster_bootstrap(
         for name in out:
             out[name][pair, group] = summary[name][0]
     return out
+
+
+def _cluster_patterns(patterns: Patterns, outer: np.ndarray, n_outer: int) -> Patterns:
+    """The patterns of each cluster (``patterns.group``: the cluster) in the caller's groups."""
+    return Patterns(patterns.labels, outer[patterns.group], patterns.count, patterns.k, n_outer)
+
+
+def cluster_paired_delta(
+    patterns: Patterns,
+    outer: np.ndarray,
+    whole: Patterns,
+    first: tuple[int, int],
+    second: tuple[int, int],
+    weights: np.ndarray,
+    level: float,
+) -> dict[str, np.ndarray]:
+    """``compare``'s delta method with the items' influences summed within clusters.
+
+    ``patterns``: the joint labels counted per cluster (their ``group`` is the cluster);
+    ``outer[cluster]``: its group; ``whole``: the same counted per group (what
+    ``paired_delta`` reads without clusters). With ``S1_c``, ``S2_c`` the sums over
+    cluster ``c`` of each item's centred influence on the two kappas,
+    ``var_j = sum_c Sj_c^2 / n^2`` and ``cov = sum_c S1_c S2_c / n^2`` (the linearisation of
+    the module's docstring; with one item per cluster, ``paired_delta`` itself). Columns as
+    ``paired_delta``'s; NaN where a group has fewer than two clusters.
+    """
+    if bool((np.bincount(patterns.group, patterns.count) <= 1).all()):
+        return paired_delta(whole, first, second, weights, level)
+    n_outer = whole.n_groups
+    spread = _cluster_patterns(patterns, outer, n_outer)
+    stats1, g1 = _influence(spread, first, weights)
+    stats2, g2 = _influence(spread, second, weights)
+    group, count = spread.group, patterns.count.astype(float)
+    n = stats1["n"].astype(float)
+    n_clusters = int(outer.size)
+    clusters = np.bincount(outer[np.unique(patterns.group)], minlength=n_outer)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m1 = np.bincount(group, count * g1, n_outer) / n
+        m2 = np.bincount(group, count * g2, n_outer) / n
+        s1 = np.bincount(patterns.group, count * (g1 - m1[group]), n_clusters)
+        s2 = np.bincount(patterns.group, count * (g2 - m2[group]), n_clusters)
+        var1 = np.bincount(outer, s1 * s1, n_outer) / n**2
+        var2 = np.bincount(outer, s2 * s2, n_outer) / n**2
+        cov = np.bincount(outer, s1 * s2, n_outer) / n**2
+    few = clusters < 2
+    se1, se2 = np.where(few, np.nan, np.sqrt(var1)), np.where(few, np.nan, np.sqrt(var2))
+    out = difference(stats1["kappa"], se1, stats2["kappa"], se2, level, cov=cov)
+    out.update(
+        n=stats1["n"],
+        kappa_first=stats1["kappa"],
+        kappa_second=stats2["kappa"],
+        se_first=se1,
+        se_second=se2,
+        cov=np.where(few, np.nan, cov),
+    )
+    return out
+
+
+def cluster_paired_bootstrap(
+    patterns: Patterns,
+    outer: np.ndarray,
+    whole: Patterns,
+    first: tuple[int, int],
+    second: tuple[int, int],
+    weights: np.ndarray,
+    level: float,
+    n_boot: int = 1000,
+    seed: Any = None,
+    categories: Sequence[Any] | None = None,
+) -> dict[str, np.ndarray]:
+    """``compare``'s bootstrap resampling whole clusters once for both kappas.
+
+    Each replicate of a group draws its C clusters with replacement and adds up their
+    tables of both pairs; ``se``, the interval and the test from the replicates'
+    differences as ``paired_bootstrap`` makes them. With one item per cluster,
+    ``paired_bootstrap`` of ``whole`` itself (the same draws).
+    """
+    if bool((np.bincount(patterns.group, patterns.count) <= 1).all()):
+        return paired_bootstrap(
+            whole, first, second, weights, level, n_boot, seed, categories=categories
+        )
+    n_boot = check_bootstrap(n_boot)
+    rng = make_rng(seed)
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    point = paired_delta(whole, first, second, weights, level)
+    n_outer, k = whole.n_groups, whole.k
+    n_clusters = int(outer.size)
+    spread = _cluster_patterns(patterns, np.arange(n_clusters), n_clusters)
+    tables = [
+        spread.table(pair).reshape(n_clusters, k * k).astype(float) for pair in (first, second)
+    ]
+    children = np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist()).spawn(n_outer)
+    cols = ("se", "ci_low", "ci_high", "se_first", "se_second", "cov")
+    found = {name: np.full(n_outer, np.nan) for name in cols}
+    quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    held = tables[0].sum(axis=1) > 0
+    for g in range(n_outer):
+        mine = np.flatnonzero((outer == g) & held)
+        if mine.size < 2:
+            continue
+        gen = np.random.Generator(np.random.PCG64(children[g]))
+        picks = gen.multinomial(mine.size, np.full(mine.size, 1.0 / mine.size), size=n_boot)
+        k1, k2 = (
+            agreement((picks @ t[mine]).reshape(n_boot, k, k), weights)["kappa"] for t in tables
+        )
+        both = np.isfinite(k1) & np.isfinite(k2)
+        if both.sum() < 2:
+            continue
+        k1, k2 = k1[both], k2[both]
+        d = k2 - k1
+        found["se"][g] = d.std(ddof=1)
+        found["ci_low"][g], found["ci_high"][g] = np.quantile(d, quantiles)
+        found["se_first"][g], found["se_second"][g] = k1.std(ddof=1), k2.std(ddof=1)
+        found["cov"][g] = np.cov(k1, k2)[0, 1]
+    change = point["difference"]
+    se = np.where(np.isfinite(change), found["se"], np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(np.isfinite(se) & (se > 0), change / se, np.nan)
+    p_value = np.where(np.isfinite(z), np.minimum(2.0 * normal_sf(np.abs(z)), 1.0), np.nan)
+    defined = np.isfinite(se)
+    return {
+        "difference": np.where(defined, change, np.nan),
+        "se": se,
+        "ci_low": np.where(defined, found["ci_low"], np.nan),
+        "ci_high": np.where(defined, found["ci_high"], np.nan),
+        "z": z,
+        "p_value": p_value,
+        "n": point["n"],
+        "kappa_first": point["kappa_first"],
+        "kappa_second": point["kappa_second"],
+        "se_first": found["se_first"],
+        "se_second": found["se_second"],
+        "cov": found["cov"],
+    }

@@ -19,7 +19,8 @@ from scipy import stats
 import kappaframe as kf
 from kappaframe import KappaFrameError
 from kappaframe._stats.agreement import agreement
-from kappaframe._stats.cluster import cluster_errors, cluster_variance
+from kappaframe._stats.cluster import cluster_errors, cluster_paired_delta, cluster_variance
+from kappaframe._stats.compare import joint_patterns
 from kappaframe._stats.inference import standard_errors
 
 CI_COLUMNS = ["se", "se0", "ci_low", "ci_high", "z", "p_value"]
@@ -259,3 +260,55 @@ def test_the_command_line_records_the_cluster_and_the_gate_matches_it(
     assert "--cluster: patient then, none now" in capsys.readouterr().err
     gate = [*common, "--cluster", "patient", "--baseline", str(old), "--max-drop", "0.5"]
     assert cli.main(gate) == 0
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def _two_models(seed: int = 4) -> pd.DataFrame:
+    """A gold label and two models, 30 patients of 4 scans, some patients hard for model 2."""
+    rng = np.random.default_rng(seed)
+    patient = np.repeat(np.arange(30), 4)
+    gold = rng.integers(0, 2, 30)[patient]
+    m1 = np.where(rng.random(120) < 0.8, gold, 1 - gold)
+    m2 = np.where(rng.random(120) < np.where(rng.random(30) < 0.5, 0.95, 0.5)[patient], gold,
+                  1 - gold)  # fmt: skip
+    return pd.DataFrame({"gold": gold, "m1": m1, "m2": m2, "patient": patient})
+
+
+COMPARED = ["difference", "se", "ci_low", "ci_high", "z", "p_value"]
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+def test_compare_one_item_per_cluster_and_items_twice(method: str) -> None:
+    df = _two_models()
+    opts = {"method": method} | ({"n_boot": 300, "seed": 2} if method == "bootstrap" else {})
+    pairs = (("m1", "gold"), ("m2", "gold"))
+    plain = kf.compare(df, *pairs, **opts)
+    alone = kf.compare(df.assign(id=np.arange(len(df))), *pairs, cluster="id", **opts)
+    pd.testing.assert_frame_equal(alone, plain, check_exact=True)
+    once = kf.compare(df, *pairs, cluster="patient", **opts)
+    twice = kf.compare(_twice(df), *pairs, cluster="patient", **opts)
+    for column in COMPARED:
+        np.testing.assert_allclose(twice[column], once[column], rtol=1e-12, atol=1e-12)
+    assert once["se"].iloc[0] != pytest.approx(plain["se"].iloc[0], rel=0.01)
+
+
+def test_compare_cluster_variances_are_pairwise_cluster_variances() -> None:
+    df = _two_models()
+    codes = df[["m1", "gold", "m2"]].to_numpy().T
+    whole = joint_patterns(codes, None, 1, 2)
+    per = joint_patterns(codes, df["patient"].to_numpy(), 30, 2)
+    out = cluster_paired_delta(per, np.zeros(30, np.intp), whole, (0, 1), (2, 1), 1 - np.eye(2),
+                               0.95)  # fmt: skip
+    for first, name in (("m1", "se_first"), ("m2", "se_second")):
+        one = kf.pairwise(df, [first, "gold"], ci=0.95, cluster="patient")
+        assert out[name][0] == pytest.approx(one["se"].iloc[0], rel=1e-12)
+    res = kf.compare(df, ("m1", "gold"), ("m2", "gold"), cluster="patient")
+    assert res["se"].iloc[0] == pytest.approx(out["se"][0], rel=1e-12)
+
+
+def test_compare_of_two_results_refuses_a_cluster() -> None:
+    one = kf.pairwise(_two_models(), ["m1", "gold"], ci=0.95)
+    with pytest.raises(KappaFrameError, match=r"cluster= applies to two rater pairs"):
+        kf.compare(one, one, cluster="patient")

@@ -1091,10 +1091,10 @@ PARAMS: tuple[Param, ...] = (
             "column name, optional\n"
             "    The column holding each item's cluster (a patient with several lesions, a\n"
             "    dialogue with several turns): items of one cluster are not independent. The\n"
-            "    point estimates do not change; ``se``, ``ci_low``, ``ci_high`` (and ``se0``,\n"
-            "    ``z``, ``p_value``) become cluster-robust: by default the linearisation\n"
-            "    (influence of each item summed within its cluster), with\n"
-            '    ``ci_method="bootstrap"`` the cluster bootstrap (whole clusters resampled). One\n'
+            "    point estimates do not change; the standard errors, intervals and tests become\n"
+            "    cluster-robust: by default the linearisation (the influence of each item on the\n"
+            "    coefficient summed within its cluster), with the bootstrap (``ci_method`` or\n"
+            '    ``method="bootstrap"``) the cluster bootstrap (whole clusters resampled). One\n'
             "    item per cluster gives the answer without ``cluster``. Long layout: an item\n"
             "    belongs to one cluster. A missing id, a single cluster or an item in two\n"
             "    clusters is an error. Needs the ratings in pandas or polars."
