@@ -312,3 +312,63 @@ def test_compare_of_two_results_refuses_a_cluster() -> None:
     one = kf.pairwise(_two_models(), ["m1", "gold"], ci=0.95)
     with pytest.raises(KappaFrameError, match=r"cluster= applies to two rater pairs"):
         kf.compare(one, one, cluster="patient")
+
+
+# ----------------------------------------------------------------------------- overall
+
+LINEARIZED = ["fleiss", "gwet_ac1", "conger", "brennan_prediger"]
+EVERY_METHOD = [*LINEARIZED, "krippendorff", "percent", "light"]
+OVERALL_ERRORS = ["value", "se", "se0", "ci_low", "ci_high", "z", "p_value"]
+RATERS = ["ann1", "ann2", "ann3"]
+
+
+def _numbers(res: pd.DataFrame) -> np.ndarray:
+    return res[OVERALL_ERRORS].to_numpy(dtype=float)
+
+
+def test_overall_one_item_per_cluster_is_the_answer_without_clusters() -> None:
+    df = _ratings().assign(id=lambda d: np.arange(len(d)))
+    plain = kf.overall(df, RATERS, method=LINEARIZED, ci=0.95)
+    alone = kf.overall(df, RATERS, method=LINEARIZED, ci=0.95, cluster="id")
+    np.testing.assert_array_equal(_numbers(alone), _numbers(plain))
+    boot = {"ci": 0.9, "ci_method": "bootstrap", "n_boot": 200, "seed": 4}
+    plain = kf.overall(df, RATERS, method=EVERY_METHOD, **boot)
+    alone = kf.overall(df, RATERS, method=EVERY_METHOD, cluster="id", **boot)
+    np.testing.assert_array_equal(_numbers(alone), _numbers(plain))
+
+
+def test_overall_every_item_twice_in_its_cluster_gives_the_same_interval() -> None:
+    df = _ratings()
+    once = kf.overall(df, RATERS, method=LINEARIZED, ci=0.95, cluster="patient")
+    twice = kf.overall(_twice(df), RATERS, method=LINEARIZED, ci=0.95, cluster="patient")
+    np.testing.assert_allclose(_numbers(twice), _numbers(once), rtol=1e-12, atol=1e-12)
+    naive = kf.overall(df, RATERS, method=LINEARIZED, ci=0.95)
+    assert (once["se"] > naive["se"]).any()
+    # (Krippendorff's alpha itself changes when every value is doubled: not here.)
+    boot = {"ci": 0.9, "ci_method": "bootstrap", "n_boot": 200, "seed": 4}
+    methods = [m for m in EVERY_METHOD if m != "krippendorff"]
+    once = kf.overall(df, RATERS, method=methods, cluster="patient", **boot)
+    twice = kf.overall(_twice(df), RATERS, method=methods, cluster="patient", **boot)
+    np.testing.assert_allclose(_numbers(twice), _numbers(once), rtol=1e-12, atol=1e-12)
+
+
+def test_overall_groups_are_the_subsets_answers() -> None:
+    df = _ratings().assign(site=lambda d: np.where(d["patient"] < "p5", "north", "south"))
+    both = kf.overall(df, RATERS, by="site", method=LINEARIZED, ci=0.95, cluster="patient")
+    for site, part in df.groupby("site"):
+        alone = kf.overall(part, RATERS, method=LINEARIZED, ci=0.95, cluster="patient")
+        np.testing.assert_allclose(
+            _numbers(both[both["site"] == site]), _numbers(alone), rtol=1e-12, atol=1e-15
+        )
+
+
+@pytest.mark.parametrize("method", ["krippendorff", "percent", "light"])
+def test_overall_without_a_cluster_linearisation_asks_for_the_bootstrap(method: str) -> None:
+    with pytest.raises(KappaFrameError, match=rf"'{method}' has no linearized.*ci_method="):
+        kf.overall(_ratings(), RATERS, method=method, ci=0.95, cluster="patient")
+
+
+def test_overall_counts_have_no_clusters() -> None:
+    table = pd.DataFrame({"a": [2, 1, 0], "b": [0, 1, 2], "patient": [1, 1, 2]})
+    with pytest.raises(KappaFrameError, match=r"cluster='patient' reads each item's cluster"):
+        kf.overall(table, layout="counts", categories=["a", "b"], ci=0.95, cluster="patient")
