@@ -30,7 +30,15 @@ from .plan import Counted, adapt, prepare_input
 from .prepare import Frame, Prepared
 from .settings.reading import ReadSpec
 
-__all__ = ["Clusters", "check_cluster", "clustered_input", "in_memory_only", "prepare_clustered"]
+__all__ = [
+    "Clusters",
+    "check_cluster",
+    "check_cluster_ids",
+    "check_one_cluster",
+    "clustered_input",
+    "in_memory_only",
+    "prepare_clustered",
+]
 
 
 @dataclass(frozen=True)
@@ -104,9 +112,9 @@ def clustered_input(
     _check_cluster_column(cluster, names, by, read)
     frame.load([cluster])
     ids = frame.labels(cluster)
-    _check_ids(cluster, ids.codes, ids.uniques)
+    check_cluster_ids(cluster, ids.codes, ids.uniques)
     if read.layout is not None:
-        _check_items(frame, read, by, cluster, ids.codes, ids.uniques)
+        check_one_cluster(frame, read.layout.item, by, cluster, ids.codes, ids.uniques)
     inner = prepare_input(frame, read.replace(by=[*by, cluster]), from_counts=from_counts,
                           min_overlap=min_overlap)  # fmt: skip
     rows = encode_groups([frame.keys(b) for b in by], frame.n_rows)
@@ -136,7 +144,7 @@ def _check_cluster_column(
             )
 
 
-def _check_ids(cluster: Hashable, codes: np.ndarray, uniques: list[Any]) -> None:
+def check_cluster_ids(cluster: Hashable, codes: np.ndarray, uniques: list[Any]) -> None:
     missing = np.flatnonzero(codes < 0)
     if missing.size:
         raise KappaFrameError(
@@ -155,16 +163,15 @@ def _check_ids(cluster: Hashable, codes: np.ndarray, uniques: list[Any]) -> None
         )
 
 
-def _check_items(
+def check_one_cluster(
     frame: Frame,
-    read: ReadSpec,
+    item: Hashable,
     by: list[Hashable],
     cluster: Hashable,
     ids: np.ndarray,
     uniques: list[Any],
 ) -> None:
     """Long layout: every item (within its group) belongs to one cluster."""
-    item = read.layout.item if read.layout is not None else None
     frame.load([*by, item])
     items = frame.labels(item)
     groups = encode_groups([frame.keys(b) for b in by], frame.n_rows)

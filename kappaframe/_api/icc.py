@@ -26,6 +26,7 @@ from .._schema import ICC_CI_COLUMNS, ICC_COLUMNS, KENDALL_COLUMNS, Column, Tabl
 from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, icc_forms
 from .._stats.kendall import kendall_w as _kendall_w
 from .._types import Duplicates
+from .cluster_numeric import check_draws, icc_intervals
 from .numeric import (
     Scores,
     engine_icc_sums,
@@ -91,6 +92,9 @@ def icc(
     by: Hashable | Sequence[Hashable] | None = None,
     ci: float | None = 0.95,
     duplicates: Duplicates = "raise",
+    cluster: Hashable | None = None,
+    n_boot: int | None = None,
+    seed: int | np.random.Generator | None = None,
 ) -> FrameT:
     """Intraclass correlation of numeric ratings: the six Shrout & Fleiss forms, per group.
 
@@ -147,6 +151,12 @@ def icc(
 
     Notes
     -----
+    With ``cluster``, ``ci_low`` and ``ci_high`` are the percentile cluster bootstrap
+    (``n_boot`` replicates, default 1000, from ``seed``): whole clusters drawn with
+    replacement and every form recomputed from their complete items; a group with fewer
+    than two clusters gets none. ``icc``, ``f`` and ``p_value`` stay the analysis of
+    variance of the items (the F test takes them as independent).
+
     Missing scores: items not scored by every rater are left out (listwise deletion,
     as pingouin's ``intraclass_corr`` and R psych's ``ICC`` do) and counted in
     ``n_dropped``. The raters are the same in every group (the rater columns, or the
@@ -199,14 +209,22 @@ def icc(
     layout = numeric_layout(read)
     if ci is not None:
         ci = check_level(ci)
+    check_draws(cluster, n_boot, seed)
     sums, s, render = _icc_sums(numeric_input(data), layout)
     if len(s.raters) < 2:
         raise too_few_raters(2, s.raters, layout.rater)
     _need_items(sums.count, sums.dropped, "icc()")
     stats = icc_forms(sums, ci)
+    if cluster is not None and ci is not None:
+        boot = icc_intervals(data, raters, layout, cluster, ci, n_boot, seed)
+        stats.update((k, np.where(np.isfinite(stats["icc"]), boot[k], np.nan)) for k in _ENDS)
     every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
     _warn_undefined(every_form, sums.count, "the intraclass correlation (some form)")
     return render.render(_icc_table(s, sums, stats, ci))
+
+
+#: The ends of the interval.
+_ENDS = ("ci_low", "ci_high")
 
 
 def _icc_sums(frame: Any, layout: Any) -> tuple[Any, Scores, Any]:

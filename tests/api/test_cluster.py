@@ -372,3 +372,74 @@ def test_overall_counts_have_no_clusters() -> None:
     table = pd.DataFrame({"a": [2, 1, 0], "b": [0, 1, 2], "patient": [1, 1, 2]})
     with pytest.raises(KappaFrameError, match=r"cluster='patient' reads each item's cluster"):
         kf.overall(table, layout="counts", categories=["a", "b"], ci=0.95, cluster="patient")
+
+
+# ----------------------------------------------------------------------------- numeric
+
+
+def _scores(seed: int = 5) -> pd.DataFrame:
+    """Three raters' scores of 30 patients' 4 lesions; lesions of a patient alike."""
+    rng = np.random.default_rng(seed)
+    patient = np.repeat(np.arange(30), 4)
+    true = rng.normal(size=30)[patient] * 2 + rng.normal(size=120)
+    return pd.DataFrame(
+        {
+            "a": true + rng.normal(size=120) * 0.5,
+            "b": true + 0.3 + rng.normal(size=120) * 0.5,
+            "c": true + rng.normal(size=120) * 0.7,
+            "patient": patient,
+        }
+    )
+
+
+def test_ccc_cluster_bootstrap_is_the_same_for_every_item_twice() -> None:
+    df = _scores()
+    once = kf.ccc(df, ["a", "b", "c"], cluster="patient", seed=1, n_boot=300)
+    twice = kf.ccc(_twice(df), ["a", "b", "c"], cluster="patient", seed=1, n_boot=300)
+    for column in ("ccc", "se", "ci_low", "ci_high"):
+        np.testing.assert_allclose(twice[column], once[column], rtol=1e-12, atol=1e-12)
+    plain = kf.ccc(df, ["a", "b", "c"])
+    np.testing.assert_array_equal(once["ccc"], plain["ccc"])
+    assert ((once["ci_low"] < once["ccc"]) & (once["ccc"] < once["ci_high"])).all()
+    assert (once["se"] > plain["se"]).all()  # the lesions of a patient are alike
+    again = kf.ccc(df, ["a", "b", "c"], cluster="patient", seed=1, n_boot=300)
+    pd.testing.assert_frame_equal(again, once)
+
+
+def test_ccc_long_layout_and_groups() -> None:
+    df = _scores().assign(site=lambda d: np.where(d["patient"] < 15, "north", "south"))
+    wide = kf.ccc(df, ["a", "b"], by="site", cluster="patient", seed=2, n_boot=200)
+    long = df.assign(item=np.arange(len(df))).melt(
+        id_vars=["item", "patient", "site"], value_vars=["a", "b"], var_name="rater"
+    )
+    got = kf.ccc(long, item="item", rater="rater", value="value", by="site",
+                 cluster="patient", seed=2, n_boot=200)  # fmt: skip
+    for column in ("ccc", "se", "ci_low", "ci_high"):
+        np.testing.assert_allclose(got[column], wide[column], rtol=1e-12)
+    assert wide["ci_low"].notna().all()
+
+
+def test_bland_altman_and_icc_cluster_intervals() -> None:
+    df = _scores()
+    plain = kf.bland_altman(df, ["a", "b"])
+    res = kf.bland_altman(df, ["a", "b"], cluster="patient", seed=3, n_boot=300)
+    for line in ("bias", "loa_low", "loa_high"):
+        assert res[line].iloc[0] == plain[line].iloc[0]
+        assert res[f"{line}_ci_low"].iloc[0] < res[line].iloc[0] < res[f"{line}_ci_high"].iloc[0]
+    icc = kf.icc(df, ["a", "b", "c"], cluster="patient", seed=3, n_boot=300)
+    icc_plain = kf.icc(df, ["a", "b", "c"])
+    np.testing.assert_array_equal(icc["icc"], icc_plain["icc"])
+    np.testing.assert_array_equal(icc["p_value"], icc_plain["p_value"])
+    assert ((icc["ci_low"] < icc["icc"]) & (icc["icc"] < icc["ci_high"])).all()
+    assert not np.allclose(icc["ci_low"], icc_plain["ci_low"])
+
+
+@pytest.mark.parametrize("function", [kf.icc, kf.ccc, kf.bland_altman])
+def test_numeric_draws_need_a_cluster(function: object) -> None:
+    with pytest.raises(KappaFrameError, match=r"seed= applies to the cluster bootstrap"):
+        function(_scores(), ["a", "b"], seed=1)  # type: ignore[operator]
+    pl = pytest.importorskip("polars")
+    lazy = pl.from_pandas(_scores()).lazy()
+    with pytest.raises(KappaFrameError, match=r"needs every rating in memory"):
+        result = function(lazy, ["a", "b"], cluster="patient")  # type: ignore[operator]
+        result.collect()

@@ -906,7 +906,8 @@ PARAMS: tuple[Param, ...] = (
         entry=(
             "int, optional\n"
             '    Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"`` (in\n'
-            '    ``compare``, ``method="bootstrap"``).'
+            '    ``compare``, ``method="bootstrap"``; in ``icc``, ``ccc`` and ``bland_altman``,\n'
+            "    with ``cluster``)."
         ),
     ),
     Param(
@@ -923,7 +924,8 @@ PARAMS: tuple[Param, ...] = (
         entry=(
             "int or numpy.random.Generator, optional\n"
             '    Makes the random draws reproducible (the bootstrap of ``ci_method="bootstrap"``\n'
-            '    or of ``compare``\'s ``method="bootstrap"``; ``items``\' ``ties="random"``): the\n'
+            '    or of ``compare``\'s ``method="bootstrap"``; the cluster bootstrap of ``icc``,\n'
+            '    ``ccc`` and ``bland_altman``; ``items``\' ``ties="random"``): the\n'
             "    same numbers on any machine, any number of threads, any row order and every way\n"
             "    in. Only where such draws are made."
         ),
