@@ -982,3 +982,32 @@ def test_overall_accessor_is_identical(option: str) -> None:
     want = kf.overall(DF, by=BY, categories=CATS, **opts)
     got = DF.kappa.overall(by=BY, categories=CATS, **opts)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+# ----------------------------------------------------------------------------- overall, clusters
+
+OVERALL_CLUSTER_OPTIONS: dict[str, dict[str, Any]] = {
+    "cluster": {
+        "method": ["fleiss", "conger", "gwet_ac1", "brennan_prediger"],
+        "ci": 0.95,
+        "cluster": "patient",
+    },
+    "cluster_bootstrap": {"method": UNWEIGHTED_METHODS, "cluster": "patient", **BOOT},
+}
+OVERALL_CLUSTER_WAYS = ways("polars", "long_pandas", "long_polars", "shuffled", "cli")
+
+
+@pytest.mark.parametrize("option", list(OVERALL_CLUSTER_OPTIONS))
+@pytest.mark.parametrize("way", OVERALL_CLUSTER_WAYS)
+def test_overall_parity_of_clusters(way: str, option: str, way_in: WayInFixture) -> None:
+    """overall(cluster=) on every way that holds the ratings: the pandas wide call's table."""
+    opts = OVERALL_CLUSTER_OPTIONS[option]
+    want = kf.overall(CLUSTERED, RATERS, by=BY, categories=CATS, **opts)
+    assert want["se"].notna().all()
+    assert_same_overall(through(way_in, way, CATS, CLUSTERED)(kf.overall, **opts), want)
+
+
+@pytest.mark.parametrize("way", ways("polars_lazy", "scan_csv", "dask"))
+def test_overall_clusters_in_parts_are_refused(way: str, way_in: WayInFixture) -> None:
+    with pytest.raises((kf.KappaFrameError, CliRefused), match=r"needs every rating in memory"):
+        through(way_in, way, CATS, CLUSTERED)(kf.overall, **OVERALL_CLUSTER_OPTIONS["cluster"])
