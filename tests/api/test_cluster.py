@@ -443,3 +443,11 @@ def test_numeric_draws_need_a_cluster(function: object) -> None:
     with pytest.raises(KappaFrameError, match=r"needs every rating in memory"):
         result = function(lazy, ["a", "b"], cluster="patient")  # type: ignore[operator]
         result.collect()
+
+
+def test_a_group_with_one_cluster_gets_no_interval() -> None:
+    df = _ratings().assign(site=lambda d: np.where(d["patient"] == "p0", "alone", "many"))
+    res = kf.pairwise(df, ["ann1", "ann2"], by="site", ci=0.95, cluster="patient")
+    alone, many = res[res["site"] == "alone"].iloc[0], res[res["site"] == "many"].iloc[0]
+    assert np.isnan(alone["se"]) and np.isnan(alone["ci_low"]) and not np.isnan(alone["kappa"])
+    assert np.isfinite(many["se"])

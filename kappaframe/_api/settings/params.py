@@ -1097,9 +1097,10 @@ PARAMS: tuple[Param, ...] = (
             "    cluster-robust: by default the linearisation (the influence of each item on the\n"
             "    coefficient summed within its cluster), with the bootstrap (``ci_method`` or\n"
             '    ``method="bootstrap"``) the cluster bootstrap (whole clusters resampled). One\n'
-            "    item per cluster gives the answer without ``cluster``. Long layout: an item\n"
-            "    belongs to one cluster. A missing id, a single cluster or an item in two\n"
-            "    clusters is an error. Needs the ratings in pandas or polars."
+            "    item per cluster gives the answer without ``cluster``; a group (or pair) whose\n"
+            "    items fall in fewer than two clusters gets no interval (NaN). Long layout: an\n"
+            "    item belongs to one cluster. A missing id, a single cluster in the data or an\n"
+            "    item in two clusters is an error. Needs the ratings in pandas or polars."
         ),
     ),
     Param(
