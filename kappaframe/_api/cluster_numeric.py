@@ -24,6 +24,7 @@ from .._errors import KappaFrameError, arg
 from .._frames.engines import EngineFrame
 from .._frames.parts import PartReader
 from .._stats.bootstrap import check_bootstrap, make_rng, percentile_summary
+from .._stats.cluster import draw_clusters
 from .._stats.concordance import PairMoments
 from .._stats.icc import icc_forms, icc_sums
 from .cluster import check_cluster_ids, check_one_cluster, in_memory_only
@@ -108,10 +109,9 @@ def _replicates(
         if mine.size < 2:
             continue
         gen = np.random.Generator(np.random.PCG64(children[g]))
-        probs = np.full(mine.size, 1.0 / mine.size)
         for r0 in range(0, n_boot, REPLICATES_AT_ONCE):
             reps = min(REPLICATES_AT_ONCE, n_boot - r0)
-            times = gen.multinomial(mine.size, probs, size=reps).reshape(-1)
+            times = draw_clusters(gen, mine.size, reps).reshape(-1)
             drawn = np.repeat(np.tile(mine, reps), times)  # clusters, replicate by replicate
             replicate = np.repeat(np.repeat(np.arange(reps), mine.size), times)
             count = sizes[drawn]

@@ -41,6 +41,7 @@ from . import bootstrap as _bootstrap
 from .agreement import chance_corrected, finish_agreement
 from .alpha_sums import AlphaReplicates, rated_values, uses_sums
 from .bootstrap import CHUNK_BYTES, check_bootstrap, make_rng, percentile_summary
+from .cluster import draw_clusters
 from .multirater import Ratings, level_weights
 
 __all__ = [
@@ -253,14 +254,14 @@ def _cluster_draws(
     """``reps`` draws of the C clusters with replacement, as items per pattern, in chunks.
 
     ``incidence[c, u]``: the items of cluster ``c`` with pattern ``u``. Each replicate is
-    one multinomial draw of C over the clusters (each ``1 / C``), times ``incidence``.
+    draw of C clusters with replacement (``kappaframe._stats.cluster.draw_clusters``), times
+    ``incidence``.
     """
     generator = np.random.Generator(np.random.PCG64(child))
     c = incidence.shape[0]
-    probs = np.full(c, 1.0 / c)
     step = max(1, min(reps, chunk_bytes // (max(c + incidence.shape[1], 1) * 8 * 4)))
     for r0 in range(0, reps, step):
-        yield generator.multinomial(c, probs, size=min(step, reps - r0)) @ incidence
+        yield draw_clusters(generator, c, min(step, reps - r0)) @ incidence
 
 
 def _incidence(rt: Ratings, pat: Patterns, g: int, lo: int, hi: int) -> np.ndarray:

@@ -65,8 +65,21 @@ __all__ = [
     "cluster_paired_delta",
     "cluster_variance",
     "collapse_clusters",
+    "draw_clusters",
     "singleton_clusters",
 ]
+
+
+def draw_clusters(gen: np.random.Generator, clusters: int, reps: int) -> np.ndarray:
+    """``reps`` draws of ``clusters`` clusters with replacement: ``(reps, clusters)`` counts.
+
+    Each replicate draws ``clusters`` indices uniformly (one ``integers`` call for all)
+    and counts them: the multinomial of ``clusters`` over equal probabilities, at the cost
+    of one index per cluster rather than one binomial draw.
+    """
+    drawn = gen.integers(0, clusters, size=(reps, clusters))
+    drawn += (np.arange(reps) * clusters)[:, None]
+    return np.bincount(drawn.reshape(-1), minlength=reps * clusters).reshape(reps, clusters)
 
 
 def collapse_clusters(per_cluster: np.ndarray, outer: np.ndarray, n_outer: int) -> np.ndarray:
@@ -161,7 +174,7 @@ def cluster_bootstrap(
     """Percentile cluster bootstrap of kappa of each outer table: ``se``, ``ci_low``, ``ci_high``.
 
     Each of ``n_boot`` replicates draws the table's C clusters (those holding items of it)
-    with replacement, as one multinomial draw of C over them, and adds up their tables;
+    with replacement (``draw_clusters``) and adds up their tables;
     kappa of each replicate by ``kappaframe._stats.agreement.agreement``. The draws depend
     only on ``seed``, the tables in order and ``n_boot`` (each table draws from its own
     child of ``seed``). A table with fewer than two clusters gets NaN. When every cluster
@@ -186,8 +199,8 @@ def cluster_bootstrap(
         if held.size < 2:
             continue
         flat = tables[pair, held].reshape(held.size, k * k).astype(np.float64)
-        draw = np.random.Generator(np.random.PCG64(children[cell])).multinomial
-        picks = draw(held.size, np.full(held.size, 1.0 / held.size), size=n_boot)
+        gen = np.random.Generator(np.random.PCG64(children[cell]))
+        picks = draw_clusters(gen, held.size, n_boot)
         kappas = agreement((picks @ flat).reshape(n_boot, k, k), weights)["kappa"]
         summary = percentile_summary(kappas[None, :], level)
         for name in out:
@@ -294,7 +307,7 @@ def cluster_paired_bootstrap(
         if mine.size < 2:
             continue
         gen = np.random.Generator(np.random.PCG64(children[g]))
-        picks = gen.multinomial(mine.size, np.full(mine.size, 1.0 / mine.size), size=n_boot)
+        picks = draw_clusters(gen, mine.size, n_boot)
         k1, k2 = (
             agreement((picks @ t[mine]).reshape(n_boot, k, k), weights)["kappa"] for t in tables
         )
