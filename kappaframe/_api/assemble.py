@@ -17,6 +17,7 @@ from .._errors import KappaFrameError, warn_undefined
 from .._schema import CI_COLUMNS, MATRIX_KEY, TIDY_COLUMNS, Column, Kind, Table, check_names
 from .._stats.agreement import Weights, pair_agreement
 from .._stats.bootstrap import bootstrap_kappa
+from .._stats.cluster import cluster_bootstrap, cluster_errors
 from .._stats.compare import options_record
 from .._stats.family import family
 from .._stats.inference import standard_errors
@@ -45,6 +46,7 @@ def tidy(
     reference: Any = None,
     extra: PairOptions | None = None,
     min_items: int | None = None,
+    clusters: Any = None,
 ) -> Table:
     """The tidy pairwise table of a prepared input.
 
@@ -52,13 +54,19 @@ def tidy(
     ``ci``/``ci_method``/``n_boot``/``seed``/``stats`` options (``kappaframe._api.options``);
     its columns follow ``interpretation``. ``min_items`` (checked): rows with fewer items
     (``n``) are interpreted as "too few items" (``kappaframe._stats.scales.with_min_items``).
+    ``clusters``: the ratings counted per cluster (``kappaframe._api.cluster.Clusters``); the
+    standard errors and intervals are then cluster-robust (``kappaframe._stats.cluster``).
     """
     extra = check_pair_options(ci) if extra is None else extra
     scale_obj = resolve_scale(scale)
     prep.require_order(weights)
     w = Weights.of(weights, prep.categories)
     pairs = prep.pairs() if reference is None else rater_pairs(prep.raters, reference)
-    counts = prep.tables(pairs, weights, full=bool(extra.names))
+    per_cluster = None
+    if clusters is None:
+        counts = prep.tables(pairs, weights, full=bool(extra.names))
+    else:
+        per_cluster, counts = clusters.tables(pairs, weights)
     stats = pair_agreement(counts, w)
     kept = prep.kept(stats["n"])
     every_cell = bool(kept.all())
@@ -86,8 +94,11 @@ def tidy(
 
     keys = key_columns(prep, group_of_row, (*TIDY_COLUMNS, *extra.names), "pairwise")
     kappa = rows(stats["kappa"])
+    where = None if clusters is None else (per_cluster, clusters.outer)
     extras = (
-        pair_extras(counts, w.matrix, stats["kappa"], extra, prep.categories) if extra.names else {}
+        pair_extras(counts, w.matrix, stats["kappa"], extra, prep.categories, where)
+        if extra.names
+        else {}
     )
     extras = {name: rows(values) for name, values in extras.items()}
     if ONE_CATEGORY in extras:
@@ -194,6 +205,7 @@ def pair_extras(
     kappa: np.ndarray,
     options: PairOptions,
     categories: Sequence[Any] | None = None,
+    clusters: tuple[Any, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """Compute the optional columns for tables ``counts[..., K, K]``, in output order.
 
@@ -205,7 +217,10 @@ def pair_extras(
     ``kappaframe._stats.family.family``). ``categories`` (the labels of the tables' rows)
     fix the order of the bootstrap's draws (``kappaframe._stats.bootstrap``).
     ``counts`` must be full tables when ``options.names`` is not empty; otherwise it is
-    not read (it may be the diagonal-only counts of many categories).
+    not read (it may be the diagonal-only counts of many categories). ``clusters``: the
+    tables per cluster ``[pairs, clusters, K, K]`` and each cluster's group; the
+    standard errors, intervals and test are then cluster-robust
+    (``kappaframe._stats.cluster``: the linearisation, or the cluster bootstrap).
     """
     n_pairs = len(counts)
     if n_pairs > EXTRAS_CHUNK_PAIRS and options.ci_method != "bootstrap":
@@ -219,12 +234,26 @@ def pair_extras(
                 kappa[s : s + EXTRAS_CHUNK_PAIRS],
                 options,
                 categories,
+                None
+                if clusters is None
+                else (clusters[0][s : s + EXTRAS_CHUNK_PAIRS], clusters[1]),
             )
             for s in range(0, n_pairs, EXTRAS_CHUNK_PAIRS)
         ]
         return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
     out: dict[str, np.ndarray] = {}
-    if options.ci is not None:
+    if options.ci is not None and clusters is not None:
+        errors = cluster_errors(*clusters, counts, weights, kappa, options.ci, **options.test)
+        if options.ci_method == "bootstrap":
+            boot = cluster_bootstrap(
+                *clusters, counts, weights, options.ci, options.n_boot or 1000, options.seed,
+                categories=categories,
+            )  # fmt: skip
+            errors.update({name: np.where(errors["one_category"], np.nan, boot[name])
+                           for name in boot})  # fmt: skip
+        out.update((name, errors[name]) for name in CI_COLUMNS)
+        out[ONE_CATEGORY] = errors["one_category"]
+    elif options.ci is not None:
         errors = standard_errors(counts, weights, kappa, options.ci, **options.test)
         if options.ci_method == "bootstrap":
             errors.update(

@@ -27,10 +27,12 @@ from .._schema import (
 )
 from .._stats.agreement import Weights
 from .._stats.bootstrap import check_bootstrap
+from .._stats.cluster import cluster_paired_bootstrap, cluster_paired_delta
 from .._stats.compare import difference, joint_patterns, paired_bootstrap, paired_delta
 from .._types import CompareMethod, Duplicates
 from .assemble import key_columns
 from .baseline import check_turned_round, record_of, recorded_differences, said_differences
+from .cluster import clustered_input
 from .many_common import prepare_ratings
 from .options import check_level, check_settings
 from .settings.bind import declared
@@ -91,6 +93,7 @@ def compare(
     n_boot: int | None = None,
     seed: int | np.random.Generator | None = None,
     ci: float = 0.95,
+    cluster: Hashable | None = None,
 ) -> Any:
     r"""Is agreement different? Test ``second - first`` for two kappas (per group).
 
@@ -189,6 +192,13 @@ def compare(
     intraclass kappas of binary ratings is not implemented; the delta method covers
     binary ratings too.
 
+    With ``cluster`` (two pairs of one frame), the delta method sums each item's centred
+    influence on each kappa within its cluster, ``var_j = sum_c S_jc^2 / n^2`` and
+    ``cov = sum_c S_1c S_2c / n^2`` (the linearisation of ``pairwise``'s ``cluster``, in
+    the spirit of Vanbelle's (2017) multilevel delta method), and the bootstrap draws
+    whole clusters, once for both kappas. One item per cluster gives the answer without
+    ``cluster``; a group with fewer than two clusters gets no interval.
+
     References
     ----------
     Vanbelle, S. (2017). Comparing dependent kappa coefficients obtained on multilevel
@@ -236,6 +246,7 @@ def compare(
         paired_only = {
             "item": item, "rater": rater, "label": label, "by": by, "weights": weights,
             "categories": categories, "method": method, "n_boot": n_boot, "seed": seed,
+            "cluster": cluster,
         }  # fmt: skip
         given = [name for name, value in paired_only.items() if value is not None]
         if given or duplicates != "raise":
@@ -250,7 +261,7 @@ def compare(
     read = ReadSpec.of(locals())
     return _compare_pairs(
         data, first, second, read, weights=weights, method=method, n_boot=n_boot, seed=seed,
-        level=level,
+        level=level, cluster=cluster,
     )  # fmt: skip
 
 
@@ -281,10 +292,12 @@ def _compare_pairs(
     n_boot: Any,
     seed: Any,
     level: float,
+    cluster: Hashable | None = None,
 ) -> Any:
     """Two rater pairs of one frame, on the items all of their raters labeled.
 
-    ``read``: how to read the ratings, its raters those of the two pairs.
+    ``read``: how to read the ratings, its raters those of the two pairs; ``cluster``: the
+    column of each item's cluster (``kappaframe._stats.cluster``).
     """
     pair1, pair2 = _pair(first, "first"), _pair(second, "second")
     if set(pair1) == set(pair2):
@@ -308,7 +321,13 @@ def _compare_pairs(
                 )
     check_settings(weights=weights, by=read.by, output=COMPARE_PAIRED_COLUMNS + COMPARE_COLUMNS)
     raters = list(dict.fromkeys([*pair1, *pair2]))
-    prep = prepare_ratings(data, read.replace(raters=raters))
+    clusters = None
+    if cluster is None:
+        prep = prepare_ratings(data, read.replace(raters=raters))
+    else:
+        prep, clusters = clustered_input(
+            data, read.replace(raters=raters), cluster, from_counts=False
+        )
     prep.require_order(weights)
     w = Weights.of(weights, prep.categories).matrix
     where = {name: i for i, name in enumerate(prep.raters)}
@@ -332,7 +351,17 @@ def _compare_pairs(
     patterns = joint_patterns(prep.codes[rows], prep.groups.codes, n_groups, len(prep.categories))
     p1 = (local[pair1[0]], local[pair1[1]])
     p2 = (local[pair2[0]], local[pair2[1]])
-    if method == "bootstrap":
+    if clusters is not None:
+        inner = clusters.prep.groups
+        per = joint_patterns(prep.codes[rows], inner.codes, inner.n_groups, len(prep.categories))
+        out = (
+            cluster_paired_bootstrap(
+                per, clusters.outer, patterns, p1, p2, w, level, n_boot, seed, prep.categories
+            )
+            if method == "bootstrap"
+            else cluster_paired_delta(per, clusters.outer, patterns, p1, p2, w, level)
+        )
+    elif method == "bootstrap":
         out = paired_bootstrap(patterns, p1, p2, w, level, n_boot, seed, categories=prep.categories)
     else:
         out = paired_delta(patterns, p1, p2, w, level)

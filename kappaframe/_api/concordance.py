@@ -11,12 +11,13 @@ from __future__ import annotations
 import numbers
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from .._encode.layout import LongLayout
-from .._errors import KappaFrameError, KappaFrameTypeError, too_few_raters, warn_undefined
+from .._errors import KappaFrameError, KappaFrameTypeError, arg, too_few_raters, warn_undefined
 from .._schema import (
     BLAND_ALTMAN_CI_COLUMNS,
     BLAND_ALTMAN_COLUMNS,
@@ -35,6 +36,8 @@ from .._stats.proportional import (
 )
 from .._types import Duplicates
 from .assemble import matrix_columns
+from .cluster import in_memory_only
+from .cluster_numeric import check_draws, pair_intervals
 from .lazy import Planned, lazy_result, planned_layout
 from .numeric import NumericRatings, PairSums, numeric_layout, read_numeric, read_pair_sums
 from .options import (
@@ -46,7 +49,13 @@ from .options import (
 from .prepare import KeysFrame
 from .settings.bind import declared
 from .settings.reading import ReadSpec, score_column
-from .trials import bland_altman_trial_table, no_lazy_trial, read_trials, trial_frame
+from .trials import (
+    bland_altman_trial_table,
+    no_cluster_with_trial,
+    no_lazy_trial,
+    read_trials,
+    trial_frame,
+)
 
 __all__ = ["bland_altman", "ccc", "check_agreement"]
 
@@ -143,6 +152,21 @@ def _render(sums: PairSums, table: Table, output: str) -> Any:
     return KeysFrame(sums.keys, output).render(table)
 
 
+def _ccc_only(moments: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Lin's coefficient of each pair (the statistic the cluster bootstrap draws)."""
+    return {"ccc": lin_ccc(**moments, ci=None)["ccc"]}
+
+
+def _lines(moments: dict[str, np.ndarray], agreement: float) -> dict[str, np.ndarray]:
+    """The bias and the limits of each pair (the statistics the cluster bootstrap draws)."""
+    stats = bland_altman_stats(**moments, agreement=agreement, ci=None)
+    return {line: stats[line] for line in ("bias", "loa_low", "loa_high")}
+
+
+#: The ends of an interval, as the Bland-Altman columns name them.
+_ENDS = ("ci_low", "ci_high")
+
+
 def _ccc_names(ci: float | None) -> tuple[str, ...]:
     return (*CCC_COLUMNS[3:], *(CCC_CI_COLUMNS if ci is not None else ()))
 
@@ -159,6 +183,8 @@ def _plan_numeric(names: list[Hashable], o: dict[str, Any], columns: tuple[str, 
     column, word = score_column(o["value"], o["label"])
     read = ReadSpec.of(o, label=column, label_word=word)
     check_reference(o["reference"])
+    if o["cluster"] is not None:  # a lazy result is read in parts
+        raise in_memory_only(o["cluster"])
     raters = with_reference(o["raters"], o["reference"])
     by, rater_list, count = planned_layout(names, read.replace(raters=raters))
     if rater_list and o["reference"] is not None:
@@ -198,6 +224,9 @@ def ccc(
     ci: float | None = 0.95,
     duplicates: Duplicates = "raise",
     matrix: bool = False,
+    cluster: Hashable | None = None,
+    n_boot: int | None = None,
+    seed: int | np.random.Generator | None = None,
 ) -> FrameT:
     """Lin's concordance correlation coefficient of every pair of raters (per group).
 
@@ -255,6 +284,11 @@ def ccc(
 
     Notes
     -----
+    With ``cluster``, ``se``, ``ci_low`` and ``ci_high`` are the percentile cluster
+    bootstrap (``n_boot`` replicates, default 1000, from ``seed``): whole clusters drawn
+    with replacement and Lin's coefficient recomputed from their items; a group with fewer
+    than two clusters gets none. ``ccc`` itself does not change.
+
     Each pair's statistics come from six sums over the items both rated (``n``,
     ``sum a``, ``sum b``, ``sum a^2``, ``sum b^2``, ``sum ab``, each rating less its
     rater's mean), computed for all pairs at once by matrix products and added over the
@@ -296,6 +330,7 @@ def ccc(
     check_reference(reference)
     level = _check_ci(ci)
     as_matrix = _check_flag("matrix", matrix)
+    check_draws(cluster, n_boot, seed)
     sums, output = read_pair_sums(data, with_reference(raters, reference), layout)
     _require_items(sums)
     if as_matrix:
@@ -303,6 +338,11 @@ def ccc(
     check_names(sums.by, ("rater_a", "rater_b", "n", *_ccc_names(level)), "ccc")
     group, a, b, m = _pair_rows(sums, reference)
     stats = lin_ccc(**m, ci=level)
+    if cluster is not None and level is not None:
+        pairs = rater_pairs(sums.raters, reference)
+        boot = pair_intervals(data, with_reference(raters, reference), layout, cluster, pairs,
+                              _ccc_only, level, n_boot, seed)["ccc"]  # fmt: skip
+        stats.update((k, np.where(np.isfinite(stats["ccc"]), boot[k], np.nan)) for k in boot)
     _warn_undefined(stats["undefined"], m["n"], "ccc", "where a rater's ratings do not vary")
     table = _table(sums, group, (a, b), m["n"], stats, _ccc_names(level))
     return cast(FrameT, _render(sums, table, output))
@@ -350,6 +390,9 @@ def bland_altman(
     duplicates: Duplicates = "raise",
     trial: Hashable | None = None,
     proportional: bool = False,
+    cluster: Hashable | None = None,
+    n_boot: int | None = None,
+    seed: int | np.random.Generator | None = None,
 ) -> FrameT:
     """Bland-Altman bias and limits of agreement of every pair of raters (per group).
 
@@ -398,6 +441,11 @@ def bland_altman(
 
     Notes
     -----
+    With ``cluster``, the intervals of the bias and of the limits are the percentile
+    cluster bootstrap (``n_boot`` replicates, default 1000, from ``seed``): whole clusters
+    drawn with replacement, the bias and limits recomputed from their items; a group with
+    fewer than two clusters gets none. The bias and the limits themselves do not change.
+
     With ``reference``, ``d`` is each rater less the reference.
 
     Repeated measurements (``trial``; Bland & Altman 1999, section 5.1, and 2007, the
@@ -463,6 +511,13 @@ def bland_altman(
     level = _check_ci(ci)
     k = check_agreement(agreement)
     line = _check_flag("proportional", proportional)
+    check_draws(cluster, n_boot, seed)
+    if line and cluster is not None:
+        raise KappaFrameError(
+            f"{arg('proportional', True)} does not apply with {arg('cluster', cluster)}: the "
+            "slope's interval and test treat the items as independent. Drop one of them.",
+            option="proportional",
+        )
     sums, output = read_pair_sums(data, with_reference(raters, reference), layout)
     _require_items(sums)
     names = _ba_names(level, line)
@@ -471,6 +526,11 @@ def bland_altman(
     stats = bland_altman_stats(**m, agreement=k, ci=level)
     if line:
         stats.update(proportional_bias(**m, ci=level))
+    if cluster is not None and level is not None:
+        pairs = rater_pairs(sums.raters, reference)
+        boot = pair_intervals(data, with_reference(raters, reference), layout, cluster, pairs,
+                              partial(_lines, agreement=k), level, n_boot, seed)  # fmt: skip
+        stats.update((f"{name}_{end}", boot[name][end]) for name in boot for end in _ENDS)
     _warn_undefined(stats["undefined"], m["n"], "the standard deviation of the differences", "")
     table = _table(sums, group, (a, b), m["n"], stats, names)
     return cast(FrameT, _render(sums, table, output))
@@ -478,6 +538,7 @@ def bland_altman(
 
 def _bland_altman_trials(data: Any, o: dict[str, Any], column: Any, word: str) -> Any:
     """``bland_altman`` with ``trial``: limits from every replicate (Bland & Altman 2007)."""
+    no_cluster_with_trial(o)
     check_reference(o["reference"])
     level = _check_ci(o["ci"])
     k = check_agreement(o["agreement"])

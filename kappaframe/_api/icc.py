@@ -36,6 +36,7 @@ from .._stats.icc import DESCRIPTIONS, FORMS, MCGRAW_WONG, icc_forms
 from .._stats.icc_incomplete import SparseDesign, available_icc, available_kendall
 from .._stats.kendall import kendall_w as _kendall_w
 from .._types import Duplicates, MissingDesign
+from .cluster_numeric import check_draws, icc_intervals
 from .numeric import (
     Scores,
     engine_icc_sums,
@@ -54,7 +55,7 @@ from .options import check_level
 from .prepare import KeysFrame
 from .settings.bind import declared
 from .settings.reading import ReadSpec
-from .trials import icc_trial_table, read_trials, trial_frame
+from .trials import icc_trial_table, no_cluster_with_trial, read_trials, trial_frame
 
 __all__ = ["icc", "kendall_w"]
 
@@ -117,6 +118,9 @@ def icc(
     duplicates: Duplicates = "raise",
     missing: MissingDesign = "listwise",
     trial: Hashable | None = None,
+    cluster: Hashable | None = None,
+    n_boot: int | None = None,
+    seed: int | np.random.Generator | None = None,
 ) -> FrameT:
     """Intraclass correlation of numeric ratings: the six Shrout & Fleiss forms, per group.
 
@@ -188,6 +192,12 @@ def icc(
 
     Notes
     -----
+    With ``cluster``, ``ci_low`` and ``ci_high`` are the percentile cluster bootstrap
+    (``n_boot`` replicates, default 1000, from ``seed``): whole clusters drawn with
+    replacement and every form recomputed from their complete items; a group with fewer
+    than two clusters gets none. ``icc``, ``f`` and ``p_value`` stay the analysis of
+    variance of the items (the F test takes them as independent).
+
     Missing scores: items not scored by every rater are left out (listwise deletion,
     as pingouin's ``intraclass_corr`` and R psych's ``ICC`` do) and counted in
     ``n_dropped``. The raters are the same in every group (the rater columns, or the
@@ -308,13 +318,25 @@ def icc(
     layout = numeric_layout(read)
     if ci is not None:
         ci = check_level(ci)
+    check_draws(cluster, n_boot, seed)
     if missing == "available":
+        if cluster is not None:
+            raise KappaFrameError(
+                f"{arg('cluster', cluster)} does not apply with "
+                f"{arg('missing', 'available')}: the incomplete design's intervals are "
+                f"computed per item. Drop {arg('cluster')}, or pass "
+                f"{arg('missing', 'listwise')} (complete items, cluster bootstrap).",
+                option="cluster",
+            )
         return _available_icc(numeric_input(data), layout, ci)
     sums, s, render = _icc_sums(numeric_input(data), layout)
     if len(s.raters) < 2:
         raise too_few_raters(2, s.raters, layout.rater)
     _need_items(sums.count, sums.dropped, "icc()")
     stats = icc_forms(sums, ci)
+    if cluster is not None and ci is not None:
+        boot = icc_intervals(data, raters, layout, cluster, ci, n_boot, seed)
+        stats.update((k, np.where(np.isfinite(stats["icc"]), boot[k], np.nan)) for k in _ENDS)
     every_form = np.where(np.isfinite(stats["icc"]).all(axis=1), 0.0, np.nan)
     _warn_undefined(every_form, sums.count, "the intraclass correlation (some form)")
     return render.render(_icc_table(s, sums, stats, ci))
@@ -322,6 +344,7 @@ def icc(
 
 def _icc_trials(data: Any, o: dict[str, Any]) -> Any:
     """``icc`` with ``trial``: each rater across trials, and the raters with replicates."""
+    no_cluster_with_trial(o)
     if o["missing"] != "listwise":
         raise KappaFrameError(
             f"{arg('trial', o['trial'])} and {arg('missing', o['missing'])} do not go "
@@ -342,6 +365,10 @@ def _icc_trials(data: Any, o: dict[str, Any]) -> Any:
     every_form = np.where(np.isfinite(per_group).all(axis=1), 0.0, np.nan)
     _warn_undefined(every_form, n_items, "the intraclass correlation (some form)")
     return ratings.frame.render(table)
+
+
+#: The ends of the interval.
+_ENDS = ("ci_low", "ci_high")
 
 
 def _icc_sums(frame: Any, layout: Any) -> tuple[Any, Scores, Any]:

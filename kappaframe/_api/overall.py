@@ -8,6 +8,7 @@ statistics (``kappaframe._stats.multirater``, ``kappaframe._stats.agreement``) -
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast, get_args
@@ -64,6 +65,7 @@ from .._types import (
     ZFrom,
 )
 from .assemble import interpret, key_columns, warn_one_category
+from .cluster import check_cluster, clustered_input
 from .counts import read_pair_table
 from .many_common import pair_tables, prepare_ratings
 from .options import (
@@ -245,6 +247,12 @@ class _OverallCall:
     distance: str | None
 
 
+#: The methods whose linearized variance sums the items' terms within clusters
+#: (``kappaframe._stats.multirater._linearized``); the others' clustered interval is the
+#: cluster bootstrap (``ci_method="bootstrap"``).
+CLUSTER_LINEARIZED = ("fleiss", "conger", "gwet_ac1", "gwet_ac2", "brennan_prediger")
+
+
 def _bind_overall(
     *,
     method: Any,
@@ -274,6 +282,7 @@ def _bind_overall(
     period: Any,
     offset: Any,
     closed: Any,
+    cluster: Any = None,
 ) -> _OverallCall:
     """Check ``overall``'s options, in a fixed order, before any source is opened."""
     given_weights = (
@@ -308,6 +317,22 @@ def _bind_overall(
             f"rating. Pass the ratings (layout='ratings'), or one table per window.",
             option="time",
         )
+    check_cluster(cluster, population)
+    linear = [m for m in methods if m not in CLUSTER_LINEARIZED]
+    if cluster is not None and ci is not None and ci_method != "bootstrap" and linear:
+        raise KappaFrameError(
+            f"{arg('cluster', cluster)}: {linear[0]!r} has no linearized variance summed by "
+            f"cluster here (those of {', '.join(CLUSTER_LINEARIZED)} do). Pass "
+            f"{arg('ci_method', 'bootstrap')} (whole clusters resampled, reproducible with "
+            f"{arg('seed')}), or leave {linear[0]!r} out.",
+            option="cluster",
+        )
+    if cluster is not None and layout != "ratings":
+        raise KappaFrameError(
+            f"{arg('cluster', cluster)} reads each item's cluster beside its ratings; "
+            f"layout={layout!r} has no items. Pass the ratings (layout='ratings').",
+            option="cluster",
+        )
     if layout in ("counts", "table") and sets is not None:
         raise KappaFrameError(
             f"layout={layout!r} reads counts of single categories; set-valued labels "
@@ -333,6 +358,8 @@ class _OverallInput:
     categories: list[Any]
     codes: np.ndarray | None
     symmetric: str | None = None
+    #: The cluster of each item of ``ratings`` (``cluster=``); ``None``: no clusters.
+    cluster: np.ndarray | None = None
 
 
 def _read_ratings(data: Any, call: _OverallCall, given: dict[str, Any]) -> _OverallInput:
@@ -340,14 +367,22 @@ def _read_ratings(data: Any, call: _OverallCall, given: dict[str, Any]) -> _Over
     read = ReadSpec.of(given, categories=None if call.sets else given["categories"], sets=call.sets)
     frame, by, _ = in_windows(data, call.windows, given["by"])
     read = read if call.windows is None else read.replace(by=by)
-    prep = prepare_ratings(frame, read)
+    clusters = None
+    if given.get("cluster") is None:
+        prep = prepare_ratings(frame, read)
+    else:
+        prep, clusters = clustered_input(frame, read, given["cluster"], from_counts=False)
     _needs_ratings(prep, "overall()")
     if call.level == "ordinal":  # interval and ratio need numbers anyway
         prep.require_order(why="level='ordinal'")
     prep.require_order(call.weights)
     k = len(prep.categories)
     rt = ratings_of(prep.codes, prep.groups.codes, prep.groups.n_groups, k)
-    return _OverallInput(prep, rt, prep.categories, prep.codes)
+    if clusters is None:
+        return _OverallInput(prep, rt, prep.categories, prep.codes)
+    rated = prep.codes.max(axis=0) >= 0 if len(prep.codes) else np.zeros(0, bool)
+    cluster = np.asarray(clusters.prep.groups.codes)[rated]
+    return _OverallInput(prep, rt, prep.categories, prep.codes, cluster=cluster)
 
 
 def _read_counts(data: Any, call: _OverallCall, given: dict[str, Any]) -> _OverallInput:
@@ -488,6 +523,9 @@ def _errors(
         defined = np.isfinite(value)
         for key in ("se", "ci_low", "ci_high"):
             errors[key] = np.where(defined, _rows(boot, key), np.nan)
+    if read.cluster is not None:
+        own = [res["var0"] is not res["var"] for res in results]  # a null variance of its own
+        errors = _clustered_errors(call, read, w, value, errors, ci, own, _rows(results, "var"))
     # Light's kappa of raters who each used one category: no standard error (NaN).
     single = _rows(
         [
@@ -500,6 +538,71 @@ def _errors(
         errors[key] = np.where(single, np.nan, errors[key])
     warn_one_category(single, "rows")
     return errors
+
+
+def _clustered_errors(
+    call: _OverallCall,
+    read: _OverallInput,
+    w: _Weighting,
+    value: np.ndarray,
+    errors: dict[str, np.ndarray],
+    ci: float,
+    own: list[bool],
+    items_var: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """The errors of ``cluster=``: linearized by cluster, or the cluster bootstrap.
+
+    ``se`` from the cluster-robust variance (``CLUSTER_LINEARIZED`` methods, with
+    ``ci_method="analytic"``; the others are refused by ``_bind_overall``) or the cluster
+    bootstrap (``ci_method="bootstrap"``); ``se0`` the item-level one times the design
+    effect ``se^2 / se_items^2`` (``items_var``, the item-level linearized variances, taken
+    as the items' sum of squares over ``n^2``, as the clusters' is, so that every item
+    twice in its cluster changes nothing); the test on ``C - 1`` degrees of freedom for
+    ``ci_dist="t"`` (C clusters); a method without a null variance of its own (``own``)
+    tests with ``se``. With one item per cluster, ``errors`` as they are.
+    """
+    cluster = np.asarray(read.cluster)
+    if not (np.bincount(cluster) > 1).any():
+        return errors
+    options, methods = call.options, call.methods
+    rt = dataclasses.replace(read.ratings, cluster=cluster)
+    kwargs: dict[str, Any] = {
+        "weighted": w.weighted,
+        "level": call.level,
+        "categories": read.categories,
+    }
+    booted = methods if options.ci_method == "bootstrap" else []
+    boot = dict(zip(booted, bootstrap_overall(
+        rt, booted, w.disagree, **kwargs, given=w.given, ci=ci, n_boot=options.n_boot or 1000,
+        seed=options.seed,
+    ) if booted else [], strict=True))  # fmt: skip
+    var = _rows(
+        [
+            {"var": boot[m]["se"] ** 2}
+            if m in boot
+            else compute(
+                rt, m, w.disagree, **kwargs, with_variance=True, given=w.given, ddof=call.ddof
+            )
+            for m in methods
+        ],
+        "var",
+    )
+    items = _n_items(read)[_group_of_row(call, read)].astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # against the items' sum of squares over n^2, as the clusters' is
+        effect = np.where(items_var > 0, var / items_var, 1.0) * items / (items - call.ddof)
+    of = np.zeros(int(cluster.max()) + 1, np.intp)
+    of[cluster] = rt.group
+    held = np.bincount(cluster) > 0
+    clusters = np.bincount(of[held], minlength=rt.n_groups).astype(float)
+    n = clusters[_group_of_row(call, read)]
+    var0 = np.where(np.tile(own, rt.n_groups), errors["se0"] ** 2 * effect, var)
+    out = normal_interval(value, var, var0, ci, n=n, **options.test)
+    for m, name in enumerate(methods):
+        if name in boot:
+            for key in ("ci_low", "ci_high"):
+                out[key][m :: len(methods)] = boot[name][key]
+    return out
 
 
 def _n_raters(read: _OverallInput) -> np.ndarray:
@@ -586,6 +689,7 @@ def overall(
     n_boot: int | None = None,
     seed: int | np.random.Generator | None = None,
     trial: Hashable | None = None,
+    cluster: Hashable | None = None,
 ) -> FrameT:
     """One agreement coefficient over all raters at once, per group.
 
@@ -647,6 +751,12 @@ def overall(
     Repeated trials (``trial``): the trials are taken as the raters and the rater as the
     last ``by`` column, so every method and option works as for raters. A pandas or
     polars DataFrame only; not with ``time``, and ``layout="ratings"`` only.
+    With ``cluster``, the linearized variance of "fleiss", "conger", "gwet_ac1",
+    "gwet_ac2" and "brennan_prediger" sums each item's term within its cluster,
+    ``C / (C - ddof) sum_c (sum_{i in c} (c*_i - c))^2 / n^2`` (Gwet's linearization with
+    one item per cluster); the other methods take the cluster bootstrap
+    (``ci_method="bootstrap"``, which draws whole clusters for every method) and are
+    refused otherwise. ``se0`` is the item-level one times the design effect.
 
     ``weights`` serve "fleiss", "light", "conger", "krippendorff" (with
     ``level="nominal"``), "gwet_ac2", "brennan_prediger" and "percent" (needed by
@@ -820,11 +930,11 @@ def overall(
         alternative=alternative, ci_dist=ci_dist, population=population,
         benchmark=benchmark, z_from=z_from, ddof=ddof, alpha_centre=alpha_centre,
         min_items=min_items, time=time, every=every, period=period, offset=offset,
-        closed=closed,
+        closed=closed, cluster=cluster,
     )  # fmt: skip
     given = {
         "raters": raters, "item": item, "rater": rater, "label": label, "by": by,
-        "categories": categories, "duplicates": duplicates,
+        "categories": categories, "duplicates": duplicates, "cluster": cluster,
     }  # fmt: skip
     read = _READERS[call.layout](data, call, given)
     weighting = _weighting(call, read)

@@ -29,6 +29,7 @@ from .._types import (
     Stat,
 )
 from .assemble import matrix_schema, matrix_table, square_values, tidy, tidy_schema
+from .cluster import check_cluster, in_memory_only, prepare_clustered
 from .counts import Counts
 from .lazy import Planned, lazy_result, planned_layout
 from .options import (
@@ -74,6 +75,7 @@ def _pair_settings(
     scale: Any,
     by: Any,
     reference: Any,
+    cluster: Any,
 ) -> tuple[PairOptions, int | None]:
     """Check ``pairwise``'s options before any data: the extra columns, ``min_items``."""
     extra = check_pair_options(
@@ -83,6 +85,7 @@ def _pair_settings(
     min_items = check_min_items(min_items)
     check_settings(weights=weights, scale=scale, by=by, output=(*TIDY_COLUMNS, *extra.names))
     check_reference(reference)
+    check_cluster(cluster, population)
     return extra, min_items
 
 
@@ -93,6 +96,8 @@ def _plan_pairwise(names: list[Hashable], o: dict[str, Any]) -> Planned:
     """``pairwise``'s result with no rows, from the input's columns and the options."""
     no_lazy_trial(o)
     extra, min_items = _pair_settings(**{k: o[k] for k in _PAIR_SETTINGS})
+    if o["cluster"] is not None:  # a lazy result is counted in parts
+        raise in_memory_only(o["cluster"])
     raters = with_reference(o["raters"], o["reference"])
     by, rater_list, count = planned_layout(names, ReadSpec.of(o, raters=raters))
     if rater_list and o["reference"] is not None:
@@ -149,6 +154,7 @@ def pairwise(
     benchmark: Benchmark = "point",
     kappa0: float = 0.0,
     trial: Hashable | None = None,
+    cluster: Hashable | None = None,
 ) -> FrameT:
     """Cohen's kappa of every pair of raters (per group), as a tidy frame.
 
@@ -286,7 +292,7 @@ def pairwise(
         ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed, stats=stats,
         alternative=alternative, ci_dist=ci_dist, population=population, benchmark=benchmark,
         kappa0=kappa0, min_items=min_items, weights=weights, scale=scale, by=by,
-        reference=reference,
+        reference=reference, cluster=cluster,
     )  # fmt: skip
     windows = check_windows(time, every, period, offset, closed)
     read = ReadSpec(
@@ -300,7 +306,7 @@ def pairwise(
     )
     frame, by, _ = in_windows(data, windows, by)
     read = read if windows is None else read.replace(by=by)
-    prep = prepare_input(frame, read, min_overlap=min_overlap, from_counts=True)
+    prep, clusters = prepare_clustered(frame, read, cluster, min_overlap=min_overlap)
     return prep.frame.render(
         tidy(
             prep,
@@ -310,6 +316,7 @@ def pairwise(
             reference=reference,
             extra=extra,
             min_items=min_items,
+            clusters=clusters,
         )
     )
 

@@ -81,6 +81,18 @@ def no_lazy_trial(options: dict[str, Any]) -> None:
         raise _not_in_memory("a lazy frame (LazyFrame or Dask)")
 
 
+def no_cluster_with_trial(options: dict[str, Any]) -> None:
+    """Refuse ``cluster`` with ``trial``: the repeated trials' intervals are not clustered."""
+    if options.get("cluster") is not None:
+        raise KappaFrameError(
+            f"{arg('cluster', options['cluster'])} does not apply with "
+            f"{arg('trial', options['trial'])}: the intervals of repeated trials are "
+            f"computed per item, not per cluster. Drop {arg('cluster')} (intervals over "
+            f"items), or {arg('trial')} (one rating per item and rater).",
+            option="cluster",
+        )
+
+
 def _not_in_memory(got: str) -> KappaFrameError:
     return KappaFrameError(
         f"{arg('trial')} reads a pandas or polars DataFrame; got {got}. Bring the ratings "
@@ -242,6 +254,7 @@ def trial_kappa(func: Any, data: Any, options: dict[str, Any], word: str = "labe
     every rater's trials are compared by the call itself, with all its options; the
     pairs' ``rater_a`` and ``rater_b`` are named ``trial_a`` and ``trial_b``.
     """
+    no_cluster_with_trial(options)
     for name in ("reference", "time"):
         if options.get(name) is not None:
             raise KappaFrameError(

@@ -166,6 +166,8 @@ def _usage(args: argparse.Namespace, fmt: str) -> str | None:
         return (
             "sets of labels (--multi-sep, --distance, --per-label) are read whole; drop --stream."
         )
+    if args.trial is not None and args.stream:
+        return "repeated trials (--trial) are read whole; drop --stream."
     extra = bool(args.overall or args.raters_summary or args.per_label is not None)
     if (
         extra
@@ -206,10 +208,11 @@ def _read(args: argparse.Namespace, fmt: str) -> _Ratings:
     options = text_options(args)
     keys = [*by, *([args.time] if args.time is not None else [])]  # read as group keys
     keys += [*trial, *([args.item] if trial and not long and args.item is not None else [])]
+    keys += [args.cluster] if args.cluster is not None else []
     resolve_exclude(args, keys, long, options)
     needed = needed_columns(args, keys, long)
     progress = False if args.no_progress or args.quiet else None
-    stream = args.stream and streamable(args, fmt) and not trial  # trial= reads a frame
+    stream = args.stream and streamable(args, fmt)
     if stream:
         with stream_read_errors(args), comma_hint(args):
             source, data = scan_input(args, fmt, needed, keys, options, progress)

@@ -34,7 +34,7 @@ change's --ci interval, two independent samples) and a state: dropped (the whole
 interval below -D), ok (none of it below -D), inconclusive (it straddles -D: too few
 items to tell), new, missing (in one table only), undefined. A baseline made with other
 --weights, --categories, --map, --drop-labels, --na-values, --duplicates, --multi-sep,
---distance, --population, --ddof, --alpha-centre or --by is refused.
+--distance, --population, --cluster, --ddof, --alpha-centre or --by is refused.
 
 missing values: in CSV, TSV and JSON only an empty cell is missing; add tokens with
 --na-values (e.g. --na-values NA N/A). Labels are compared as written ("01", "1" and
@@ -94,6 +94,7 @@ def add_parser(commands: Any) -> None:
         "alternative",
         "ci_dist",
         "population",
+        "cluster",
         "z_from",
         "kappa0",
         "ddof",

@@ -41,6 +41,7 @@ from . import bootstrap as _bootstrap
 from .agreement import chance_corrected, finish_agreement
 from .alpha_sums import AlphaReplicates, rated_values, uses_sums
 from .bootstrap import CHUNK_BYTES, check_bootstrap, make_rng, percentile_summary
+from .cluster import draw_clusters
 from .multirater import Ratings, level_weights
 
 __all__ = [
@@ -245,6 +246,32 @@ def _draws(
     step = max(1, min(reps, chunk_bytes // (max(len(freq), 1) * 8 * 4)))
     for r0 in range(0, reps, step):
         yield generator.multinomial(n, probs, size=min(step, reps - r0))
+
+
+def _cluster_draws(
+    incidence: np.ndarray, reps: int, child: np.random.SeedSequence, chunk_bytes: int
+) -> Iterator[np.ndarray]:
+    """``reps`` draws of the C clusters with replacement, as items per pattern, in chunks.
+
+    ``incidence[c, u]``: the items of cluster ``c`` with pattern ``u``. Each replicate is
+    draw of C clusters with replacement (``kappaframe._stats.cluster.draw_clusters``), times
+    ``incidence``.
+    """
+    generator = np.random.Generator(np.random.PCG64(child))
+    c = incidence.shape[0]
+    step = max(1, min(reps, chunk_bytes // (max(c + incidence.shape[1], 1) * 8 * 4)))
+    for r0 in range(0, reps, step):
+        yield draw_clusters(generator, c, min(step, reps - r0)) @ incidence
+
+
+def _incidence(rt: Ratings, pat: Patterns, g: int, lo: int, hi: int) -> np.ndarray:
+    """Group ``g``'s (clusters, patterns) matrix of items (``Ratings.cluster``)."""
+    mine = np.flatnonzero(rt.group == g)
+    _, cluster = np.unique(np.asarray(rt.cluster)[mine], return_inverse=True)
+    out = np.zeros((int(cluster.max()) + 1 if mine.size else 0, hi - lo))
+    weight = 1.0 if rt.weight is None else rt.weight[mine]
+    np.add.at(out, (cluster.reshape(-1), pat.of_item[mine] - lo), weight)
+    return out
 
 
 def replicate_counts(freqs: Sequence[np.ndarray], n_boot: int, seed: Any) -> list[np.ndarray]:
@@ -663,6 +690,10 @@ def bootstrap_overall(
     Every method of one call reads the same replicates. The categories (and so ``q`` of
     Gwet's and Brennan & Prediger's chance agreement, and the weights) are those of the
     whole data in every replicate; a rater missing from a replicate is missing there.
+
+    With ``rt.cluster`` (the cluster of each item), each replicate draws the group's
+    clusters with replacement, with all their items (``_cluster_draws``); the replicates'
+    numbers of items vary. With one item per cluster, the item draws above.
     """
     n_boot = check_bootstrap(n_boot)
     k = rt.n_categories
@@ -715,6 +746,8 @@ def bootstrap_overall(
     threads = _bootstrap._workers() if workers is None else max(1, int(workers))
 
     indicators: dict[int, Any] = {}  # Light's, per group (by its first pattern)
+    clustered = rt.cluster is not None and bool((np.bincount(rt.cluster) > 1).any())
+    incidences: dict[int, np.ndarray] = {}  # per group (by its first pattern), clustered
     Unit = tuple[int, int, int, int, int, np.random.SeedSequence]
 
     def run(values: np.ndarray, task: list[Unit]) -> None:
@@ -723,7 +756,12 @@ def bootstrap_overall(
         for j, lo, hi, r0, r1, child in task:
             freq = pat.freq[lo:hi]
             at = r0
-            for draw in _draws(freq, r1 - r0, child, chunk_bytes):
+            draws = (
+                _cluster_draws(incidences[lo], r1 - r0, child, chunk_bytes)
+                if clustered
+                else _draws(freq, r1 - r0, child, chunk_bytes)
+            )
+            for draw in draws:
                 weights = draw.astype(np.float64)
                 sums.append(_sums(weights, columns[lo:hi]))
                 if design.alpha is not None:
@@ -731,7 +769,9 @@ def bootstrap_overall(
                     alphas.append(design.alpha.finish(int(pat.group[lo]), weights, at_alpha))
                 if design.light_finish is not None:
                     tables.append(_light_sums(weights, indicators[lo]))
-                sizes.append(np.full(len(weights), float(freq.sum())))
+                sizes.append(
+                    weights.sum(axis=1) if clustered else np.full(len(weights), float(freq.sum()))
+                )
                 where.append((j, at, at + len(weights)))
                 at += len(weights)
         every = np.concatenate(sums)
@@ -762,6 +802,8 @@ def bootstrap_overall(
             children = group_seeds[g].spawn(len(blocks))
             if design.light_cells is not None:
                 indicators[lo] = _light_indicator(design.light_cells[:, lo:hi], k, disagree)
+            if clustered:
+                incidences[lo] = _incidence(rt, pat, g, lo, hi)
             units += [(j, lo, hi, r0, r1, c) for (r0, r1), c in zip(blocks, children, strict=True)]
         tasks = _packed(units)
         used = min(threads, len(tasks))

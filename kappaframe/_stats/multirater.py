@@ -79,6 +79,9 @@ class Ratings:
     #: (n_items,) float: how many items each column stands for (alike items folded into
     #: one, as ``kappaframe._stats.sets.label_rows`` does); None: one each.
     weight: np.ndarray | None = None
+    #: (n_items,) the cluster of each item (``overall(cluster=)``): the linearized
+    #: variances sum the items' terms within clusters (``_linearized``); None: no clusters.
+    cluster: np.ndarray | None = None
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -291,6 +294,7 @@ class _Observed:
     share: np.ndarray  # r_ik / r_i
     pi: np.ndarray  # (G, K) mean share per group
     weight: np.ndarray | None = None  # items each item stands for (Ratings.weight)
+    cluster: np.ndarray | None = None  # the cluster of each item (Ratings.cluster)
 
 
 def _observed(rt: Ratings, agree: np.ndarray) -> _Observed:
@@ -306,7 +310,7 @@ def _observed(rt: Ratings, agree: np.ndarray) -> _Observed:
     n2 = np.bincount(group[two], None if w is None else w[two], n_groups).astype(float)
     pa = _ratio(_gsum(_weighted(pa_i, w), group, n_groups), n2)
     pi = _gsum(_weighted(share, w), group, n_groups) / np.where(n > 0, n, 1.0)[:, None]
-    return _Observed(r, two, pa_i, n, n2, pa, share, pi, w)
+    return _Observed(r, two, pa_i, n, n2, pa, share, pi, w, rt.cluster)
 
 
 def _linearized(
@@ -324,7 +328,9 @@ def _linearized(
     ``c*_i = c_i - 2 (1 - c) (p_e,i - p_e) / (1 - p_e)``,
     ``var = sum (c*_i - c)^2 / (n (n - ddof))`` (no finite-population correction;
     ``ddof=1`` as irrCAC's raw-data and distribution functions, ``ddof=0`` as its
-    ``*.table`` functions).
+    ``*.table`` functions). With clusters (``obs.cluster``), the terms are summed within
+    each cluster first: ``var = C / (C - ddof) sum_c (sum_{i in c} (c*_i - c))^2 / n^2``
+    (C clusters in the group; the same as above with one item per cluster).
     """
     g = group
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -332,9 +338,32 @@ def _linearized(
         denom = (1.0 - p_e)[g]
         c_i = scale * (obs.pa_i - p_e[g] * obs.two) / denom
         c_x = c_i - 2.0 * (1.0 - value[g]) * (pe_i - p_e[g]) / denom
+        if obs.cluster is not None:
+            return _clustered(_weighted(c_x - value[g], obs.weight), obs, g, n_groups, ddof)
         spread = _gsum(_weighted((c_x - value[g]) ** 2, obs.weight), g, n_groups)
         var = spread / (obs.n * (obs.n - ddof))
     return np.where((obs.n >= 2) & np.isfinite(value), var, np.nan)
+
+
+def _clustered(
+    terms: np.ndarray, obs: _Observed, group: np.ndarray, n_groups: int, ddof: int
+) -> np.ndarray:
+    """The linearized variance with the items' ``terms`` summed within clusters, per group.
+
+    ``C / (C - ddof) sum_c (sum of cluster c's terms)^2 / n^2``; NaN with fewer than two
+    clusters in the group.
+    """
+    cluster = np.asarray(obs.cluster)
+    size = int(cluster.max()) + 1 if cluster.size else 0
+    sums = np.bincount(cluster, weights=terms, minlength=size)
+    held = np.bincount(cluster, minlength=size) > 0
+    of = np.zeros(size, dtype=np.intp)
+    of[cluster] = group
+    count = np.bincount(of[held], minlength=n_groups).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = np.bincount(of, weights=sums**2, minlength=n_groups) / obs.n**2
+        var *= count / (count - ddof)
+    return np.where(count >= 2, var, np.nan)
 
 
 def _fnl_null_variance(obs: _Observed, group: np.ndarray, n_groups: int) -> np.ndarray:

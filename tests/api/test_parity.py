@@ -359,6 +359,47 @@ def test_cli_csv_is_full_precision(way_in: WayInFixture) -> None:
         np.testing.assert_array_equal(got[col].to_numpy(float), want[col].to_numpy(float), col)
 
 
+# ----------------------------------------------------------------------------- clusters
+
+#: The ratings with a cluster column: 4 consecutive items per cluster (a patient's lesions).
+CLUSTERED = DF.assign(patient=[f"p{i // 4:02d}" for i in range(len(DF))])
+CLUSTER_OPTIONS: dict[str, dict[str, Any]] = {
+    "cluster": {"ci": 0.95, "cluster": "patient"},
+    "cluster_weighted": {"ci": 0.9, "cluster": "patient", "weights": "quadratic"},
+    "cluster_bootstrap": {
+        "ci": 0.9,
+        "cluster": "patient",
+        "ci_method": "bootstrap",
+        "n_boot": 200,
+        "seed": 3,
+    },
+}
+#: Ways that read every rating in memory: the numbers of the pandas wide call.
+CLUSTER_WAYS = ways(
+    "pandas", "accessor", "shuffled", "polars", "long_pandas", "long_polars", "crowd", "cli"
+)
+#: Ways that read in parts or count in an engine: refused, with the way out (collect first).
+CLUSTER_REFUSED = ways(
+    "polars_lazy", "long_lazy", "scan_csv", "dask", "duckdb", "ibis", "spark", "cli_stream"
+)
+
+
+@pytest.mark.parametrize("option", list(CLUSTER_OPTIONS))
+@pytest.mark.parametrize("way", CLUSTER_WAYS)
+def test_parity_of_clusters(way: str, option: str, way_in: WayInFixture) -> None:
+    """cluster= on every way that holds the ratings: the numbers of the pandas wide call."""
+    opts = CLUSTER_OPTIONS[option]
+    want = kf.pairwise(CLUSTERED, RATERS, by=BY, categories=CATS, **opts)
+    got = through(way_in, way, CATS, CLUSTERED)(kf.pairwise, **opts)
+    assert_same(got, want)
+
+
+@pytest.mark.parametrize("way", CLUSTER_REFUSED)
+def test_clusters_in_parts_are_refused_with_the_way_out(way: str, way_in: WayInFixture) -> None:
+    with pytest.raises((kf.KappaFrameError, CliRefused), match=r"needs every rating in memory"):
+        through(way_in, way, CATS, CLUSTERED)(kf.pairwise, **CLUSTER_OPTIONS["cluster"])
+
+
 # ----------------------------------------------------------------------------- windows
 
 
@@ -1065,3 +1106,32 @@ def test_trial_refuses_what_it_cannot_read_whole(way: str) -> None:
         data = duckdb.from_df(TRIALS_LONG)
     with pytest.raises(kf.KappaFrameError, match=r"pandas or polars DataFrame.*first"):
         kf.pairwise(data, item="item", rater="rater", label="label", trial="trial")
+
+
+# ----------------------------------------------------------------------------- overall, clusters
+
+OVERALL_CLUSTER_OPTIONS: dict[str, dict[str, Any]] = {
+    "cluster": {
+        "method": ["fleiss", "conger", "gwet_ac1", "brennan_prediger"],
+        "ci": 0.95,
+        "cluster": "patient",
+    },
+    "cluster_bootstrap": {"method": UNWEIGHTED_METHODS, "cluster": "patient", **BOOT},
+}
+OVERALL_CLUSTER_WAYS = ways("polars", "long_pandas", "long_polars", "shuffled", "cli")
+
+
+@pytest.mark.parametrize("option", list(OVERALL_CLUSTER_OPTIONS))
+@pytest.mark.parametrize("way", OVERALL_CLUSTER_WAYS)
+def test_overall_parity_of_clusters(way: str, option: str, way_in: WayInFixture) -> None:
+    """overall(cluster=) on every way that holds the ratings: the pandas wide call's table."""
+    opts = OVERALL_CLUSTER_OPTIONS[option]
+    want = kf.overall(CLUSTERED, RATERS, by=BY, categories=CATS, **opts)
+    assert want["se"].notna().all()
+    assert_same_overall(through(way_in, way, CATS, CLUSTERED)(kf.overall, **opts), want)
+
+
+@pytest.mark.parametrize("way", ways("polars_lazy", "scan_csv", "dask"))
+def test_overall_clusters_in_parts_are_refused(way: str, way_in: WayInFixture) -> None:
+    with pytest.raises((kf.KappaFrameError, CliRefused), match=r"needs every rating in memory"):
+        through(way_in, way, CATS, CLUSTERED)(kf.overall, **OVERALL_CLUSTER_OPTIONS["cluster"])

@@ -8,6 +8,8 @@ numbers of Bland & Altman (1999), section 5.1.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import polars as pl
@@ -532,3 +534,31 @@ def test_the_wide_layout_keeps_the_column_order_and_the_categories() -> None:
 def test_a_rater_asked_for_without_ratings_is_refused() -> None:
     with pytest.raises(KappaFrameError, match="rater 'r9' has no rating in column 'rater'"):
         kf.icc(_scores(), ["r0", "r9"], item="item", rater="rater", value="score", trial="trial")
+
+
+@pytest.mark.parametrize("function", ["pairwise", "overall", "icc", "bland_altman"])
+def test_trials_with_clusters_are_refused_not_one_ignored(function: str) -> None:
+    """Repeated trials' intervals are per item: a cluster column is refused, not dropped."""
+    if function in ("pairwise", "overall"):
+        df, value = _labels(), {"label": "label"}
+    else:
+        df, value = _scores(), {"value": "score"}
+    df = df.assign(patient=df["item"].astype(str).str[-1])
+    with pytest.raises(KappaFrameError, match=r"cluster='patient' does not apply with trial"):
+        getattr(kf, function)(
+            df, item="item", rater="rater", trial="trial", cluster="patient", **value
+        )
+
+
+def test_the_command_line_refuses_stream_with_trials(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--stream is not dropped quietly with --trial (the trials are read whole)."""
+    from kappaframe import cli
+
+    path = tmp_path / "trials.csv"
+    _labels().to_csv(path, index=False)
+    args = ["report", str(path), "--item", "item", "--rater", "rater", "--label", "label"]
+    assert cli.main([*args, "--trial", "trial", "--stream", "--no-progress"]) == 2
+    assert "repeated trials (--trial) are read whole; drop --stream." in capsys.readouterr().err
+    assert cli.main([*args, "--trial", "trial", "--no-progress"]) == 0

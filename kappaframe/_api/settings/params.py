@@ -940,7 +940,8 @@ PARAMS: tuple[Param, ...] = (
         entry=(
             "int, optional\n"
             '    Bootstrap replicates (default 1000). Only with ``ci_method="bootstrap"`` (in\n'
-            '    ``compare``, ``method="bootstrap"``).'
+            '    ``compare``, ``method="bootstrap"``; in ``icc``, ``ccc`` and ``bland_altman``,\n'
+            "    with ``cluster``)."
         ),
     ),
     Param(
@@ -957,7 +958,8 @@ PARAMS: tuple[Param, ...] = (
         entry=(
             "int or numpy.random.Generator, optional\n"
             '    Makes the random draws reproducible (the bootstrap of ``ci_method="bootstrap"``\n'
-            '    or of ``compare``\'s ``method="bootstrap"``; ``items``\' ``ties="random"``): the\n'
+            '    or of ``compare``\'s ``method="bootstrap"``; the cluster bootstrap of ``icc``,\n'
+            '    ``ccc`` and ``bland_altman``; ``items``\' ``ties="random"``): the\n'
             "    same numbers on any machine, any number of threads, any row order and every way\n"
             "    in. Only where such draws are made."
         ),
@@ -1113,6 +1115,33 @@ PARAMS: tuple[Param, ...] = (
             "    The value of kappa under the null hypothesis of ``z`` and ``p_value``, in\n"
             "    (-1, 1). 0 divides by the null standard error ``se0``; any other value tests\n"
             "    kappa = kappa0 with ``z = (kappa - kappa0) / se``. Needs ``ci``."
+        ),
+    ),
+    Param(
+        "cluster",
+        Column(),
+        "the column of each item's cluster: cluster-robust intervals",
+        None,
+        flag="--cluster",
+        record=True,
+        match=True,
+        help=(
+            "the column of each item's cluster (a patient, a dialogue): standard errors and "
+            "intervals that resample or linearise by cluster; with --ci"
+        ),
+        metavar="COL",
+        entry=(
+            "column name, optional\n"
+            "    The column holding each item's cluster (a patient with several lesions, a\n"
+            "    dialogue with several turns): items of one cluster are not independent. The\n"
+            "    point estimates do not change; the standard errors, intervals and tests become\n"
+            "    cluster-robust: by default the linearisation (the influence of each item on the\n"
+            "    coefficient summed within its cluster), with the bootstrap (``ci_method`` or\n"
+            '    ``method="bootstrap"``) the cluster bootstrap (whole clusters resampled). One\n'
+            "    item per cluster gives the answer without ``cluster``; a group (or pair) whose\n"
+            "    items fall in fewer than two clusters gets no interval (NaN). Long layout: an\n"
+            "    item belongs to one cluster. A missing id, a single cluster in the data or an\n"
+            "    item in two clusters is an error. Needs the ratings in pandas or polars."
         ),
     ),
     Param(
