@@ -88,7 +88,8 @@ def prepare_clustered(
 ) -> tuple[Prepared, Clusters | None]:
     """``prepare_input`` (counts only), and with ``cluster`` the counts per cluster."""
     if cluster is None:
-        return prepare_input(frame, read, min_overlap=min_overlap, from_counts=True), None
+        prep = prepare_input(frame, read, min_overlap=min_overlap, from_counts=True, own=False)
+        return prep, None
     return clustered_input(frame, read, cluster, min_overlap=min_overlap)
 
 

@@ -510,12 +510,18 @@ class Counts:
         return cls(tables, pairs, names, labels, output=output, ci_refusal=ci_refusal)
 
     @classmethod
-    def from_prepared(cls, prep: Prepared, output: ResultKind = "pandas") -> Counts:
-        """Count every pair (and each rater with themself) of a prepared input."""
+    def from_prepared(
+        cls, prep: Prepared, output: ResultKind = "pandas", *, own: bool = True
+    ) -> Counts:
+        """Count every pair (and, if ``own``, each rater with themself) of a prepared input.
+
+        ``own=False`` is for callers that read pairs of two raters only (``pairwise``):
+        ``matrix()`` of such counts refuses, needing the diagonal.
+        """
         r = len(prep.raters)
-        own = np.repeat(np.arange(r, dtype=np.intp), 2).reshape(-1, 2)
+        selves = np.repeat(np.arange(r if own else 0, dtype=np.intp), 2).reshape(-1, 2)
         shared = _kernel.all_pairs(r) if prep.source is None else prep.source.pairs(1)
-        pairs = np.concatenate([own, shared])
+        pairs = np.concatenate([selves, shared])
         order = np.lexsort((pairs[:, 1], pairs[:, 0]))
         pairs = pairs[order]
         k = len(prep.categories)

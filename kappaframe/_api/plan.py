@@ -15,6 +15,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import Any, cast
 
 from .._count.tables import CategoriesDiffer
@@ -130,18 +131,26 @@ def prepare_input(
     from_counts: bool = False,
     min_overlap: Any = None,
     min_raters: int = 2,
+    own: bool = True,
 ) -> Prepared:
     """Prepare an eager frame, or read a reader's parts, as ``read`` says.
 
     ``from_counts=True`` says the caller reads pair counts only (``prep.tables``), never
     ``prep.codes``: a reader's parts are then counted and added (``count_parts``).
     Otherwise their label codes are gathered (one small integer per rating).
+    ``own=False`` says the caller reads pairs of two raters only: the counts of a
+    reader's parts leave out each rater with themself (``Counts.from_prepared``).
     Logged (INFO, logger ``kappaframe``): the raters taken, the categories and groups
     found, and the time taken.
     """
     start = time.perf_counter()
     prep = _prepare_input(
-        frame, read, from_counts=from_counts, min_overlap=min_overlap, min_raters=min_raters
+        frame,
+        read,
+        from_counts=from_counts,
+        min_overlap=min_overlap,
+        min_raters=min_raters,
+        own=own,
     )
     if _log.isEnabledFor(logging.INFO):
         names = [str(r) for r in prep.raters]
@@ -163,6 +172,7 @@ def _prepare_input(
     from_counts: bool,
     min_overlap: Any,
     min_raters: int,
+    own: bool = True,
 ) -> Prepared:
     min_overlap = check_min_overlap(min_overlap)
     if isinstance(
@@ -172,12 +182,12 @@ def _prepare_input(
     if isinstance(frame, EngineFrame):
         if not from_counts:
             raise _every_rating(frame)
-        counted = engine_counts(frame, read, min_raters=min_raters)
+        counted = engine_counts(frame, read, min_raters=min_raters, own=own)
         return counted.prepared(min_overlap)
     if not isinstance(frame, PartReader):
         return prepare(frame, read.raters, read, min_raters=min_raters, min_overlap=min_overlap)
     if from_counts:
-        return count_parts(frame, read, min_raters=min_raters).prepared(min_overlap)
+        return count_parts(frame, read, min_raters=min_raters, own=own).prepared(min_overlap)
     parts = item_parts(frame, read, min_raters=min_raters)
     return stack_items(parts, frame.output, min_overlap)
 
@@ -230,11 +240,14 @@ def count_input(frame: Frame | PartReader | EngineFrame, read: ReadSpec) -> Coun
     return Counts.from_prepared(prepare(frame, read.raters, read), output=output_of(frame))
 
 
-def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) -> Counts:
+def engine_counts(
+    frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2, own: bool = True
+) -> Counts:
     """Count the cells in the engine (one query), then read them as ``Counts``.
 
     An engine that runs in this process (DuckDB) is not asked to count: its Arrow batches
-    are counted here (``kappaframe._frames.arrow_batches``, which says why).
+    are counted here (``kappaframe._frames.arrow_batches``, which says why), each rater
+    with themself only if ``own``.
 
     The columns and options are checked first on an empty frame of the input's schema
     (a ``LIMIT 0`` query), with the messages of a pandas input.
@@ -250,7 +263,7 @@ def engine_counts(frame: EngineFrame, read: ReadSpec, *, min_raters: int = 2) ->
         _check_streamed_labels(frame, first.raters, inferred)
     by, wanted = list(first.by), as_list(raters) if layout is not None else []
     if streamed is not None:
-        counted = _streamed_counts(streamed, read, first, wanted, min_raters)
+        counted = _streamed_counts(streamed, read, first, wanted, min_raters, own)
     else:
         _log.info("pushing the count down to %s", engine_name(frame))
         if layout is not None:
@@ -288,7 +301,12 @@ def _check_streamed_labels(frame: EngineFrame, raters: list[Hashable], inferred:
 
 
 def _streamed_counts(
-    reader: ArrowBatches, read: ReadSpec, first: Prepared, wanted: list[Hashable], min_raters: int
+    reader: ArrowBatches,
+    read: ReadSpec,
+    first: Prepared,
+    wanted: list[Hashable],
+    min_raters: int,
+    own: bool = True,
 ) -> Counts:
     """Count an in-process engine's Arrow batches here, as a reader of parts.
 
@@ -311,7 +329,7 @@ def _streamed_counts(
             reader.name,
             reader.batch_size,
         )
-    return count_parts(reader, read, min_raters=0 if layout is not None else min_raters)
+    return count_parts(reader, read, min_raters=0 if layout is not None else min_raters, own=own)
 
 
 class _Plan:
@@ -419,8 +437,13 @@ class _Plan:
             raise too_few_raters(self.min_raters, found, self.rater)
 
 
-def count_parts(reader: PartReader, read: ReadSpec, *, min_raters: int = 2) -> Counts:
+def count_parts(
+    reader: PartReader, read: ReadSpec, *, min_raters: int = 2, own: bool = True
+) -> Counts:
     """Count every part and add the counts up: the pair counts of the whole input.
+
+    ``own=False``: without each rater with themself (a caller of pairs of two raters
+    only; each part then counts R (R - 1) / 2 tables, not R (R + 1) / 2).
 
     A distributed reader (Dask) first finds the categories (and, in the long layout, the
     rater ids) in a pass of its own, unless ``categories=`` is given in the wide layout;
@@ -437,13 +460,15 @@ def count_parts(reader: PartReader, read: ReadSpec, *, min_raters: int = 2) -> C
         summed = each_part(
             reader,
             plan.needed,
-            _count_part,
+            partial(_count_part, own=own),
             *plan.args(),
             add=combine,
             together=plan.together,
             compact=plan.compact,
         )
-        return summed if summed is not None else Counts.from_prepared(plan.first, output_of(reader))
+        if summed is not None:
+            return summed
+        return Counts.from_prepared(plan.first, output_of(reader), own=own)
 
     try:
         counted = total()
@@ -596,9 +621,11 @@ def _count_part(
     long: bool,
     read: ReadSpec,
     inferred: bool | str | NotRatings = False,
+    *,
+    own: bool = True,
 ) -> Counts:
     prep = _prepared_part(part, wrap, raters, wanted, long, read, inferred)
-    counts = Counts.from_prepared(prep, output=output)
+    counts = Counts.from_prepared(prep, output=output, own=own)
     if not raters or counts.raters == raters:
         return counts
     # Every part over the same raters, so that the sum only aligns groups.

@@ -46,3 +46,30 @@ def test_counts_and_sums_read_parts_only_through_the_one_loop():
         if p.name != "plan.py" and calls.search(p.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_pairwise_counts_only_pairs_of_two_raters_in_each_part(tmp_path, monkeypatch):
+    """pairwise asks the kernel for R (R - 1) / 2 tables per part; matrix, which shows each
+    rater with themself, for R (R + 1) / 2; the numbers are those of the whole frame."""
+    from kappaframe._api import prepare as prepare_module
+
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({r: rng.integers(0, 3, 30) for r in ("a", "b", "c", "d")})
+    path = tmp_path / "r.parquet"
+    df.to_parquet(path, index=False)
+    asked = []
+    counter = prepare_module.pair_counts
+
+    def spy(codes, pairs, *args, **kwargs):
+        asked.append(np.asarray(pairs).tolist())
+        return counter(codes, pairs, *args, **kwargs)
+
+    monkeypatch.setattr(prepare_module, "pair_counts", spy)
+    got = kf.pairwise(kf.scan(path, batch_size=7))
+    assert len(asked) == 5  # 30 rows in parts of 7
+    assert all(len(p) == 6 and all(a != b for a, b in p) for p in asked)
+    pd.testing.assert_frame_equal(got, kf.pairwise(df))
+    asked.clear()
+    shown = kf.matrix(kf.scan(path, batch_size=7))
+    assert all(len(p) == 10 and sum(a == b for a, b in p) == 4 for p in asked[:5])
+    pd.testing.assert_frame_equal(shown, kf.matrix(df))
