@@ -510,35 +510,38 @@ class Counts:
         return cls(tables, pairs, names, labels, output=output, ci_refusal=ci_refusal)
 
     @classmethod
-    def from_prepared(
-        cls, prep: Prepared, output: ResultKind = "pandas", *, own: bool = True
-    ) -> Counts:
-        """Count every pair (and, if ``own``, each rater with themself) of a prepared input.
+    def from_prepared(cls, prep: Prepared, output: ResultKind = "pandas") -> Counts:
+        """Count every pair (and each rater with themself) of a prepared input."""
+        return count_prepared(prep, output)
 
-        ``own=False`` is for callers that read pairs of two raters only (``pairwise``):
-        ``matrix()`` of such counts refuses, needing the diagonal.
-        """
-        r = len(prep.raters)
-        selves = np.repeat(np.arange(r if own else 0, dtype=np.intp), 2).reshape(-1, 2)
-        shared = _kernel.all_pairs(r) if prep.source is None else prep.source.pairs(1)
-        pairs = np.concatenate([selves, shared])
-        order = np.lexsort((pairs[:, 1], pairs[:, 0]))
-        pairs = pairs[order]
-        k = len(prep.categories)
-        small = len(pairs) * prep.groups.n_groups * k * k * 8 <= _diagonal.FULL_TABLE_BYTES
-        # Full tables while they are small; else the diagonal and marginals, if K is large.
-        tables = prep.tables(pairs, full=small)
-        return cls(
-            tables,
-            pairs,
-            prep.raters,
-            prep.categories,
-            prep.by,
-            group_keys(prep),
-            output=output,
-            ordered=prep.ordered,
-            label_columns=prep.label_columns,
-        )
+
+def count_prepared(prep: Prepared, output: ResultKind = "pandas", *, own: bool = True) -> Counts:
+    """``Counts.from_prepared``; without each rater with themself where ``own`` is False.
+
+    ``own=False`` is for callers that read pairs of two raters only (``pairwise``):
+    ``matrix()`` of such counts refuses, needing the diagonal.
+    """
+    r = len(prep.raters)
+    selves = np.repeat(np.arange(r if own else 0, dtype=np.intp), 2).reshape(-1, 2)
+    shared = _kernel.all_pairs(r) if prep.source is None else prep.source.pairs(1)
+    pairs = np.concatenate([selves, shared])
+    order = np.lexsort((pairs[:, 1], pairs[:, 0]))
+    pairs = pairs[order]
+    k = len(prep.categories)
+    small = len(pairs) * prep.groups.n_groups * k * k * 8 <= _diagonal.FULL_TABLE_BYTES
+    # Full tables while they are small; else the diagonal and marginals, if K is large.
+    tables = prep.tables(pairs, full=small)
+    return Counts(
+        tables,
+        pairs,
+        prep.raters,
+        prep.categories,
+        prep.by,
+        group_keys(prep),
+        output=output,
+        ordered=prep.ordered,
+        label_columns=prep.label_columns,
+    )
 
 
 class _CountsSource:

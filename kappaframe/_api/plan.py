@@ -32,7 +32,7 @@ from .._frames.pandas import PandasFrame
 from .._frames.parts import PartReader
 from .._frames.windows import WindowedReader
 from .._types import ResultKind
-from .counts import Counts, combine
+from .counts import Counts, combine, count_prepared
 from .options import as_list, check_columns, check_min_overlap
 from .prepare import (
     Frame,
@@ -139,7 +139,7 @@ def prepare_input(
     ``prep.codes``: a reader's parts are then counted and added (``count_parts``).
     Otherwise their label codes are gathered (one small integer per rating).
     ``own=False`` says the caller reads pairs of two raters only: the counts of a
-    reader's parts leave out each rater with themself (``Counts.from_prepared``).
+    reader's parts leave out each rater with themself (``count_prepared``).
     Logged (INFO, logger ``kappaframe``): the raters taken, the categories and groups
     found, and the time taken.
     """
@@ -468,7 +468,7 @@ def count_parts(
         )
         if summed is not None:
             return summed
-        return Counts.from_prepared(plan.first, output_of(reader), own=own)
+        return count_prepared(plan.first, output_of(reader), own=own)
 
     try:
         counted = total()
@@ -625,7 +625,7 @@ def _count_part(
     own: bool = True,
 ) -> Counts:
     prep = _prepared_part(part, wrap, raters, wanted, long, read, inferred)
-    counts = Counts.from_prepared(prep, output=output, own=own)
+    counts = count_prepared(prep, output=output, own=own)
     if not raters or counts.raters == raters:
         return counts
     # Every part over the same raters, so that the sum only aligns groups.
