@@ -237,6 +237,10 @@ def icc_forms(sums: IccSums, ci: float | None = 0.95) -> dict[str, np.ndarray]:
     # A denominator within rounding of 0 (next to the mean squares it is made of) is 0:
     # the form is undefined there, not a huge number made of rounding noise.
     tiny = ROUNDING * (msr + msc + mse + msw)
+    # So is an error mean square within rounding of 0: F is then infinite however the sums
+    # were added up (a group's sums alone, or beside other groups', differ in the last bits).
+    mse = np.where(np.abs(mse) > tiny, mse, 0.0)
+    msw = np.where(np.abs(msw) > tiny, msw, 0.0)
 
     def form(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
         return np.where(np.abs(bottom) > tiny, top / bottom, np.nan)
@@ -329,6 +333,18 @@ def _intervals(
         denominator = k * msc + (k * n - k - n) * mse
         l2 = n * (msr - f2u * mse) / (f2u * denominator + n * msr)
         u2 = n * (f2l * msr - mse) / (denominator + n * f2l * msr)
-        low = [l1, l2, l3, 1 - 1 / f1l, l2 * k / (1 + l2 * (k - 1)), 1 - 1 / f3l]
-        high = [u1, u2, u3, 1 - 1 / f1u, u2 * k / (1 + u2 * (k - 1)), 1 - 1 / f3u]
+        low = [l1, l2, l3, 1 - 1 / f1l, _average(l2, k), 1 - 1 / f3l]
+        high = [u1, u2, u3, 1 - 1 / f1u, _average(u2, k), 1 - 1 / f3u]
     return {"ci_low": np.stack(low, axis=1), "ci_high": np.stack(high, axis=1)}
+
+
+def _average(single: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """The Spearman-Brown step from one rater to ``k``: ``k r / (1 + (k - 1) r)``.
+
+    A denominator within rounding of 0 (``r`` at ``-1 / (k - 1)``) is 0, so that the bound
+    is infinite however the sums were added, not a huge number of either sign.
+    """
+    bottom = 1 + single * (k - 1)
+    bottom = np.where(np.abs(bottom) > ROUNDING, bottom, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return k * single / bottom
