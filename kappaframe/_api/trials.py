@@ -278,6 +278,8 @@ def trial_kappa(func: Any, data: Any, options: dict[str, Any], word: str = "labe
         by=options.get("by"),
         word=word,
     )
+    if options.get("duplicates", "raise") == "raise":
+        _refuse_repeats(t)  # in the trials' words, not those of the call's raters
     rest.update(item=t.item, rater=t.trial, by=[*t.by, t.rater])
     rest[word] = t.value
     out = func(t.native, **rest)
@@ -368,6 +370,18 @@ def _dense(key: np.ndarray) -> tuple[np.ndarray, int]:
         return code[key], int(present.sum())
     uniques, inverse = np.unique(key, return_inverse=True)
     return inverse.reshape(-1), len(uniques)
+
+
+def _refuse_repeats(t: TrialFrame) -> None:
+    """Refuse a rater's second rating of an item in one trial, as ``read_trials`` does."""
+    frame = eager_adapter(t.native)
+    frame.load([*t.by, t.item, t.rater, t.trial])
+    groups = encode_groups([frame.keys(b) for b in t.by], frame.n_rows)
+    group = np.zeros(frame.n_rows, np.int64) if groups.codes is None else groups.codes
+    ids = [np.asarray(frame.labels(c).codes, np.int64) for c in (t.item, t.rater, t.trial)]
+    _, cell = np.unique(np.stack([group, *ids], axis=1), axis=0, return_inverse=True)
+    cell = cell.reshape(-1)
+    _kept(cell, int(cell.max(initial=-1)) + 1, "raise", t)
 
 
 def _kept(cell: np.ndarray, n_cells: int, duplicates: str, t: TrialFrame) -> np.ndarray:

@@ -495,6 +495,19 @@ def test_a_repeat_within_one_trial_is_refused_or_kept_as_asked() -> None:
     assert not np.allclose(last["icc"], plain["icc"])
 
 
+@pytest.mark.parametrize("function", ["pairwise", "overall"])
+def test_a_repeat_within_one_trial_is_said_in_the_trials_words(function: str) -> None:
+    """Not "rater 1 rated item 0 more than once" (the trial taken for a rater)."""
+    df = _labels()
+    twice = pd.concat([df, df.iloc[[0]]], ignore_index=True)
+    call = getattr(kf, function)
+    options = {"item": "item", "rater": "rater", "label": "label", "trial": "trial"}
+    with pytest.raises(KappaFrameError, match=r"more than once in one trial \(1 time"):
+        call(twice, **options)
+    kept = call(twice, **options, duplicates="first")
+    pd.testing.assert_frame_equal(kept, call(df, **options))
+
+
 def test_a_lazy_frame_is_refused_with_the_way_out() -> None:
     lazy = pl.from_pandas(_scores()).lazy()
     with pytest.raises(
