@@ -55,8 +55,17 @@ import numpy as np
 
 from .agreement import agreement
 from .bootstrap import bootstrap_kappa, check_bootstrap, make_rng, percentile_summary
-from .compare import Patterns, _influence, difference, paired_bootstrap, paired_delta
-from .inference import fce_terms, normal_interval, normal_sf, standard_errors
+from .compare import (
+    REPLICATE_COLUMNS,
+    Patterns,
+    _influence,
+    difference,
+    paired_bootstrap,
+    paired_delta,
+    paired_result,
+    record_replicates,
+)
+from .inference import fce_terms, normal_interval, standard_errors
 
 __all__ = [
     "cluster_bootstrap",
@@ -298,8 +307,7 @@ def cluster_paired_bootstrap(
         spread.table(pair).reshape(n_clusters, k * k).astype(float) for pair in (first, second)
     ]
     children = np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist()).spawn(n_outer)
-    cols = ("se", "ci_low", "ci_high", "se_first", "se_second", "cov")
-    found = {name: np.full(n_outer, np.nan) for name in cols}
+    found = {name: np.full(n_outer, np.nan) for name in REPLICATE_COLUMNS}
     quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
     held = tables[0].sum(axis=1) > 0
     for g in range(n_outer):
@@ -311,32 +319,5 @@ def cluster_paired_bootstrap(
         k1, k2 = (
             agreement((picks @ t[mine]).reshape(n_boot, k, k), weights)["kappa"] for t in tables
         )
-        both = np.isfinite(k1) & np.isfinite(k2)
-        if both.sum() < 2:
-            continue
-        k1, k2 = k1[both], k2[both]
-        d = k2 - k1
-        found["se"][g] = d.std(ddof=1)
-        found["ci_low"][g], found["ci_high"][g] = np.quantile(d, quantiles)
-        found["se_first"][g], found["se_second"][g] = k1.std(ddof=1), k2.std(ddof=1)
-        found["cov"][g] = np.cov(k1, k2)[0, 1]
-    change = point["difference"]
-    se = np.where(np.isfinite(change), found["se"], np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(np.isfinite(se) & (se > 0), change / se, np.nan)
-    p_value = np.where(np.isfinite(z), np.minimum(2.0 * normal_sf(np.abs(z)), 1.0), np.nan)
-    defined = np.isfinite(se)
-    return {
-        "difference": np.where(defined, change, np.nan),
-        "se": se,
-        "ci_low": np.where(defined, found["ci_low"], np.nan),
-        "ci_high": np.where(defined, found["ci_high"], np.nan),
-        "z": z,
-        "p_value": p_value,
-        "n": point["n"],
-        "kappa_first": point["kappa_first"],
-        "kappa_second": point["kappa_second"],
-        "se_first": found["se_first"],
-        "se_second": found["se_second"],
-        "cov": found["cov"],
-    }
+        record_replicates(found, g, k1, k2, quantiles)
+    return paired_result(point, found)

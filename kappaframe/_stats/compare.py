@@ -403,8 +403,7 @@ def paired_bootstrap(
     weights = np.ascontiguousarray(weights, dtype=np.float64)
     point = paired_delta(patterns, first, second, weights, level)
     n_groups = patterns.n_groups
-    cols = ("se", "ci_low", "ci_high", "se_first", "se_second", "cov")
-    found = {name: np.full(n_groups, np.nan) for name in cols}
+    found = {name: np.full(n_groups, np.nan) for name in REPLICATE_COLUMNS}
     bounds = np.searchsorted(patterns.group, np.arange(n_groups + 1))
     quantiles = np.array([(1.0 - level) / 2.0, (1.0 + level) / 2.0])
     children = np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist()).spawn(n_groups)
@@ -426,15 +425,7 @@ def paired_bootstrap(
         labels = patterns.labels[:, lo:hi][:, order]
         k1 = _pattern_kappas(draws, n, labels[first[0]], labels[first[1]], weights)
         k2 = _pattern_kappas(draws, n, labels[second[0]], labels[second[1]], weights)
-        both = np.isfinite(k1) & np.isfinite(k2)
-        if both.sum() < 2:
-            return
-        k1, k2 = k1[both], k2[both]
-        d = k2 - k1
-        found["se"][g] = d.std(ddof=1)
-        found["ci_low"][g], found["ci_high"][g] = np.quantile(d, quantiles)
-        found["se_first"][g], found["se_second"][g] = k1.std(ddof=1), k2.std(ddof=1)
-        found["cov"][g] = np.cov(k1, k2)[0, 1]
+        record_replicates(found, g, k1, k2, quantiles)
 
     threads = min(n_groups, _workers() if workers is None else max(1, int(workers)))
     if threads <= 1:
@@ -444,6 +435,40 @@ def paired_bootstrap(
         with ThreadPoolExecutor(threads) as pool:
             for done in [pool.submit(run, g) for g in range(n_groups)]:
                 done.result()
+    return paired_result(point, found)
+
+
+#: What ``record_replicates`` keeps of each group's replicates.
+REPLICATE_COLUMNS = ("se", "ci_low", "ci_high", "se_first", "se_second", "cov")
+
+
+def record_replicates(
+    found: dict[str, np.ndarray], g: int, k1: np.ndarray, k2: np.ndarray, quantiles: np.ndarray
+) -> None:
+    """Group ``g``'s paired replicates ``k1``, ``k2`` summed up into ``found``.
+
+    Over the replicates where both are defined (at least 2): the standard deviation and the
+    ``quantiles`` of ``d = k2 - k1``, each one's standard deviation and their covariance.
+    """
+    both = np.isfinite(k1) & np.isfinite(k2)
+    if both.sum() < 2:
+        return
+    k1, k2 = k1[both], k2[both]
+    d = k2 - k1
+    found["se"][g] = d.std(ddof=1)
+    found["ci_low"][g], found["ci_high"][g] = np.quantile(d, quantiles)
+    found["se_first"][g], found["se_second"][g] = k1.std(ddof=1), k2.std(ddof=1)
+    found["cov"][g] = np.cov(k1, k2)[0, 1]
+
+
+def paired_result(
+    point: dict[str, np.ndarray], found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """The columns of a paired bootstrap, from the point estimates and the replicates.
+
+    The point ``difference`` with the replicates' ``se`` and interval (as
+    ``record_replicates`` keeps them), ``z`` and its two-sided normal ``p_value``.
+    """
     change = point["difference"]
     se = np.where(np.isfinite(change), found["se"], np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
