@@ -59,9 +59,9 @@ from .compare import (
     REPLICATE_COLUMNS,
     Patterns,
     _influence,
-    difference,
     paired_bootstrap,
     paired_delta,
+    paired_out,
     paired_result,
     record_replicates,
 )
@@ -261,16 +261,7 @@ def cluster_paired_delta(
         cov = np.bincount(outer, s1 * s2, n_outer) / n**2
     few = clusters < 2
     se1, se2 = np.where(few, np.nan, np.sqrt(var1)), np.where(few, np.nan, np.sqrt(var2))
-    out = difference(stats1["kappa"], se1, stats2["kappa"], se2, level, cov=cov)
-    out.update(
-        n=stats1["n"],
-        kappa_first=stats1["kappa"],
-        kappa_second=stats2["kappa"],
-        se_first=se1,
-        se_second=se2,
-        cov=np.where(few, np.nan, cov),
-    )
-    return out
+    return paired_out(stats1, stats2, se1, se2, np.where(few, np.nan, cov), level)
 
 
 def cluster_paired_bootstrap(

@@ -278,7 +278,18 @@ def paired_delta(
         var1 = np.clip(mean(g1 * g1) - m1 * m1, 0.0, None) / n
         var2 = np.clip(mean(g2 * g2) - m2 * m2, 0.0, None) / n
         cov = (mean(g1 * g2) - m1 * m2) / n
-    se1, se2 = np.sqrt(var1), np.sqrt(var2)
+    return paired_out(stats1, stats2, np.sqrt(var1), np.sqrt(var2), cov, level)
+
+
+def paired_out(
+    stats1: dict[str, np.ndarray],
+    stats2: dict[str, np.ndarray],
+    se1: np.ndarray,
+    se2: np.ndarray,
+    cov: np.ndarray,
+    level: float,
+) -> dict[str, np.ndarray]:
+    """The delta method's columns: ``difference`` of the two kappas, with each one."""
     out = difference(stats1["kappa"], se1, stats2["kappa"], se2, level, cov=cov)
     out.update(
         n=stats1["n"],
