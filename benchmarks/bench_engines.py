@@ -173,6 +173,8 @@ def rss(field):
 
 path, how = {path!r}, {how!r}
 con = duckdb.connect(path, read_only=True)
+if {limit!r}:
+    con.execute("SET memory_limit = '{limit}'")
 rel = con.table("ratings")
 if how == "pushdown":
     arrow_batches.IN_PROCESS = ()
@@ -224,9 +226,13 @@ def write_database(path: Path, rows: int) -> float:
     return time.perf_counter() - start
 
 
-def measure(path: Path, how: str) -> dict[str, Any]:
-    """Run one call in a fresh process; its peak memory, time and result (or its error)."""
-    code = CHILD.format(repo=str(REPO), path=str(path), how=how)
+def measure(path: Path, how: str, limit: str = "") -> dict[str, Any]:
+    """Run one call in a fresh process; its peak memory, time and result (or its error).
+
+    ``limit``: DuckDB's ``memory_limit`` in that process (its buffer pool, which keeps the
+    blocks it read, up to 80% of the memory by default), e.g. ``"1GB"``; "" keeps DuckDB's.
+    """
+    code = CHILD.format(repo=str(REPO), path=str(path), how=how, limit=limit)
     out = subprocess.run(
         [sys.executable, "-c", code], check=False, capture_output=True, text=True, env=os.environ
     )
@@ -248,7 +254,7 @@ def available_bytes() -> int | None:
     return None
 
 
-def _measured(path: Path, how: str, rows: int) -> dict[str, Any]:
+def _measured(path: Path, how: str, rows: int, limit: str = "") -> dict[str, Any]:
     """``measure``, except ``.df()`` of a file whose float columns would not fit in half
     the memory available: that way is skipped, saying what it would need."""
     need = rows * (len(RATERS) + 1) * 8  # the labels and the group as float64 columns
@@ -258,7 +264,7 @@ def _measured(path: Path, how: str, rows: int) -> dict[str, Any]:
             "error": f"skipped: .df() of {rows:,} rows needs about {need / 1024**3:.0f} GB, "
             f"and {have / 1024**3:.0f} GB are available"
         }
-    return measure(path, how)
+    return measure(path, how, limit)
 
 
 def memory(args: argparse.Namespace) -> None:
@@ -281,10 +287,17 @@ def memory(args: argparse.Namespace) -> None:
         "py = peak of Python and NumPy allocations (tracemalloc); duckdb = what DuckDB holds "
         "after the call (duckdb_memory(): its buffer pool, which keeps the blocks it read):"
     )
-    results = {(how, rows): _measured(files[rows], how, rows) for how in HOWS for rows in sizes}
+    hows = {how: label for how, label in HOWS.items() if how in args.ways}
+    if args.memory_limit:
+        print(f"DuckDB's memory_limit set to {args.memory_limit} in each process")
+    results = {
+        (how, rows): _measured(files[rows], how, rows, args.memory_limit)
+        for how in hows
+        for rows in sizes
+    }
     head = "".join(f"{f'{rows:,} rows':>46}" for rows in sizes)
     print(f"{'':52}{head}{'growth':>9}")
-    for how, label in HOWS.items():
+    for how, label in hows.items():
         failed = next((results[how, r] for r in sizes if "error" in results[how, r]), None)
         if failed is not None:
             print(
@@ -302,7 +315,7 @@ def memory(args: argparse.Namespace) -> None:
                 f"duckdb {r['duckdb'] / MB:4.0f}) {r['seconds']:5.1f} s"
             )
         print(f"{label:52}{cells}{peaks[1] / peaks[0]:8.2f}x")
-    big = [results[how, sizes[1]] for how in HOWS if "error" not in results[how, sizes[1]]]
+    big = [results[how, sizes[1]] for how in hows if "error" not in results[how, sizes[1]]]
     for other in big[1:]:
         assert other["rows"] == big[0]["rows"] and other["n"] == big[0]["n"]
         a = np.array(other["kappa"], dtype=float)
@@ -330,6 +343,12 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=4_000_000, help="rows of the smaller file")
     parser.add_argument("--dir", type=Path, default=None, help="where to write the files")
     parser.add_argument("--keep", action="store_true", help="keep the DuckDB files")
+    parser.add_argument(
+        "--ways", nargs="+", choices=list(HOWS), default=list(HOWS), help="the ways to measure"
+    )
+    parser.add_argument(
+        "--memory-limit", default="", help="DuckDB's memory_limit in each process, e.g. 1GB"
+    )
     parser.add_argument("--no-memory", action="store_true", help="the speed part only")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
