@@ -329,7 +329,9 @@ def _streamed_counts(
             reader.name,
             reader.batch_size,
         )
-    return count_parts(reader, read, min_raters=0 if layout is not None else min_raters, own=own)
+    # ``first`` is the engine's empty frame prepared as the plan would prepare it again.
+    counted_min = 0 if layout is not None else min_raters
+    return count_parts(reader, read, min_raters=counted_min, own=own, first=first)
 
 
 class _Plan:
@@ -346,19 +348,22 @@ class _Plan:
         raters: Any,
         min_raters: int,
         inferred: bool = False,
+        first: Prepared | None = None,
     ) -> None:
         self.reader = reader
         self.long = read.layout is not None
         names = reader.columns()
         by = as_list(read.by, names)
-        # Column checks on an empty frame of the same schema: the same messages as pandas.
-        first = prepare(
-            reader.wrap()(reader.empty()),
-            None if self.long else raters,
-            read,
-            min_raters=0 if self.long else min_raters,
-            inferred=inferred,
-        )
+        # Column checks on an empty frame of the same schema: the same messages as pandas
+        # (``first``: done already by the caller, on the same empty frame and options).
+        if first is None:
+            first = prepare(
+                reader.wrap()(reader.empty()),
+                None if self.long else raters,
+                read,
+                min_raters=0 if self.long else min_raters,
+                inferred=inferred,
+            )
         self.first = first
         self.wanted = as_list(raters) if self.long else []
         self.raters: list[Hashable] = list(first.raters)
@@ -438,7 +443,12 @@ class _Plan:
 
 
 def count_parts(
-    reader: PartReader, read: ReadSpec, *, min_raters: int = 2, own: bool = True
+    reader: PartReader,
+    read: ReadSpec,
+    *,
+    min_raters: int = 2,
+    own: bool = True,
+    first: Prepared | None = None,
 ) -> Counts:
     """Count every part and add the counts up: the pair counts of the whole input.
 
@@ -450,7 +460,7 @@ def count_parts(
     a sequential one (files, LazyFrames) counts at once and passes over the labels only
     when the parts' many-category counts cannot be added over different categories.
     """
-    plan = _Plan(reader, read, read.raters, min_raters)
+    plan = _Plan(reader, read, read.raters, min_raters, first=first)
     if reader.distributed and (plan.read.categories is None or plan.long):
         plan.discover()
     elif plan.long:  # the ids are known once the whole columns are read
