@@ -19,9 +19,10 @@ kappas (Vanbelle & Albert 2008): a bootstrap sample of items is one multinomial 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -330,6 +331,11 @@ def _pattern_kappas(
 #: index costs per item: a group with fewer items than this times its patterns is resampled
 #: item by item (the same distribution, drawn faster).
 PATTERN_COST = 16
+#: The draws of a group's replicates come in chunks of about this much work (item indices
+#: drawn, a multinomial's pattern counting ``PATTERN_COST``), each chunk from its own child
+#: of the group's seed: a large group's draws run on several CPUs, and the numbers depend
+#: on the seed, ``n_boot`` and the group's items and patterns, not on how many CPUs drew.
+CHUNK_WORK = 1 << 20
 #: Item indices drawn at once (memory: 2 or 8 bytes each, see ``_resampled``).
 INDEX_CHUNK = 1 << 20
 #: Drawn item indices counted at once (their patterns: 8 bytes each, kept in the CPU cache).
@@ -399,7 +405,10 @@ def paired_bootstrap(
     interval its ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (percentile
     bootstrap), ``z = difference / se`` with a two-sided normal ``p_value``; the
     ``difference`` itself is the one of the point estimates. Each group draws from its own
-    child of ``seed``, so the numbers do not depend on ``workers`` (threads). With
+    child of ``seed``, its replicates in chunks of about ``CHUNK_WORK`` draws
+    (``replicate_chunks``), each chunk from its own child of the group's. The groups run
+    on ``workers`` threads or, when there are fewer groups than threads, the chunks of
+    every group do; the numbers do not depend on ``workers``. With
     ``categories`` (the labels the codes stand for), patterns of equal count are drawn in
     the order of their labels (``kappaframe._encode.codes.canonical_order``), not of their
     codes, so every way in to the same ratings draws alike.
@@ -412,7 +421,6 @@ def paired_bootstrap(
     n_boot = check_bootstrap(n_boot)
     rng = make_rng(seed)
     weights = np.ascontiguousarray(weights, dtype=np.float64)
-    point = paired_delta(patterns, first, second, weights, level)
     n_groups = patterns.n_groups
     found = {name: np.full(n_groups, np.nan) for name in REPLICATE_COLUMNS}
     bounds = np.searchsorted(patterns.group, np.arange(n_groups + 1))
@@ -422,31 +430,60 @@ def paired_bootstrap(
     if categories is not None and len(categories) == patterns.k:
         rank[canonical_order(categories)] = np.arange(patterns.k)
 
-    def run(g: int) -> None:
+    def chunks(g: int) -> list[Callable[[], tuple[np.ndarray, np.ndarray]]]:
+        """Group ``g``'s draws, chunk by chunk: each gives both kappas of its replicates."""
         lo, hi = bounds[g], bounds[g + 1]
-        if hi == lo:
-            return
         count = patterns.count[lo:hi]
         n = int(count.sum())
         # Large cells first (the draw ends sooner), equal ones by their labels.
         ties = [rank[labels] for labels in patterns.labels[::-1, lo:hi]]
         order = np.lexsort((*ties, -count))
-        gen = np.random.Generator(np.random.PCG64(children[g]))
-        draws = _resampled(gen, count[order], n, n_boot)
-        labels = patterns.labels[:, lo:hi][:, order]
-        k1 = _pattern_kappas(draws, n, labels[first[0]], labels[first[1]], weights)
-        k2 = _pattern_kappas(draws, n, labels[second[0]], labels[second[1]], weights)
+        ordered, labels = count[order], patterns.labels[:, lo:hi][:, order]
+
+        def chunk(seed: np.random.SeedSequence, size: int) -> tuple[np.ndarray, np.ndarray]:
+            draws = _resampled(np.random.Generator(np.random.PCG64(seed)), ordered, n, size)
+            k1 = _pattern_kappas(draws, n, labels[first[0]], labels[first[1]], weights)
+            return k1, _pattern_kappas(draws, n, labels[second[0]], labels[second[1]], weights)
+
+        sizes = replicate_chunks(n_boot, n, count.size)
+        return [
+            partial(chunk, s, z) for s, z in zip(children[g].spawn(len(sizes)), sizes, strict=True)
+        ]
+
+    def record(g: int, done: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        k1, k2 = (np.concatenate(kappas) for kappas in zip(*done, strict=True))
         record_replicates(found, g, k1, k2, quantiles)
 
-    threads = min(n_groups, _workers() if workers is None else max(1, int(workers)))
+    def run(g: int) -> None:
+        record(g, [chunk() for chunk in chunks(g)])
+
+    drawn = [g for g in range(n_groups) if bounds[g + 1] > bounds[g]]
+    threads = _workers() if workers is None else max(1, int(workers))
     if threads <= 1:
-        for g in range(n_groups):
+        for g in drawn:
             run(g)
-    else:
+    elif len(drawn) >= threads:  # the groups on the threads, each group's chunks in turn
         with ThreadPoolExecutor(threads) as pool:
-            for done in [pool.submit(run, g) for g in range(n_groups)]:
+            for done in [pool.submit(run, g) for g in drawn]:
                 done.result()
-    return paired_result(point, found)
+    else:  # fewer groups than threads: the chunks of every group on the threads
+        with ThreadPoolExecutor(threads) as pool:
+            futures = {g: [pool.submit(chunk) for chunk in chunks(g)] for g in drawn}
+            for g, pending in futures.items():
+                record(g, [f.result() for f in pending])
+    return paired_result(paired_delta(patterns, first, second, weights, level), found)
+
+
+def replicate_chunks(n_boot: int, n: int, n_patterns: int) -> list[int]:
+    """How many replicates each chunk of a group's draws holds (``CHUNK_WORK`` each).
+
+    The work of a replicate is what ``_resampled`` draws: ``n`` item indices, or one
+    multinomial over the patterns (``PATTERN_COST`` per pattern), whichever is cheaper.
+    """
+    work = n_boot * min(n, PATTERN_COST * n_patterns)
+    chunks = max(1, min(n_boot, -(-work // CHUNK_WORK)))
+    size = -(-n_boot // chunks)
+    return [min(size, n_boot - r0) for r0 in range(0, n_boot, size)]
 
 
 #: What ``record_replicates`` keeps of each group's replicates.

@@ -339,6 +339,49 @@ def test_bootstrap_is_reproducible_on_any_number_of_threads() -> None:
     assert not np.array_equal(one["se"], other["se"])
 
 
+def test_a_large_group_is_drawn_in_chunks_alike_on_any_number_of_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Few large groups: their chunks of replicates run on the threads, each from its seed."""
+    from kappaframe._stats import compare as module
+
+    monkeypatch.setattr(module, "CHUNK_WORK", 20_000)
+    rng = np.random.default_rng(3)
+    n, k = 3000, 4
+    truth = rng.integers(0, k, n)
+    codes = np.array([np.where(rng.random(n) < p, truth, rng.integers(0, k, n))
+                      for p in (0.6, 0.7, 0.65)])  # fmt: skip
+    group = (rng.random(n) < 0.4).astype(np.int64)
+    patterns = joint_patterns(codes, group, 2, k)
+    sizes = module.replicate_chunks(2001, int(patterns.count[patterns.group == 0].sum()), 64)
+    assert len(sizes) > 2 and sum(sizes) == 2001 and max(sizes) - min(sizes) <= len(sizes)
+    assert module.replicate_chunks(2001, 5, 64) == [2001]  # a small group: one draw
+
+    drawn: list[np.ndarray] = []
+    resampled = module._resampled
+
+    def spy(gen: np.random.Generator, count: np.ndarray, n: int, n_boot: int) -> np.ndarray:
+        out = resampled(gen, count, n, n_boot)
+        drawn.append(out)
+        return out
+
+    monkeypatch.setattr(module, "_resampled", spy)
+    w = 1.0 - np.eye(k)
+    one = paired_bootstrap(patterns, (0, 1), (2, 1), w, 0.95, 2001, seed=4, workers=1)
+    # Every replicate drawn once, each chunk from its own seed (no chunk repeats another).
+    assert sum(d.shape[0] for d in drawn) == 2 * 2001
+    firsts = {d[0].tobytes() for d in drawn}
+    assert len(firsts) == len(drawn) > 4
+    for workers in (2, 3, 8):
+        many = paired_bootstrap(patterns, (0, 1), (2, 1), w, 0.95, 2001, seed=4, workers=workers)
+        for name in ("se", "ci_low", "ci_high", "se_first", "se_second", "cov"):
+            np.testing.assert_array_equal(one[name], many[name])
+    # The chunks together are one bootstrap: its spread is the delta method's.
+    delta = paired_delta(patterns, (0, 1), (2, 1), w, 0.95)
+    np.testing.assert_allclose(one["se"], delta["se"], rtol=0.08)
+    np.testing.assert_allclose(one["cov"], delta["cov"], rtol=0.25)
+
+
 def test_a_group_without_complete_items_has_no_test() -> None:
     codes = np.array([[0, 1, 0, 1, -1], [0, 1, 1, 1, 0], [1, 1, 0, 0, 0]])
     group = np.array([0, 0, 0, 0, 1])
