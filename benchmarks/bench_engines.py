@@ -338,7 +338,7 @@ def main() -> None:
     parser.add_argument("--raters", type=int, default=20)
     parser.add_argument("--groups", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--repeat", type=int, default=3, help="best of N (DuckDB and pandas)")
+    parser.add_argument("--repeat", type=int, default=9, help="best of N (DuckDB and pandas)")
     parser.add_argument("--rows", type=int, default=16_000_000, help="rows of the larger file")
     parser.add_argument("--small", type=int, default=4_000_000, help="rows of the smaller file")
     parser.add_argument("--dir", type=Path, default=None, help="where to write the files")

@@ -167,9 +167,8 @@ def _pandas(batch: Any, keys: set[str]) -> Any:
             return pd.BooleanDtype()
         return None  # pyarrow's own conversion
 
-    labels = [name for name in batch.schema.names if name not in keys]
-    frame = batch.select(labels).to_pandas(types_mapper=nullable)
-    if len(labels) == len(batch.schema.names):
-        return frame
-    grouped = batch.select([name for name in batch.schema.names if name in keys]).to_pandas()
-    return pd.concat([grouped, frame], axis=1)[list(batch.schema.names)]
+    frame = batch.to_pandas(types_mapper=nullable)  # one conversion, the columns in order
+    for name in batch.schema.names:
+        if name in keys and nullable(batch.schema.field(name).type) is not None:
+            frame[name] = batch.column(name).to_pandas()  # a key as pyarrow converts it
+    return frame
