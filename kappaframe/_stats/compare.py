@@ -185,34 +185,51 @@ def joint_patterns(codes: np.ndarray, group: np.ndarray | None, n_groups: int, k
     """
     codes = np.asarray(codes)
     n_raters = codes.shape[0]
+    n_items = codes.shape[1]
+    if float(n_groups) * float(k + 1) ** n_raters <= n_items + COUNTED_PATTERNS:
+        # Each item's group and labels shifted by one (missing: 0) as one number, every
+        # possible one counted; the complete items' numbers are those with no digit 0.
+        ids = np.zeros(n_items, dtype=np.intp) if group is None else np.array(group, np.intp)
+        for r in range(n_raters):
+            ids *= k + 1
+            ids += codes[r]
+            ids += 1
+        every = np.bincount(ids, minlength=n_groups * (k + 1) ** n_raters)
+        labelled = (slice(None), *[slice(1, None)] * n_raters)
+        complete_counts = every.reshape(n_groups, *[k + 1] * n_raters)[labelled].reshape(-1)
+        unique = np.flatnonzero(complete_counts)
+        return _decoded(unique, complete_counts[unique], n_raters, k, n_groups)
     complete = np.asarray((codes >= 0).all(axis=0))
     if float(n_groups) * float(k) ** n_raters < 2.0**62:
         # Each item's group and labels as one number, counted over the complete items.
-        ids = (
-            np.zeros(codes.shape[1], dtype=np.int64)
-            if group is None
-            else np.array(group, dtype=np.int64)
-        )
+        ids = np.zeros(n_items, dtype=np.int64) if group is None else np.array(group, np.int64)
         for r in range(n_raters):
             ids *= k
             ids += codes[r]
         unique, count = _distinct(ids, complete, n_groups * k**n_raters)
-        labels = np.empty((n_raters, unique.size), dtype=np.int64)
-        rest = unique
-        for r in range(n_raters - 1, -1, -1):
-            rest, labels[r] = np.divmod(rest, k)
-        pattern_group = rest
-    else:  # many categories: the joint labels as rows, not one number
-        rows = codes[:, complete].astype(np.int64)
-        groups = (
-            np.zeros(rows.shape[1], dtype=np.int64)
-            if group is None
-            else np.asarray(group, dtype=np.int64)[complete]
-        )
-        stacked = np.vstack([groups, rows])
-        unique_rows, count = np.unique(stacked, axis=1, return_counts=True)
-        pattern_group, labels = unique_rows[0], unique_rows[1:]
+        return _decoded(unique, count, n_raters, k, n_groups)
+    # many categories: the joint labels as rows, not one number
+    rows = codes[:, complete].astype(np.int64)
+    groups = (
+        np.zeros(rows.shape[1], dtype=np.int64)
+        if group is None
+        else np.asarray(group, dtype=np.int64)[complete]
+    )
+    stacked = np.vstack([groups, rows])
+    unique_rows, count = np.unique(stacked, axis=1, return_counts=True)
+    pattern_group, labels = unique_rows[0], unique_rows[1:]
     return Patterns(labels, pattern_group.astype(np.intp), count.astype(np.int64), k, n_groups)
+
+
+def _decoded(
+    unique: np.ndarray, count: np.ndarray, n_raters: int, k: int, n_groups: int
+) -> Patterns:
+    """The patterns of the numbers ``unique`` (``group * k^R + labels in base k``)."""
+    labels = np.empty((n_raters, unique.size), dtype=np.int64)
+    rest = unique
+    for r in range(n_raters - 1, -1, -1):
+        rest, labels[r] = np.divmod(rest, k)
+    return Patterns(labels, rest.astype(np.intp), count.astype(np.int64), k, n_groups)
 
 
 def _influence(

@@ -106,7 +106,10 @@ def test_distinct_patterns_are_numpy_unique(counted: bool, monkeypatch: pytest.M
     assert unique.dtype == want[0].dtype and count.dtype == want[1].dtype
 
 
-def test_patterns_counted_or_sorted_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("room", [-1_300, -(10**9)])
+def test_patterns_counted_or_sorted_alike(room: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every possible pattern with missing labels counted (4 x 6^3 = 864 numbers), only the
+    complete ones counted (4 x 5^3 = 500: ``room`` -1,300 leaves 700), or the items sorted."""
     import kappaframe._stats.compare as module
 
     rng = np.random.default_rng(6)
@@ -114,10 +117,11 @@ def test_patterns_counted_or_sorted_alike(monkeypatch: pytest.MonkeyPatch) -> No
     group = rng.integers(0, 4, size=2_000)
     before = (codes.copy(), group.copy())
     counted = joint_patterns(codes, group, 4, 5)
-    monkeypatch.setattr(module, "COUNTED_PATTERNS", -(10**9))
+    monkeypatch.setattr(module, "COUNTED_PATTERNS", room)
     sorted_ = joint_patterns(codes, group, 4, 5)
     for name in ("labels", "group", "count"):
         np.testing.assert_array_equal(getattr(counted, name), getattr(sorted_, name))
+        assert getattr(counted, name).dtype == getattr(sorted_, name).dtype
     np.testing.assert_array_equal(codes, before[0])  # the caller's arrays are untouched
     np.testing.assert_array_equal(group, before[1])
 
