@@ -463,9 +463,9 @@ def paired_bootstrap(
             return k1, _pattern_kappas(draws, n, labels[second[0]], labels[second[1]], weights)
 
         sizes = replicate_chunks(n_boot, n, count.size)
-        return [
-            partial(chunk, s, z) for s, z in zip(children[g].spawn(len(sizes)), sizes, strict=True)
-        ]
+        # One chunk draws from the group's own seed (the draws of before chunks were made).
+        seeds = [children[g]] if len(sizes) == 1 else children[g].spawn(len(sizes))
+        return [partial(chunk, s, z) for s, z in zip(seeds, sizes, strict=True)]
 
     def record(g: int, done: list[tuple[np.ndarray, np.ndarray]]) -> None:
         k1, k2 = (np.concatenate(kappas) for kappas in zip(*done, strict=True))

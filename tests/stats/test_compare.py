@@ -386,6 +386,23 @@ def test_a_large_group_is_drawn_in_chunks_alike_on_any_number_of_threads(
     np.testing.assert_allclose(one["cov"], delta["cov"], rtol=0.25)
 
 
+def test_a_small_group_keeps_the_draws_it_had_before_chunks() -> None:
+    """A group drawn in one chunk draws from its own seed: a seeded gate's numbers stay.
+
+    The values were given by kappaframe before a group's replicates came in chunks.
+    """
+    rng = np.random.default_rng(11)
+    codes = rng.integers(-1, 3, size=(3, 400))
+    group = rng.integers(0, 2, 400)
+    patterns = joint_patterns(codes, group, 2, 3)
+    out = paired_bootstrap(patterns, (0, 1), (2, 1), 1.0 - np.eye(3), 0.95, 200, seed=7)
+    np.testing.assert_allclose(out["se"], [0.10059455741342956, 0.10352664462513837], rtol=1e-12)
+    np.testing.assert_allclose(
+        out["ci_low"], [-0.30501838671217857, -0.09783873258172107], rtol=1e-12
+    )
+    np.testing.assert_allclose(out["ci_high"], [0.06618876638812633, 0.28699106214846], rtol=1e-12)
+
+
 def test_a_group_without_complete_items_has_no_test() -> None:
     codes = np.array([[0, 1, 0, 1, -1], [0, 1, 1, 1, 0], [1, 1, 0, 0, 0]])
     group = np.array([0, 0, 0, 0, 1])
