@@ -16,7 +16,9 @@ One run measures, side by side:
    its default of 200 is slower still) and its ratio to pandas (timed once, after a
    warm-up call; about seven minutes a call on 2 cores: the pushed-down count is one query
    of 210 aggregations); ``--no-spark`` skips it, and without pyspark the line says it was
-   skipped. All results must agree to 1e-12.
+   skipped. All results must agree to 1e-12. Then, on ten times the items, 2, 3 and 4
+   raters: the same call on pandas, DuckDB streamed and pushed down (up to 3 pairs are
+   pushed down by the rule, 6 streamed).
 2. Memory, on two DuckDB database files written here of ``--small`` and ``--rows`` rows
    (an ``item`` id as text, a ``group`` of 100 values, 8 raters of labels 1..5 with 10%
    NULL as TINYINT; about 10 bytes a row on disk): in a fresh process each, the peak
@@ -165,6 +167,56 @@ def speed(args: argparse.Namespace) -> None:
     print(f"  Spark, local[2]                {spark}")
     print("  check: streamed, pushed down (and Spark, when run) equal pandas (n; kappa to 1e-12)")
     con.close()
+    few_raters(args)
+
+
+def streamed(call: Callable[[], Any]) -> Any:
+    """Run ``call`` with DuckDB streamed whatever the number of raters."""
+    saved = arrow_batches.PUSHED_TABLES
+    arrow_batches.PUSHED_TABLES = 0
+    try:
+        return call()
+    finally:
+        arrow_batches.PUSHED_TABLES = saved
+
+
+def few_raters(args: argparse.Namespace) -> None:
+    """The rule's threshold: up to 3 tables (pairs) pushed down, more streamed."""
+    items = 10 * args.items
+    print(f"Few raters: {items:,} items x 5 categories x {args.groups} groups, 10% missing")
+    for n_raters in (2, 3, 4):
+        print(f"  {n_raters} raters: {few(n_raters, items, args)}")
+
+
+def few(n_raters: int, items: int, args: argparse.Namespace) -> str:
+    """pandas, DuckDB streamed and pushed down on ``n_raters`` raters (best of turns)."""
+    df = make_frame(items, n_raters, 5, args.groups, 0.10, args.seed)
+    raters = rater_names(n_raters)
+    con = duckdb.connect()
+    con.register("source", df)
+    con.execute("CREATE TABLE few AS SELECT * FROM source")
+    con.unregister("source")
+    rel = con.table("few")
+    ways = {
+        "pandas": lambda: kf.pairwise(df, raters, by="group"),
+        "streamed": lambda: streamed(lambda: kf.pairwise(rel, raters, by="group")),
+        "pushed": lambda: pushed_down(lambda: kf.pairwise(rel, raters, by="group")),
+    }
+    times = dict.fromkeys(ways, float("inf"))
+    results = {}
+    for _ in range(args.repeat):
+        for name, call in ways.items():
+            t, results[name] = best(call, 1)
+            times[name] = min(times[name], t)
+    for name in ("streamed", "pushed"):
+        agree(results[name], results["pandas"], f"{n_raters} raters {name}")
+    con.close()
+    pairs = n_raters * (n_raters - 1) // 2
+    taken = "pushed down" if pairs <= arrow_batches.PUSHED_TABLES else "streamed"
+    return (
+        f"pandas {times['pandas']:.3f} s, DuckDB streamed {times['streamed']:.3f} s, "
+        f"pushed down {times['pushed']:.3f} s (the rule takes: {taken})"
+    )
 
 
 # ----------------------------------------------------------------------------- memory

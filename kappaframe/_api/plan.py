@@ -19,6 +19,7 @@ from functools import partial
 from typing import Any, cast
 
 from .._count.tables import CategoriesDiffer
+from .._encode.codes import shared_categories
 from .._encode.ids import NotRatings
 from .._errors import (
     KappaFrameError,
@@ -28,7 +29,7 @@ from .._errors import (
 from .._frames.arrow_batches import ArrowBatches, engine_name, streamed_reader
 from .._frames.engines import EngineFrame
 from .._frames.kinds import adapt as input_adapter
-from .._frames.pandas import PandasFrame
+from .._frames.pandas import PandasFrame, cell_labels
 from .._frames.parts import PartReader
 from .._frames.windows import WindowedReader
 from .._types import ResultKind
@@ -253,9 +254,11 @@ def engine_counts(
     (a ``LIMIT 0`` query), with the messages of a pandas input.
     """
     layout, raters = read.layout, read.raters
-    streamed = streamed_reader(frame)
-    empty = eager_adapter((frame if streamed is None else streamed).empty())
+    empty = eager_adapter(frame.empty())
     first = prepare(empty, None if layout else raters, read, min_raters=0 if layout else min_raters)
+    n = len(first.raters)
+    tables = None if layout else n * (n - 1) // 2 + (n if own else 0)
+    streamed = streamed_reader(frame, tables)
     inferred = layout is None and not as_list(raters, empty.columns()) and read.sets is None
     if inferred and streamed is None:
         frame.refuse_not_ratings(first.raters, "labels")  # the rule, from one aggregate query
@@ -265,13 +268,21 @@ def engine_counts(
     if streamed is not None:
         counted = _streamed_counts(streamed, read, first, wanted, min_raters, own)
     else:
-        _log.info("pushing the count down to %s", engine_name(frame))
+        _log.info(
+            "pushing the count down to %s%s",
+            engine_name(frame),
+            f" ({tables} table(s) to count: one query costs less than streaming the rows here)"
+            if streamed_reader(frame) is not None
+            else "",
+        )
         if layout is not None:
             cells = frame.long_cells(by, layout, wanted, str(read.duplicates))
             order = wanted or None
         else:
-            cells = frame.wide_cells(first.raters, by)
+            cells = frame.wide_cells(first.raters, by, own=own)
             order = list(first.raters)
+            if read.categories is not None:
+                _check_cell_labels(cells, order, read.categories)
         counted = Counts.from_frame(cells, by=by, raters=order, categories=read.categories)
         # The cells' labels are text columns of a query: the order is what the input declared.
         counted.ordered, counted.label_columns = first.ordered, list(first.label_columns)
@@ -283,6 +294,14 @@ def engine_counts(
         if len(counted.raters) < min_raters:
             raise too_few_raters(min_raters, counted.raters, rater)
     return counted
+
+
+def _check_cell_labels(cells: Any, raters: list[Hashable], categories: Sequence[Any]) -> None:
+    """Refuse a label not in ``categories=`` naming the rater's column, as pandas does.
+
+    (``Counts.from_frame`` would name the cells' own ``label_a`` column.)
+    """
+    shared_categories(cell_labels(cells, raters), categories)
 
 
 def _check_streamed_labels(frame: EngineFrame, raters: list[Hashable], inferred: bool) -> None:

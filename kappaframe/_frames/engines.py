@@ -142,15 +142,17 @@ class EngineFrame:
         schema = self.frame.collect_schema()
         _common_dtype(_narwhals(), [schema[str(r)] for r in raters], raters)
 
-    def wide_cells(self, raters: Sequence[Hashable], by: Sequence[Hashable]) -> Any:
-        """The cells of every pair of rater columns (and each with itself), as pandas."""
+    def wide_cells(
+        self, raters: Sequence[Hashable], by: Sequence[Hashable], own: bool = True
+    ) -> Any:
+        """The cells of every pair of rater columns (and each with itself if ``own``), as pandas."""
         nw = _narwhals()
         schema = self.frame.collect_schema()
         label = _common_dtype(nw, [schema[str(r)] for r in raters], raters)
         keys = [str(b) for b in by]
         parts = []
         for i, a in enumerate(raters):
-            for b in raters[i:]:
+            for b in raters[i if own else i + 1 :]:
                 a, b = str(a), str(b)
                 pair = [a] if a == b else [a, b]
                 kept = self.frame.filter(*[_present(nw, c, schema[c]) for c in pair])

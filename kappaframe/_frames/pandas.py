@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -13,7 +13,16 @@ from .._encode.sets import SetLabels, as_hashable, canonical_sets
 from .._errors import KappaFrameError, KappaFrameTypeError, ways
 from .._schema import MARK, Table
 
-__all__ = ["PandasFrame", "factorize_keys", "factorize_labels", "factorize_sets"]
+__all__ = ["PandasFrame", "cell_labels", "factorize_keys", "factorize_labels", "factorize_sets"]
+
+
+def cell_labels(cells: pd.DataFrame, raters: Sequence[Hashable]) -> dict[Hashable, Factorized]:
+    """The labels each rater has in pair count cells (``rater_a``/``label_a``, ``_b``)."""
+    found = {}
+    for r in raters:
+        mine = [cells.loc[cells[f"rater_{s}"] == str(r), f"label_{s}"] for s in "ab"]
+        found[r] = factorize_labels(pd.concat(mine, ignore_index=True))
+    return found
 
 
 def factorize_labels(series: pd.Series) -> Factorized:

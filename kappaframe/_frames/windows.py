@@ -558,8 +558,10 @@ class WindowedEngine(EngineFrame):
     def empty(self) -> Any:
         return self._empty
 
-    def wide_cells(self, raters: Sequence[Hashable], by: Sequence[Hashable]) -> Any:
-        return self._bounds(super().wide_cells(raters, self._keys(by)))
+    def wide_cells(
+        self, raters: Sequence[Hashable], by: Sequence[Hashable], own: bool = True
+    ) -> Any:
+        return self._bounds(super().wide_cells(raters, self._keys(by), own=own))
 
     def long_cells(self, by: Sequence[Hashable], *args: Any) -> Any:
         return self._bounds(super().long_cells(self._keys(by), *args))

@@ -47,6 +47,18 @@ def pushdown(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[], Any]], A
 
 
 @pytest.fixture
+def streaming(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[], Any]], Any]:
+    """Run a call with DuckDB streamed however few its tables (3 or fewer are pushed down)."""
+
+    def run(call: Callable[[], Any]) -> Any:
+        with monkeypatch.context() as m:
+            m.setattr(arrow_batches, "PUSHED_TABLES", 0)
+            return call()
+
+    return run
+
+
+@pytest.fixture
 def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Rows of every Arrow batch counted (the batches made small: 7 rows)."""
     sizes: list[int] = []
@@ -71,14 +83,15 @@ def table(con: Any, frame: pd.DataFrame, sql: str = "SELECT * FROM data") -> Any
 
 
 def test_wide_streamed_equals_pandas_and_pushdown(
-    con: Any, pushdown: Any, batches: list[int]
+    con: Any, pushdown: Any, streaming: Any, batches: list[int]
 ) -> None:
     data = ratings(11, n=40)
     rel = table(con, data)
     for opts in ({"by": "project"}, {"by": "project", "weights": "quadratic"}):
-        got = kf.pairwise(rel, **opts)
+        got = streaming(lambda opts=opts: kf.pairwise(rel, **opts))
         same(got, kf.pairwise(data, **opts))
         same(got, pushdown(lambda opts=opts: kf.pairwise(rel, **opts)))
+        same(got, kf.pairwise(rel, **opts))  # three pairs: pushed down by the rule
     # Several batches were counted and added: 40 rows in batches of at most 7, twice.
     assert len(batches) >= 2 * 6 and max(batches) <= 7 and sum(batches) == 2 * 40
 
@@ -93,42 +106,51 @@ def test_long_streamed_equals_pandas_and_pushdown(con: Any, pushdown: Any) -> No
         same(got, pushdown(lambda opts=opts: kf.pairwise(rel, **opts)))
 
 
-def test_categories_and_missing_labels(con: Any, pushdown: Any, batches: list[int]) -> None:
+def test_categories_and_missing_labels(
+    con: Any, pushdown: Any, streaming: Any, batches: list[int]
+) -> None:
     data = ratings(13, n=60)
     data.loc[:20, "ann2"] = np.nan  # the first batches miss a rater's labels
     rel = table(con, data)
     cats = [2.0, 1.0, 0.0, 5.0]
     opts = {"by": "project", "weights": "linear", "categories": cats}
-    got = kf.pairwise(rel, **opts)
+    got = streaming(lambda: kf.pairwise(rel, **opts))
     same(got, kf.pairwise(data, **opts))
     same(got, pushdown(lambda: kf.pairwise(rel, **opts)))
-    with pytest.raises(kf.KappaFrameError, match="categories"):
-        kf.pairwise(rel, by="project", categories=[0.0, 1.0])  # 2.0 is not listed
+    with pytest.raises(kf.KappaFrameError, match="categories"):  # 2.0 is not listed
+        streaming(lambda: kf.pairwise(rel, by="project", categories=[0.0, 1.0]))
     assert len(batches) > 1
 
 
-def test_whole_numbers_with_missing_values_stay_whole(con: Any, pushdown: Any) -> None:
+def test_whole_numbers_with_missing_values_stay_whole(
+    con: Any, pushdown: Any, streaming: Any
+) -> None:
     """INTEGER labels and group keys with NULLs, counted in batches: the pushdown's labels."""
     data = ratings(14, n=40)
     sql = "SELECT CAST(ann1 AS INTEGER) AS ann1, CAST(ann2 AS INTEGER) AS ann2, "
-    sql += "CAST(ann3 AS INTEGER) AS g FROM data"
+    sql += "CAST(ann3 AS INTEGER) AS ann3, CAST((ann1 + ann2) % 3 AS INTEGER) AS ann4, "
+    sql += "CAST(project = 'p' AS INTEGER) AS g FROM data"  # NULL where project is
     rel = table(con, data, sql)
-    got = kf.confusion(rel, "ann1", "ann2")
+    got = streaming(lambda: kf.confusion(rel, "ann1", "ann2"))
     want = pushdown(lambda: kf.confusion(rel, "ann1", "ann2"))
     same(got, want)
+    same(kf.confusion(rel, "ann1", "ann2"), want)  # three tables: pushed down by the rule
     assert list(got.index) == [0, 1, 2] and isinstance(got.index[0], (int, np.integer))
+    raters = ["ann1", "ann2", "ann4", "ann3"]  # six pairs: streamed
     same(
-        kf.pairwise(rel, ["ann1", "ann2"], by="g"),
-        pushdown(lambda: kf.pairwise(rel, ["ann1", "ann2"], by="g")),
+        kf.pairwise(rel, raters, by="g"),
+        pushdown(lambda: kf.pairwise(rel, raters, by="g")),
     )
 
 
 def test_the_way_taken_is_logged(con: Any, pushdown: Any) -> None:
-    rel = table(con, ratings(15, n=30))
+    data = ratings(15, n=30)
+    rel = table(con, data.assign(ann4=data["ann1"]))
     shown = io.StringIO()
     with to_stream(logging.INFO, shown):  # what ``--verbose`` sets up
         kf.pairwise(rel, by="project")
         pushdown(lambda: kf.pairwise(rel, by="project"))
+        kf.pairwise(rel, ["ann1", "ann2"], by="project")
         kf.pairwise(table(con, long_ratings(ratings(15, n=30))), **LONG)
     lines = shown.getvalue().splitlines()
     rows = arrow_batches.ArrowBatches.batch_size
@@ -137,6 +159,10 @@ def test_the_way_taken_is_logged(con: Any, pushdown: Any) -> None:
         "rows per batch)"
     ) in lines
     assert "kappaframe: pushing the count down to DuckDB" in lines
+    assert (
+        "kappaframe: pushing the count down to DuckDB (1 table(s) to count: one query costs "
+        "less than streaming the rows here)"
+    ) in lines
     assert any(
         line.startswith("kappaframe: counting the DuckDB relation here: its item,")
         for line in lines
@@ -169,7 +195,8 @@ def test_statistics_of_every_rating_are_still_refused(con: Any) -> None:
 def test_only_an_engine_in_this_process_is_streamed(
     con: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The rule: DuckDB is streamed, Spark (its data elsewhere) is pushed down.
+    """The rule: DuckDB is streamed, unless 3 tables or fewer are counted (one query is
+    cheaper there); Spark (its data elsewhere) is pushed down.
 
     Windows over time are counted in DuckDB's query (``tests/api/test_windows.py``).
     """
@@ -177,6 +204,8 @@ def test_only_an_engine_in_this_process_is_streamed(
 
     frame = engine_frame(table(con, ratings(19, n=10)))
     assert isinstance(arrow_batches.streamed_reader(frame), arrow_batches.ArrowBatches)
+    assert isinstance(arrow_batches.streamed_reader(frame, 4), arrow_batches.ArrowBatches)
+    assert arrow_batches.streamed_reader(frame, 3) is None
     monkeypatch.setattr(EngineFrame, "engine", property(lambda self: "pyspark"))
     assert arrow_batches.streamed_reader(frame) is None
     assert arrow_batches.engine_name(frame) == "Spark"
@@ -185,13 +214,21 @@ def test_only_an_engine_in_this_process_is_streamed(
 def test_streamed_errors_are_those_of_pandas(con: Any) -> None:
     """A label not in categories= names the caller's column; an unknown rater id is refused.
 
-    (Counted in the engine, the first named its cells' ``label_a`` and the second gave a
-    row of n = 0: Spark still does.)
+    Streamed (four raters) or pushed down (two; the count's cells hold ``label_a``). (In
+    the engine, the unknown rater id gave a row of n = 0: Spark, counting long ratings in
+    its engine, still does.)
     """
     data = ratings(20, n=20)
     long = long_ratings(data)
+    four = data.assign(ann4=data["ann2"])
     calls = [
         (data, lambda frame: kf.pairwise(frame, ["ann1", "ann2"], categories=[0.0, 1.0])),
+        (
+            four,
+            lambda frame: kf.pairwise(
+                frame, ["ann4", "ann3", "ann2", "ann1"], categories=[0.0, 1.0]
+            ),
+        ),
         (long, lambda frame: kf.pairwise(frame, **LONG, raters=["ann1", "nobody"])),
     ]
     for frame, call in calls:
